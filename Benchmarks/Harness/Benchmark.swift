@@ -1,0 +1,135 @@
+import HeapStats
+
+/// One row of the benchmark table: a subject and the baseline it is compared with, both
+/// measured in the same run of the same process.
+struct Benchmark {
+    /// The bodies of a row, made by its `setUp` once before any run.
+    struct Bodies {
+        /// The code under test. If it calls `Stopwatch.measure`, only the measured parts are
+        /// timed (set-up inside the body is not); otherwise the whole call is timed.
+        var subject: (inout Stopwatch) -> Void
+        /// The reference the subject is compared with, timed by the same rule.
+        var baseline: (inout Stopwatch) -> Void
+        /// Measures the subject's retained bytes per object, and the baseline's, once.
+        var memory: (() -> (subject: Double, baseline: Double))?
+
+        init(
+            subject: @escaping (inout Stopwatch) -> Void,
+            baseline: @escaping (inout Stopwatch) -> Void,
+            memory: (() -> (subject: Double, baseline: Double))? = nil
+        ) {
+            self.subject = subject
+            self.baseline = baseline
+            self.memory = memory
+        }
+    }
+
+    /// The stable dotted name, `group.case`.
+    var name: String
+    /// What the baseline is, in a few words.
+    var baseline: String
+    /// How many timed runs each side gets after one warm-up run.
+    var runs: Int
+    /// Builds the data both sides use (not timed) and returns the bodies.
+    var setUp: () -> Bodies
+
+    init(_ name: String, baseline: String, runs: Int = 7, setUp: @escaping () -> Bodies) {
+        self.name = name
+        self.baseline = baseline
+        self.runs = runs
+        self.setUp = setUp
+    }
+
+    /// The group: the part of the name before the first dot.
+    var group: Substring { name.prefix { $0 != "." } }
+}
+
+/// Times the parts of a benchmark body that matter.
+struct Stopwatch {
+    private(set) var elapsed: Duration = .zero
+    private(set) var didMeasure = false
+
+    /// Runs `body`, adds its duration to the run's time and keeps its result alive.
+    @discardableResult
+    mutating func measure<Result>(_ body: () throws -> Result) rethrows -> Result {
+        let start = ContinuousClock.now
+        let result = try body()
+        elapsed += ContinuousClock.now - start
+        didMeasure = true
+        blackHole(result)
+        return result
+    }
+}
+
+/// Keeps a value alive and opaque so the optimizer cannot drop the work that produced it.
+@inline(never)
+func blackHole<T>(_ value: T) {
+    withExtendedLifetime(value) {}
+}
+
+/// Bytes currently allocated from the process's heap (0 where the C library cannot tell),
+/// for memory rows: allocate n objects, keep them alive, and divide the difference by n.
+func allocatedBytes() -> Int {
+    Int(frk_allocated_bytes())
+}
+
+/// The figures measured for one row.
+struct BenchmarkResult {
+    var name: String
+    var baseline: String
+    var median: Double
+    var min: Double
+    var baselineMedian: Double
+    var baselineMin: Double
+    var bytesPerObject: Double?
+    var baselineBytesPerObject: Double?
+
+    /// Baseline median over subject median: above 1 means the subject is faster.
+    var speedup: Double { median > 0 ? baselineMedian / median : .infinity }
+}
+
+extension Benchmark {
+    /// Runs the row: set-up, one warm-up run of each side, then `runs` alternating timed runs.
+    func run() -> BenchmarkResult {
+        let bodies = setUp()
+        _ = Self.time(bodies.subject)
+        _ = Self.time(bodies.baseline)
+        var subjectTimes: [Double] = []
+        var baselineTimes: [Double] = []
+        for _ in 0..<runs {
+            subjectTimes.append(Self.time(bodies.subject))
+            baselineTimes.append(Self.time(bodies.baseline))
+        }
+        let memory = bodies.memory?()
+        return BenchmarkResult(
+            name: name,
+            baseline: baseline,
+            median: Self.median(subjectTimes),
+            min: subjectTimes.min() ?? 0,
+            baselineMedian: Self.median(baselineTimes),
+            baselineMin: baselineTimes.min() ?? 0,
+            bytesPerObject: memory?.subject,
+            baselineBytesPerObject: memory?.baseline
+        )
+    }
+
+    private static func time(_ body: (inout Stopwatch) -> Void) -> Double {
+        var stopwatch = Stopwatch()
+        let start = ContinuousClock.now
+        body(&stopwatch)
+        let total = ContinuousClock.now - start
+        return seconds(stopwatch.didMeasure ? stopwatch.elapsed : total)
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        let parts = duration.components
+        return Double(parts.seconds) + Double(parts.attoseconds) * 1e-18
+    }
+
+    private static func median(_ values: [Double]) -> Double {
+        guard !values.isEmpty else { return 0 }
+        let sorted = values.sorted()
+        let mid = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
+    }
+}

@@ -1,0 +1,10 @@
+#include "heap_stats.h"
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
+#include <malloc.h>
+size_t frk_allocated_bytes(void) {
+    struct mallinfo2 info = mallinfo2();
+    return info.uordblks + info.hblkhd;
+}
+#else
+size_t frk_allocated_bytes(void) { return 0; }
+#endif

@@ -1,0 +1,3 @@
+import FetchedResultsKit
+
+print("Grocery Dude")

@@ -1,0 +1,69 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// Invariant checks (`_checkInvariants()` on every core structure) are compiled in only
+// when `FRK_INVARIANT_CHECKS=1` is set in the environment of the build. They are off by
+// default, so a package that depends on FetchedResultsKit never pays for them; `.ci/run`
+// turns them on for the test suite, and the benchmarks warn when they are on.
+let invariantChecks = Context.environment["FRK_INVARIANT_CHECKS"].map { !$0.isEmpty && $0 != "0" } ?? false
+let settings: [SwiftSetting] = invariantChecks ? [.define("FRK_INVARIANT_CHECKS")] : []
+
+let package = Package(
+    name: "FetchedResultsKit",
+    products: [
+        .library(name: "FetchedResultsKit", targets: ["FetchedResultsKit"]),
+        .library(name: "ObjectGraph", targets: ["ObjectGraph"]),
+        .library(name: "ListUpdates", targets: ["ListUpdates"]),
+        .library(name: "FetchedResults", targets: ["FetchedResults"]),
+        .library(name: "FetchedResultsTesting", targets: ["FetchedResultsTesting"]),
+        .executable(name: "grocery-dude", targets: ["GroceryDude"]),
+    ],
+    targets: [
+        .target(name: "ObjectGraph", swiftSettings: settings),
+        .target(name: "ListUpdates", swiftSettings: settings),
+        .target(name: "FetchedResults", dependencies: ["ObjectGraph", "ListUpdates"], swiftSettings: settings),
+        .target(name: "FetchedResultsTesting", dependencies: ["ListUpdates", "FetchedResults"], swiftSettings: settings),
+        .target(
+            name: "FetchedResultsKit",
+            dependencies: ["ObjectGraph", "ListUpdates", "FetchedResults"],
+            swiftSettings: settings
+        ),
+        .executableTarget(
+            name: "Benchmarks",
+            dependencies: ["ObjectGraph", "ListUpdates", "FetchedResults", "HeapStats"],
+            path: "Benchmarks",
+            exclude: ["HeapStats"],
+            swiftSettings: settings
+        ),
+        .target(name: "HeapStats", path: "Benchmarks/HeapStats"),
+        .executableTarget(
+            name: "GroceryDude",
+            dependencies: ["FetchedResultsKit"],
+            path: "Examples/GroceryDude",
+            swiftSettings: settings
+        ),
+        .target(
+            name: "TestSupport",
+            dependencies: ["ListUpdates", "FetchedResultsTesting"],
+            path: "Tests/TestSupport",
+            swiftSettings: settings
+        ),
+        .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph", "TestSupport"], swiftSettings: settings),
+        .testTarget(
+            name: "ListUpdatesTests",
+            dependencies: ["ListUpdates", "FetchedResultsTesting", "TestSupport"],
+            swiftSettings: settings
+        ),
+        .testTarget(
+            name: "FetchedResultsTests",
+            dependencies: ["ObjectGraph", "ListUpdates", "FetchedResults", "FetchedResultsTesting", "TestSupport"],
+            swiftSettings: settings
+        ),
+        .testTarget(
+            name: "FetchedResultsTestingTests",
+            dependencies: ["ListUpdates", "FetchedResultsTesting", "TestSupport"],
+            swiftSettings: settings
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

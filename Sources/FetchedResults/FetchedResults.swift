@@ -1,0 +1,2 @@
+@_exported import ListUpdates
+@_exported import ObjectGraph

@@ -1,0 +1,1 @@
+// The ObjectGraph module: objects, relationships, commits and change publication.

@@ -1,0 +1,2 @@
+import FetchedResults
+import Testing

@@ -1,0 +1,2 @@
+import ObjectGraph
+import Testing
