@@ -16,9 +16,11 @@ public protocol ListUpdateTarget: AnyObject {
     /// Whether the list is on screen now. Read when an accumulator flushes, never earlier.
     var isVisible: Bool { get }
 
-    /// The number of rows the list displays now, over all sections. Reload policies that
-    /// compare a batch with a share of the list read it at flush time.
-    var displayedRowCount: Int { get }
+    /// The number of rows the list displays now in each of its sections, in section order (as
+    /// UIKit's `numberOfRows(inSection:)` would answer). Read at flush time: reload policies
+    /// compare a batch with a share of the rows, and an accumulator checks a batch's
+    /// before-positions against it.
+    var displayedRowCounts: [Int] { get }
 
     /// Reloads every section and row from the data source, without animation.
     func reloadData()
@@ -28,4 +30,11 @@ public protocol ListUpdateTarget: AnyObject {
     /// - Parameter stages: Batches to apply in order; each is valid for the state the previous
     ///   one leaves.
     func performBatch(stages: [ListChanges])
+}
+
+extension ListUpdateTarget {
+    /// The number of rows the list displays now, over all sections.
+    ///
+    /// - Complexity: O(s) for s sections.
+    public var displayedRowCount: Int { displayedRowCounts.reduce(0, +) }
 }
