@@ -196,11 +196,13 @@ private struct Stager {
         }
         deletes.sort()
         inserts.sort()
-        let keptSources = keptMoves.map(\.from)  // sorted: rowMoves is sorted by source
-        let reloads = subtracting(reloadedRows.filter { !binaryContains(rebuiltBefore, $0.sectionIndex) }, keptSources)
+        // A refreshed move source is refreshed at its destination in stage 2 when its move is
+        // kept, and re-rendered by its insert when the move became a delete plus an insert.
+        let sources = rowMoves.map(\.from)  // sorted: rowMoves is sorted by source
+        let reloads = subtracting(reloadedRows.filter { !binaryContains(rebuiltBefore, $0.sectionIndex) }, sources)
         let reconfigures = subtracting(
             reconfiguredRows.filter { !binaryContains(rebuiltBefore, $0.sectionIndex) },
-            keptSources
+            sources
         )
 
         structural.deletedRows = deletes.map(\.indexPath)
