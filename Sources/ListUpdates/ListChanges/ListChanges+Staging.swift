@@ -72,7 +72,7 @@ extension PackedPosition {
     fileprivate var sectionIndex: Int { self >> 32 }
 
     @inline(__always)
-    fileprivate var indexPath: IndexPath { IndexPath(indexes: [self >> 32, self & 0xFFFF_FFFF]) }
+    fileprivate var indexPath: IndexPath { IndexPath(listSection: self >> 32, row: self & 0xFFFF_FFFF) }
 }
 
 /// The rewriting `staged()` performs, over sorted arrays of packed positions.

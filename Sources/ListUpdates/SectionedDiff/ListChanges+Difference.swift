@@ -69,35 +69,91 @@ extension ListChanges {
         let newRows = new.map(rows)
         diff.setRowCounts(old: oldRows.map(\.count), new: newRows.map(\.count))
 
-        var rowTable = [RowID: Int](minimumCapacity: diff.oldRowMatched.count + diff.rowSource.count)
+        // Every old row goes into the table under its flat position. A new row that finds its
+        // old row claims the entry (its value becomes `oldCount` plus the new row's flat
+        // position), so a second new row with that identifier is caught.
+        let oldCount = diff.oldRowMatched.count
+        precondition(
+            oldCount + diff.rowSource.count <= SectionedDiff.IdentifierTable.maxValue,
+            "a diff supports up to \(SectionedDiff.IdentifierTable.maxValue) rows on both sides together")
+        var table = SectionedDiff.IdentifierTable(capacity: oldCount)
+        var flat = 0
         for section in oldRows.indices {
             let sectionRows = oldRows[section]
             for row in sectionRows.indices {
                 let id = rowID(sectionRows[row])
-                if let first = rowTable.updateValue(section << 32 | row, forKey: id) {
+                let hash = id.hashValue
+                let (slot, found) = table.probe(hash) { value in
+                    let (section, row) = diff.oldPosition(ofFlat: value)
+                    return rowID(oldRows[section][row]) == id
+                }
+                if found {
+                    let (firstSection, firstRow) = diff.oldPosition(ofFlat: table.value(at: slot))
                     throw .duplicateRowIdentifier(
                         identifier: String(describing: id), side: .old,
-                        first: SectionedDiff.indexPath(first), second: IndexPath(indexes: [section, row]))
+                        first: IndexPath(listSection: firstSection, row: firstRow),
+                        second: IndexPath(listSection: section, row: row))
                 }
+                table.store(flat, hash: hash, at: slot)
+                flat += 1
             }
         }
-        var flat = 0
+        var unmatched: [Int] = []  // flat positions of new rows whose identifier is not in old
+        var unmatchedHashes: [Int] = []
+        flat = 0
         for section in newRows.indices {
             let sectionRows = newRows[section]
             for row in sectionRows.indices {
                 let element = sectionRows[row]
                 let id = rowID(element)
-                let previous = SectionedDiff.claim(&rowTable[id, default: SectionedDiff.absent], for: section << 32 | row)
-                if previous >= 0 {
-                    let source = oldRows[previous >> 32][previous & 0xFFFF_FFFF]
-                    diff.matchRow(newFlat: flat, oldPacked: previous, changed: !rowContentEqual(source, element))
-                } else if previous != SectionedDiff.absent {
-                    throw .duplicateRowIdentifier(
-                        identifier: String(describing: id), side: .new,
-                        first: SectionedDiff.indexPath(SectionedDiff.claimant(of: previous)),
-                        second: IndexPath(indexes: [section, row]))
+                let hash = id.hashValue
+                let (slot, found) = table.probe(hash) { value in
+                    if value < oldCount {
+                        let (section, row) = diff.oldPosition(ofFlat: value)
+                        return rowID(oldRows[section][row]) == id
+                    }
+                    let (section, row) = diff.newPosition(ofFlat: value - oldCount)
+                    return rowID(newRows[section][row]) == id
+                }
+                if !found {
+                    unmatched.append(flat)
+                    unmatchedHashes.append(hash)
+                } else {
+                    let previous = table.value(at: slot)
+                    guard previous < oldCount else {
+                        let (firstSection, firstRow) = diff.newPosition(ofFlat: previous - oldCount)
+                        throw .duplicateRowIdentifier(
+                            identifier: String(describing: id), side: .new,
+                            first: IndexPath(listSection: firstSection, row: firstRow),
+                            second: IndexPath(listSection: section, row: row))
+                    }
+                    let (oldSection, oldRow) = diff.oldPosition(ofFlat: previous)
+                    diff.matchRow(
+                        newFlat: flat, oldSection: oldSection, oldRow: oldRow,
+                        changed: !rowContentEqual(oldRows[oldSection][oldRow], element))
+                    table.store(oldCount + flat, hash: hash, at: slot)
                 }
                 flat += 1
+            }
+        }
+        // New rows whose identifier is not in old can only repeat among themselves.
+        if unmatched.count > 1 {
+            var inserted = SectionedDiff.IdentifierTable(capacity: unmatched.count)
+            for (flat, hash) in zip(unmatched, unmatchedHashes) {
+                let (section, row) = diff.newPosition(ofFlat: flat)
+                let id = rowID(newRows[section][row])
+                let (slot, found) = inserted.probe(hash) { value in
+                    let (section, row) = diff.newPosition(ofFlat: value)
+                    return rowID(newRows[section][row]) == id
+                }
+                if found {
+                    let (firstSection, firstRow) = diff.newPosition(ofFlat: inserted.value(at: slot))
+                    throw .duplicateRowIdentifier(
+                        identifier: String(describing: id), side: .new,
+                        first: IndexPath(listSection: firstSection, row: firstRow),
+                        second: IndexPath(listSection: section, row: row))
+                }
+                inserted.store(flat, hash: hash, at: slot)
             }
         }
         return diff.changes()

@@ -9,6 +9,8 @@ struct LongestIncreasingSubsequence {
     private(set) var keep: [Bool] = []
     /// `tails[k]`: the index of the smallest last element of an increasing run of length k + 1.
     private var tails: [Int] = []
+    /// `tailValues[k] == values[tails[k]]`, kept apart so that the search reads one array.
+    private var tailValues: [Int] = []
     /// For each element, the index of the element before it in the best run ending there.
     private var previous: [Int] = []
 
@@ -30,17 +32,29 @@ struct LongestIncreasingSubsequence {
         }
         keep.append(contentsOf: repeatElement(false, count: values.count))
         tails.removeAll(keepingCapacity: true)
+        tailValues.removeAll(keepingCapacity: true)
         previous.removeAll(keepingCapacity: true)
+        previous.reserveCapacity(values.count)
         for index in values.indices {
             let value = values[index]
-            var low = 0
-            var high = tails.count
-            while low < high {
-                let middle = (low + high) / 2
-                if values[tails[middle]] < value { low = middle + 1 } else { high = middle }
+            // Most elements of a list that barely changed extend the longest run.
+            var low = tailValues.count
+            if low > 0 && tailValues[low - 1] > value {
+                var high = low - 1
+                low = 0
+                while low < high {
+                    let middle = (low + high) / 2
+                    if tailValues[middle] < value { low = middle + 1 } else { high = middle }
+                }
             }
             previous.append(low > 0 ? tails[low - 1] : -1)
-            if low == tails.count { tails.append(index) } else { tails[low] = index }
+            if low == tails.count {
+                tails.append(index)
+                tailValues.append(value)
+            } else {
+                tails[low] = index
+                tailValues[low] = value
+            }
         }
         var index = tails[tails.count - 1]
         while index >= 0 {

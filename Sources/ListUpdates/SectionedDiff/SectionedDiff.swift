@@ -32,6 +32,8 @@ struct SectionedDiff {
     @usableFromInline var rowChanged: [Bool]
     /// For each old row (flat), whether a new row has its identifier.
     @usableFromInline var oldRowMatched: [Bool]
+    /// The number of rows matched so far.
+    @usableFromInline var matchedRowCount = 0
 
     /// Creates a diff with every section unmatched and no rows.
     ///
@@ -88,12 +90,43 @@ struct SectionedDiff {
     }
 
     /// Records that the new row at flat position `newFlat` has the identifier of the old row
-    /// at packed position `oldPacked`, and whether its content changed.
+    /// at `oldRow` in old section `oldSection`, and whether its content changed.
     @inlinable
-    mutating func matchRow(newFlat: Int, oldPacked: Int, changed: Bool) {
-        rowSource[newFlat] = oldPacked
+    mutating func matchRow(newFlat: Int, oldSection: Int, oldRow: Int, changed: Bool) {
+        rowSource[newFlat] = oldSection << 32 | oldRow
         rowChanged[newFlat] = changed
-        oldRowMatched[oldStarts[oldPacked >> 32] + (oldPacked & 0xFFFF_FFFF)] = true
+        oldRowMatched[oldStarts[oldSection] + oldRow] = true
+        matchedRowCount += 1
+    }
+
+    /// The section and row of the old row at a flat position.
+    ///
+    /// - Complexity: O(log s) for s old sections.
+    @inlinable
+    func oldPosition(ofFlat flat: Int) -> (section: Int, row: Int) {
+        let section = Self.section(ofFlat: flat, starts: oldStarts)
+        return (section, flat - oldStarts[section])
+    }
+
+    /// The section and row of the new row at a flat position.
+    ///
+    /// - Complexity: O(log s) for s new sections.
+    @inlinable
+    func newPosition(ofFlat flat: Int) -> (section: Int, row: Int) {
+        let section = Self.section(ofFlat: flat, starts: newStarts)
+        return (section, flat - newStarts[section])
+    }
+
+    /// The last section whose first row is at or before `flat`: the section that holds it.
+    @inlinable
+    static func section(ofFlat flat: Int, starts: [Int]) -> Int {
+        var low = 0
+        var high = starts.count - 2  // the last section
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if starts[middle] <= flat { low = middle } else { high = middle - 1 }
+        }
+        return low
     }
 
     /// Claims a hash table slot for a new element at `position`, returning what it held:
@@ -114,7 +147,7 @@ struct SectionedDiff {
     /// The index path of a packed position.
     @inlinable
     static func indexPath(_ packed: Int) -> IndexPath {
-        IndexPath(indexes: [packed >> 32, packed & 0xFFFF_FFFF])
+        IndexPath(listSection: packed >> 32, row: packed & 0xFFFF_FFFF)
     }
 }
 
@@ -128,6 +161,8 @@ extension SectionedDiff {
     @usableFromInline
     func changes() -> ListChanges {
         var result = ListChanges()
+        result.deletedRows.reserveCapacity(oldRowMatched.count - matchedRowCount)
+        result.insertedRows.reserveCapacity(rowSource.count - matchedRowCount)
         var subsequence = LongestIncreasingSubsequence()
 
         // Sections: deleted, inserted, and moved when out of the longest run kept in order.
@@ -153,7 +188,7 @@ extension SectionedDiff {
         for (old, new) in sectionOldToNew.enumerated() where new >= 0 {
             let start = oldStarts[old]
             for flat in start..<oldStarts[old + 1] where !oldRowMatched[flat] {
-                result.deletedRows.append(IndexPath(indexes: [old, flat - start]))
+                result.deletedRows.append(IndexPath(listSection: old, row: flat - start))
             }
         }
 
@@ -179,21 +214,21 @@ extension SectionedDiff {
                 let source = rowSource[flat]
                 let row = flat - start
                 if source < 0 || sectionOldToNew[source >> 32] < 0 {
-                    result.insertedRows.append(IndexPath(indexes: [new, row]))
+                    result.insertedRows.append(IndexPath(listSection: new, row: row))
                 } else if source >> 32 == old {
                     stayingOldRows.append(source & 0xFFFF_FFFF)
                     stayingNewRows.append(row)
                 } else {
                     let from = Self.indexPath(source)
-                    result.movedRows.append(.init(from: from, to: IndexPath(indexes: [new, row])))
+                    result.movedRows.append(.init(from: from, to: IndexPath(listSection: new, row: row)))
                     if rowChanged[flat] { result.reconfiguredRows.append(from) }
                 }
             }
             subsequence.mark(stayingOldRows)
             for index in stayingOldRows.indices {
-                let from = IndexPath(indexes: [old, stayingOldRows[index]])
+                let from = IndexPath(listSection: old, row: stayingOldRows[index])
                 if !subsequence.keep[index] {
-                    result.movedRows.append(.init(from: from, to: IndexPath(indexes: [new, stayingNewRows[index]])))
+                    result.movedRows.append(.init(from: from, to: IndexPath(listSection: new, row: stayingNewRows[index])))
                 }
                 if rowChanged[start + stayingNewRows[index]] { result.reconfiguredRows.append(from) }
             }
