@@ -23,8 +23,8 @@ public enum ListOperation: Sendable, Hashable, CustomStringConvertible {
     case insertRow(IndexPath, id: String)
     /// A row moved from its index path before the batch to its index path after it.
     case moveRow(ListChanges.RowMove, id: String)
-    /// A row's cell was recreated: before- and after-positions, old and new identifiers.
-    case reloadRow(from: IndexPath, to: IndexPath, oldID: String, newID: String)
+    /// A row's cell was recreated: before- and after-positions.
+    case reloadRow(from: IndexPath, to: IndexPath, id: String)
     /// A row's cell was refreshed in place: before- and after-positions.
     case reconfigureRow(from: IndexPath, to: IndexPath, id: String)
 
@@ -39,8 +39,7 @@ public enum ListOperation: Sendable, Hashable, CustomStringConvertible {
         case let .deleteRow(path, id): "  delete row \(path.listDescription) (\(id))"
         case let .insertRow(path, id): "  insert row \(path.listDescription) (\(id))"
         case let .moveRow(move, id): "  move row \(move) (\(id))"
-        case let .reloadRow(from, to, old, new):
-            "  reload row \(from.listDescription)→\(to.listDescription) (\(old == new ? old : "\(old) → \(new)"))"
+        case let .reloadRow(from, to, id): "  reload row \(from.listDescription)→\(to.listDescription) (\(id))"
         case let .reconfigureRow(from, to, id): "  reconfigure row \(from.listDescription)→\(to.listDescription) (\(id))"
         }
     }

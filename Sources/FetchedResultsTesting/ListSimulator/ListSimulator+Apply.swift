@@ -228,10 +228,11 @@ extension ListSimulator {
                         case .none:
                             break
                         case let .reload(from):
-                            operations.append(
-                                .reloadRow(from: from, to: path, oldID: text(row.row.id), newID: text(fresh.rows[r].id))
-                            )
-                            row = WorkingRow(fresh.rows[r])
+                            // A reload recreates the same row's cell: the identity stays, the
+                            // content is rendered anew. A position that now shows another row
+                            // needs a delete and an insert, and the identity check says so.
+                            operations.append(.reloadRow(from: from, to: path, id: text(row.row.id)))
+                            row = WorkingRow(Row(id: row.row.id, content: fresh.rows[r].content))
                         case let .reconfigure(from):
                             operations.append(.reconfigureRow(from: from, to: path, id: text(row.row.id)))
                             row.row.content = fresh.rows[r].content

@@ -64,9 +64,12 @@ struct ListSimulatorRuleTests {
             try table.apply(ListChanges(deletedRows: [ip(0, 0)], reloadedRows: [ip(0, 1)]), newState: new)
         }
         #expect(table.sections == new)
-        #expect(table.operations.contains(.reloadRow(from: ip(0, 1), to: ip(0, 0), oldID: "2", newID: "2")))
-        // A reload may change which row the position shows: the cell is recreated.
-        accepts(ListChanges(reloadedRows: [ip(0, 1)]), from: old, to: state(("A", [1, 9, 3])))
+        #expect(table.operations.contains(.reloadRow(from: ip(0, 1), to: ip(0, 0), id: "2")))
+        // A reload recreates the same row: a position that now shows another row is a delete
+        // and an insert, not a reload.
+        let replaced = rejection(ListChanges(reloadedRows: [ip(0, 1)]), from: old, to: state(("A", [1, 9, 3])))
+        #expect(replaced?.difference?.elements == [.rowID(ip(0, 1), actual: "2", expected: "9")])
+        accepts(ListChanges(deletedRows: [ip(0, 1)], insertedRows: [ip(0, 1)]), from: old, to: state(("A", [1, 9, 3])))
         // Naming the reload by its after-position collides with the delete (rule 6).
         let error = rejection(ListChanges(deletedRows: [ip(0, 0)], reloadedRows: [ip(0, 0)]), from: old, to: new)
         #expect(error?.rule == 6)
