@@ -29,11 +29,27 @@ extension ListSimulator {
     /// - Throws: ``ListSimulatorError``; the state is unchanged.
     /// - Complexity: O(s·n + c log c) for s stages, n rows and c changes.
     public func apply(stages: [ListChanges], newState: [Section]) throws(ListSimulatorError) {
-        var result = try Self.result(
-            of: stages, from: sections, to: newState, strict: isStrict, visible: isVisible, checkContent: verifiesContent
+        var applied: [ListOperation] = []
+        let result = try Self.result(
+            of: stages, from: sections, to: newState, strict: isStrict, visible: isVisible,
+            checkContent: verifiesContent, operations: &applied
         )
-        commit(result.sections, operations: result.operations, stageCount: stages.count)
-        result.operations.removeAll()
+        commit(result, operations: applied, stageCount: stages.count)
+    }
+
+    /// Applies what an accumulator decided: a reload, or the stages of an animated update.
+    ///
+    /// - Parameters:
+    ///   - update: `.reload` reloads from `newState`; `.animate(stages)` applies the stages.
+    ///   - newState: The data after the update.
+    /// - Throws: ``ListSimulatorError`` when an animated update is refused; the state is
+    ///   unchanged. A reload never throws.
+    /// - Complexity: O(s·n + c log c) for s stages, n rows and c changes.
+    public func apply(_ update: ListUpdate, newState: [Section]) throws(ListSimulatorError) {
+        switch update {
+        case .reload: reloadData(newState)
+        case let .animate(stages): try apply(stages: stages, newState: newState)
+        }
     }
 
     /// Checks that applying `stages` to `old` yields `new`, without a simulator instance.
@@ -51,8 +67,23 @@ extension ListSimulator {
         to new: [Section],
         strict: Bool = true
     ) -> ListSimulatorError? {
+        var operations: [ListOperation] = []
+        return check(applying: stages, from: old, to: new, strict: strict, operations: &operations)
+    }
+
+    /// ``check(applying:from:to:strict:)`` that also hands back the operations applied
+    /// before the update was refused or finished, for failure reports.
+    static func check(
+        applying stages: [ListChanges],
+        from old: [Section],
+        to new: [Section],
+        strict: Bool,
+        operations: inout [ListOperation]
+    ) -> ListSimulatorError? {
         do {
-            _ = try result(of: stages, from: old, to: new, strict: strict, visible: true, checkContent: true)
+            _ = try result(
+                of: stages, from: old, to: new, strict: strict, visible: true, checkContent: true, operations: &operations
+            )
             return nil
         } catch {
             return error
@@ -92,13 +123,13 @@ extension ListSimulator {
         to new: [Section],
         strict: Bool,
         visible: Bool,
-        checkContent: Bool
-    ) throws(ListSimulatorError) -> (sections: [Section], operations: [ListOperation]) {
+        checkContent: Bool,
+        operations: inout [ListOperation]
+    ) throws(ListSimulatorError) -> [Section] {
         if strict, !visible, let first = stages.first {
             throw .rejected(.batchWhileNotVisible, stage: 1, stageCount: stages.count, changes: first)
         }
         var working = old.map { WorkingSection(id: $0.id, rows: $0.rows.map { WorkingRow($0) }) }
-        var operations: [ListOperation] = []
         let afterCounts = new.map(\.rows.count)
         for (index, changes) in stages.enumerated() {
             let stage: ValidatedStage
@@ -140,7 +171,7 @@ extension ListSimulator {
             let content = difference(between: sections, and: new, comparingContent: true)
             if !content.isEmpty { throw .doesNotProduceNewState(content) }
         }
-        return (sections, operations)
+        return sections
     }
 
     /// Applies one validated stage: deletes and move sources leave their before-sections,

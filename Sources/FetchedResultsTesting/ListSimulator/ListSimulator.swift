@@ -57,7 +57,7 @@ public final class ListSimulator<SectionID: Hashable, RowID: Hashable, Content: 
     public private(set) var reloadCount = 0
 
     /// How many animated updates succeeded (one per ``apply(stages:newState:)`` or
-    /// ``performBatch(stages:)`` call, however many stages it had).
+    /// ``performBatch(stages:)`` call with at least one stage, however many it had).
     public private(set) var animatedUpdateCount = 0
 
     /// How many batches (stages) succeeded over all animated updates.
@@ -162,7 +162,7 @@ public final class ListSimulator<SectionID: Hashable, RowID: Hashable, Content: 
     func commit(_ sections: [Section], operations newOperations: [ListOperation], stageCount: Int) {
         self.sections = sections
         operations += newOperations
-        animatedUpdateCount += 1
+        if stageCount > 0 { animatedUpdateCount += 1 }
         batchCount += stageCount
         _checkInvariants()
     }
