@@ -241,8 +241,9 @@ extension ListSimulator {
                 operations.append(.insertSection(t, id: text(fresh.id), rowCount: fresh.rows.count))
                 result.append(WorkingSection(id: fresh.id, rows: fresh.rows.map { WorkingRow($0) }))
             case let .reloaded(s):
-                operations.append(.reloadSection(from: s, to: t, id: text(fresh.id), rowCount: fresh.rows.count))
-                result.append(WorkingSection(id: fresh.id, rows: fresh.rows.map { WorkingRow($0) }))
+                // The same section, every row recreated from the data source.
+                operations.append(.reloadSection(from: s, to: t, id: text(before[s].id), rowCount: fresh.rows.count))
+                result.append(WorkingSection(id: before[s].id, rows: fresh.rows.map { WorkingRow($0) }))
             case let .moved(s), let .kept(s):
                 var kept = survivors[s].makeIterator()
                 var rows: [WorkingRow] = []

@@ -18,6 +18,7 @@ extension ListSimulator {
             self.content = content
         }
 
+        /// `id: content`.
         public var description: String { "\(id): \(content)" }
     }
 
@@ -38,6 +39,7 @@ extension ListSimulator {
             self.rows = rows
         }
 
+        /// `id [row, row, …]`.
         public var description: String { "\(id) [\(rows.map(\.description).joined(separator: ", "))]" }
     }
 }

@@ -236,6 +236,9 @@ struct ListSimulatorRuleTests {
             ListChanges(movedSections: [.init(from: 0, to: 1)], reloadedSections: [1]),
             from: old, to: state(("B", [5, 6]), ("A", [1]))
         )
+        // A reload recreates the same section: another section at its place is not a reload.
+        let replaced = rejection(ListChanges(reloadedSections: [1]), from: old, to: state(("A", [1]), ("C", [2])))
+        #expect(replaced?.difference?.elements == [.sectionID(section: 1, actual: "B", expected: "C")])
         let error = rejection(
             ListChanges(movedSections: [.init(from: 0, to: 1)], reloadedSections: [0]),
             from: old, to: state(("B", [2]), ("A", [7]))
