@@ -189,11 +189,11 @@ extension ListSimulator {
         let inserted = Set(stage.insertedRows)
         let reloaded = Set(stage.reloadedRows)
         let reconfigured = Set(stage.reconfiguredRows)
-        var moveBySource: [IndexPath: ListChanges.RowMove] = [:]
-        for move in stage.movedRows { moveBySource[move.from] = move }
+        var destinationBySource: [Int: Int] = [:]
+        for move in stage.movedRows { destinationBySource[move.from] = move.to }
 
         // Removals, in before-space.
-        var stash: [IndexPath: WorkingRow] = [:]
+        var stash: [Int: WorkingRow] = [:]
         var survivors: [[WorkingRow]] = Array(repeating: [], count: before.count)
         for (s, section) in before.enumerated() {
             guard let target = stage.sectionTargets[s] else {
@@ -203,22 +203,22 @@ extension ListSimulator {
             guard !stage.sectionSources[target].isNew else { continue }
             let sectionMoves = if case .moved = stage.sectionSources[target] { true } else { false }
             for (r, row) in section.rows.enumerated() {
-                let path = IndexPath(row: r, section: s)
+                let key = ValidatedStage.key(section: s, row: r)
                 var row = row
-                if deleted.contains(path) {
-                    operations.append(.deleteRow(path, id: text(row.row.id)))
+                if deleted.contains(key) {
+                    operations.append(.deleteRow(IndexPath(row: r, section: s), id: text(row.row.id)))
                     continue
                 }
-                if let move = moveBySource[path] {
-                    if row.movedFrom == nil { row.movedFrom = path }
-                    stash[move.to] = row
+                if let destination = destinationBySource[key] {
+                    if row.movedFrom == nil { row.movedFrom = IndexPath(row: r, section: s) }
+                    stash[destination] = row
                     continue
                 }
-                if sectionMoves, row.movedFrom == nil { row.movedFrom = path }
-                if reloaded.contains(path) {
-                    row.refresh = .reload(path)
-                } else if reconfigured.contains(path) {
-                    row.refresh = .reconfigure(path)
+                if sectionMoves, row.movedFrom == nil { row.movedFrom = IndexPath(row: r, section: s) }
+                if reloaded.contains(key) {
+                    row.refresh = .reload(IndexPath(row: r, section: s))
+                } else if reconfigured.contains(key) {
+                    row.refresh = .reconfigure(IndexPath(row: r, section: s))
                 }
                 survivors[s].append(row)
             }
@@ -228,7 +228,8 @@ extension ListSimulator {
         }
         for move in stage.movedRows {
             guard let row = stash[move.to] else { preconditionFailure("internal inconsistency: a moved row is lost") }
-            operations.append(.moveRow(move, id: text(row.row.id)))
+            let rowMove = ListChanges.RowMove(from: ValidatedStage.indexPath(move.from), to: ValidatedStage.indexPath(move.to))
+            operations.append(.moveRow(rowMove, id: text(row.row.id)))
         }
 
         // Rebuild in after-space.
@@ -249,11 +250,11 @@ extension ListSimulator {
                 var rows: [WorkingRow] = []
                 rows.reserveCapacity(fresh.rows.count)
                 for r in fresh.rows.indices {
-                    let path = IndexPath(row: r, section: t)
-                    if inserted.contains(path) {
-                        operations.append(.insertRow(path, id: text(fresh.rows[r].id)))
+                    let key = ValidatedStage.key(section: t, row: r)
+                    if inserted.contains(key) {
+                        operations.append(.insertRow(IndexPath(row: r, section: t), id: text(fresh.rows[r].id)))
                         rows.append(WorkingRow(fresh.rows[r]))
-                    } else if let moved = stash[path] {
+                    } else if let moved = stash[key] {
                         rows.append(moved)
                     } else if var row = kept.next() {
                         switch row.refresh {
@@ -263,10 +264,12 @@ extension ListSimulator {
                             // A reload recreates the same row's cell: the identity stays, the
                             // content is rendered anew. A position that now shows another row
                             // needs a delete and an insert, and the identity check says so.
-                            operations.append(.reloadRow(from: from, to: path, id: text(row.row.id)))
+                            operations.append(.reloadRow(from: from, to: IndexPath(row: r, section: t), id: text(row.row.id)))
                             row = WorkingRow(Row(id: row.row.id, content: fresh.rows[r].content))
                         case let .reconfigure(from):
-                            operations.append(.reconfigureRow(from: from, to: path, id: text(row.row.id)))
+                            operations.append(
+                                .reconfigureRow(from: from, to: IndexPath(row: r, section: t), id: text(row.row.id))
+                            )
                             row.row.content = fresh.rows[r].content
                             row.movedFrom = nil
                             row.refresh = .none
