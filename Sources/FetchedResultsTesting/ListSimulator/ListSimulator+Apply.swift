@@ -95,9 +95,9 @@ extension ListSimulator {
     /// A row on its way through an update.
     private struct WorkingRow {
         var row: Row
-        /// The row's position before the update, once a stage moved it (its cell keeps stale
-        /// content until a refresh).
-        var movedFrom: IndexPath?
+        /// The row's position before the update and the stage (counted from 0) that moved it,
+        /// once one did: its cell keeps stale content until a refresh.
+        var moved: (from: IndexPath, stage: Int)?
         /// The refresh this stage asks for, with the row's before-position in the stage.
         var refresh: Refresh = .none
 
@@ -141,7 +141,7 @@ extension ListSimulator {
                 throw .rejected(error, stage: index + 1, stageCount: stages.count, changes: changes)
             }
             operations.append(.beginBatch(stage: index + 1, stageCount: stages.count))
-            apply(stage, to: &working, newState: new, operations: &operations)
+            apply(stage, index: index, to: &working, newState: new, operations: &operations)
         }
         let sections = working.map { Section(id: $0.id, rows: $0.rows.map(\.row)) }
         let identity = difference(between: sections, and: new, comparingContent: false)
@@ -149,7 +149,7 @@ extension ListSimulator {
         if strict {
             for (s, section) in working.enumerated() {
                 for (r, row) in section.rows.enumerated() {
-                    guard let from = row.movedFrom else { continue }
+                    guard let (from, stage) = row.moved else { continue }
                     let current = new[s].rows[r].content
                     if row.row.content != current {
                         throw .rejected(
@@ -159,9 +159,9 @@ extension ListSimulator {
                                 shown: String(describing: row.row.content),
                                 current: String(describing: current)
                             ),
-                            stage: stages.count,
+                            stage: stage + 1,
                             stageCount: stages.count,
-                            changes: stages[stages.count - 1]
+                            changes: stages[stage]
                         )
                     }
                 }
@@ -180,6 +180,7 @@ extension ListSimulator {
     /// rows in their old order (the result of deleting descending, then inserting ascending).
     private static func apply(
         _ stage: ValidatedStage,
+        index: Int,
         to working: inout [WorkingSection],
         newState: [Section],
         operations: inout [ListOperation]
@@ -210,11 +211,11 @@ extension ListSimulator {
                     continue
                 }
                 if let destination = destinationBySource[key] {
-                    if row.movedFrom == nil { row.movedFrom = IndexPath(row: r, section: s) }
+                    if row.moved == nil { row.moved = (IndexPath(row: r, section: s), index) }
                     stash[destination] = row
                     continue
                 }
-                if sectionMoves, row.movedFrom == nil { row.movedFrom = IndexPath(row: r, section: s) }
+                if sectionMoves, row.moved == nil { row.moved = (IndexPath(row: r, section: s), index) }
                 if reloaded.contains(key) {
                     row.refresh = .reload(IndexPath(row: r, section: s))
                 } else if reconfigured.contains(key) {
@@ -271,7 +272,7 @@ extension ListSimulator {
                                 .reconfigureRow(from: from, to: IndexPath(row: r, section: t), id: text(row.row.id))
                             )
                             row.row.content = fresh.rows[r].content
-                            row.movedFrom = nil
+                            row.moved = nil
                             row.refresh = .none
                         }
                         rows.append(row)

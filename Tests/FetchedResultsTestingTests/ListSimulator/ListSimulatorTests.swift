@@ -56,6 +56,7 @@ struct ListSimulatorTests {
             applying: [structural, ListChanges(reconfiguredRows: [ip(0, 0)])], from: old, to: new
         )
         #expect(wrongRefresh?.rule == 16)
+        #expect(wrongRefresh?.description.contains("(stage 1 of 2: ListChanges(→[0.0→1.0]))") == true)
         #expect(ListSimulator.check(applying: [structural, ListChanges(reconfiguredRows: [ip(1, 0)])], from: old, to: new) == nil)
         #expect(ListSimulator.check(applying: [structural, ListChanges(reloadedRows: [ip(1, 0)])], from: old, to: new) == nil)
     }
