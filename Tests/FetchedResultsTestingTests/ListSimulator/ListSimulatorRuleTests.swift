@@ -377,6 +377,7 @@ struct ListSimulatorRuleTests {
             from: old, to: state(("B", [2, 1]), ("A", []))
         )
         #expect(moveOut?.batchError == .rowChangeInMovedSection(.init(from: 0, to: 1), .moveSource, indexPath: ip(0, 0)))
+        #expect(moveOut?.description.contains("row move out at 0.0 inside section move 0→1 of the same batch") == true)
     }
 
     @Test func rule16AMovedChangedRowMustBeRefreshed() {
