@@ -1,3 +1,4 @@
+import FetchedResultsTesting
 import Foundation
 import ListUpdates
 import Testing
@@ -209,9 +210,7 @@ struct StagingTests {
         let general = noisy(
             try ListChanges.difference(from: old, to: new, rows: \.rows), from: old, to: new, using: &generator.rng)
         let stages = general.staged()
-        var list = ReferenceList(old)
-        for stage in stages { try list.apply(stage, dataSource: new) }
-        #expect(list.shows(new), "general: \(general)\nstages: \(stages)")
+        expectApplying(stages: stages, from: old.simulated, yields: new.simulated, "general: \(general)\nstages: \(stages)")
         #expect(stages.count <= 2)
         #expect(stages.allSatisfy { !$0.isEmpty })
     }
