@@ -77,12 +77,13 @@ extension ListChanges {
             oldCount + diff.rowSource.count <= SectionedDiff.IdentifierTable.maxValue,
             "a diff supports up to \(SectionedDiff.IdentifierTable.maxValue) rows on both sides together")
         var table = SectionedDiff.IdentifierTable(capacity: oldCount)
+        let seed = UInt64.random(in: .min ... .max)
         var flat = 0
         for section in oldRows.indices {
             let sectionRows = oldRows[section]
             for row in sectionRows.indices {
                 let id = rowID(sectionRows[row])
-                let hash = id.hashValue
+                let hash = SectionedDiff.IdentifierTable.hash(id, seed: seed)
                 let (slot, found) = table.probe(hash) { value in
                     let (section, row) = diff.oldPosition(ofFlat: value)
                     return rowID(oldRows[section][row]) == id
@@ -106,7 +107,7 @@ extension ListChanges {
             for row in sectionRows.indices {
                 let element = sectionRows[row]
                 let id = rowID(element)
-                let hash = id.hashValue
+                let hash = SectionedDiff.IdentifierTable.hash(id, seed: seed)
                 let (slot, found) = table.probe(hash) { value in
                     if value < oldCount {
                         let (section, row) = diff.oldPosition(ofFlat: value)

@@ -175,6 +175,38 @@ struct SectionedDiffTests {
         }
     }
 
+    /// The same lists with UUID identifiers (identifier n becomes the n-th of a set of UUIDs),
+    /// which the diff hashes its own way.
+    @Test("UUID identifiers diff like the integers they stand for", arguments: testSeeds(count: 50))
+    func uuidIdentifiers(seed: UInt64) throws {
+        struct Row: Identifiable, Equatable {
+            var id: UUID
+            var content: Int
+        }
+        var generator = SectionedDataGenerator(seed: seed)
+        let old = generator.list()
+        let new = generator.change(old)
+        let largest = (old + new).flatMap(\.rows).map(\.id).max() ?? 0
+        let uuids = (0...largest).map { _ in UUID() }
+        func withUUIDs(_ sections: [TestSection]) -> [(id: Int, rows: [Row])] {
+            sections.map { ($0.id, $0.rows.map { Row(id: uuids[$0.id], content: $0.content) }) }
+        }
+        let stages = try ListChanges.stagedDifference(
+            from: withUUIDs(old), to: withUUIDs(new), sectionID: \.id, rows: \.rows, rowID: \.id, rowContentEqual: ==)
+        #expect(stages == (try ListChanges.stagedDifference(from: old, to: new, rows: \.rows)))
+        expectReproduces(stages, from: old, to: new)
+
+        let duplicate = uuids[0]
+        #expect(
+            throws: ListDiffError.duplicateRowIdentifier(
+                identifier: "\(duplicate)", side: .new, first: path(0, 1), second: path(0, 2))
+        ) {
+            try ListChanges.difference(
+                from: [Row(id: uuids[0], content: 0)],
+                to: [Row(id: UUID(), content: 0), Row(id: duplicate, content: 0), Row(id: duplicate, content: 1)])
+        }
+    }
+
     @Test("The staged diff of random flat lists reproduces the target", arguments: testSeeds(count: 100))
     func randomFlatLists(seed: UInt64) throws {
         var rng = SeededGenerator(seed: seed)
