@@ -139,5 +139,6 @@ extension SectionedDiff {
                 inserted.store(flat, hash: hash, at: slot)
             }
         }
+        _checkInvariants()
     }
 }

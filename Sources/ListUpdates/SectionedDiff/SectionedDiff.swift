@@ -2,9 +2,10 @@ import Foundation
 
 /// The identifier-free core of the sectioned diff.
 ///
-/// The generic front end (`ListChanges.difference(from:to:sectionID:rows:rowID:rowContentEqual:)`)
-/// hashes every identifier once, matches old and new sections and rows through one hash table
-/// per kind, and records the matches here as flat integer arrays. From them, `changes()`
+/// The generic front end (`ListChanges.difference(from:to:sectionID:rows:rowID:rowContentEqual:)`
+/// and `SectionedDiff+Matching.swift`) hashes every identifier once, matches old and new
+/// sections and rows through one hash table per kind, and records the matches here as flat
+/// integer arrays. From them, `changes()`
 /// derives the list changes without looking at an identifier again, in code that is compiled
 /// once, not per element type.
 ///
@@ -12,7 +13,7 @@ import Foundation
 /// the arrays below) and *packed* (`section << 32 | row`, used to name a position).
 @usableFromInline
 struct SectionedDiff {
-    /// The value of a hash table slot that no side has claimed yet.
+    /// The value of a section table entry that no side has claimed yet.
     @usableFromInline static let absent = -1
 
     /// For each old section, the flat position of its first row; one more element than there
