@@ -68,7 +68,7 @@ extension SectionedDiff {
                 let hash = Self.IdentifierTable.hash(id, seed: seed)
                 let (slot, found) = table.probe(hash) { value in
                     let (section, row) = oldPosition(ofFlat: value)
-                    return rowID(oldRows[section][row]) == id
+                    return Self.IdentifierTable.equal(rowID(oldRows[section][row]), id)
                 }
                 if found {
                     let (firstSection, firstRow) = oldPosition(ofFlat: table.value(at: slot))
@@ -93,10 +93,10 @@ extension SectionedDiff {
                 let (slot, found) = table.probe(hash) { value in
                     if value < oldCount {
                         let (section, row) = oldPosition(ofFlat: value)
-                        return rowID(oldRows[section][row]) == id
+                        return Self.IdentifierTable.equal(rowID(oldRows[section][row]), id)
                     }
                     let (section, row) = newPosition(ofFlat: value - oldCount)
-                    return rowID(newRows[section][row]) == id
+                    return Self.IdentifierTable.equal(rowID(newRows[section][row]), id)
                 }
                 if !found {
                     unmatched.append(flat)
@@ -127,7 +127,7 @@ extension SectionedDiff {
                 let id = rowID(newRows[section][row])
                 let (slot, found) = inserted.probe(hash) { value in
                     let (section, row) = newPosition(ofFlat: value)
-                    return rowID(newRows[section][row]) == id
+                    return Self.IdentifierTable.equal(rowID(newRows[section][row]), id)
                 }
                 if found {
                     let (firstSection, firstRow) = newPosition(ofFlat: inserted.value(at: slot))

@@ -73,15 +73,33 @@ extension SectionedDiff {
         @inlinable
         static func hash<ID: Hashable>(_ id: ID, seed: UInt64) -> Int {
             if ID.self == UUID.self {
-                let halves = withUnsafeBytes(of: unsafeBitCast(id, to: UUID.self).uuid) { bytes in
-                    (bytes.loadUnaligned(as: UInt64.self), bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
-                }
+                let halves = words(of: unsafeBitCast(id, to: UUID.self))
                 return mix(halves.0, halves.1, seed: seed)
             }
             if ID.self == Int.self {
                 return mix(UInt64(truncatingIfNeeded: unsafeBitCast(id, to: Int.self)), 0, seed: seed)
             }
             return id.hashValue
+        }
+
+        /// Whether two identifiers are equal: for `UUID`, by comparing two words instead of
+        /// sixteen bytes one by one; for every other type, by `==`.
+        @inlinable
+        static func equal<ID: Hashable>(_ a: ID, _ b: ID) -> Bool {
+            if ID.self == UUID.self {
+                let x = words(of: unsafeBitCast(a, to: UUID.self))
+                let y = words(of: unsafeBitCast(b, to: UUID.self))
+                return x.0 == y.0 && x.1 == y.1
+            }
+            return a == b
+        }
+
+        /// The 128 bits of a UUID as two words.
+        @inlinable
+        static func words(of uuid: UUID) -> (UInt64, UInt64) {
+            withUnsafeBytes(of: uuid.uuid) { bytes in
+                (bytes.loadUnaligned(as: UInt64.self), bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            }
         }
 
         /// Mixes two words and a seed into a hash whose every bit depends on every input bit.
