@@ -211,6 +211,8 @@ extension SectionedDiff {
             }
             stayingOldRows.removeAll(keepingCapacity: true)
             stayingNewRows.removeAll(keepingCapacity: true)
+            stayingOldRows.reserveCapacity(end - start)
+            stayingNewRows.reserveCapacity(end - start)
             for flat in start..<end {
                 let source = rowSource[flat]
                 let row = flat - start
