@@ -51,39 +51,37 @@ extension SectionedDiff {
     ) throws(ListDiffError) {
         setRowCounts(old: oldRows.map(\.count), new: newRows.map(\.count))
 
-        // Every old row goes into the table under its flat position. A new row that finds its
-        // old row claims the entry (its value becomes `oldCount` plus the new row's flat
-        // position), so a second new row with that identifier is caught.
-        let oldCount = oldRowMatched.count
+        // Every old row goes into the table under its position code. A new row that finds its
+        // old row claims the entry (its value becomes `claimed` plus the new row's code), so a
+        // second new row with that identifier is caught.
+        let claimed = 1 << 30
         precondition(
-            oldCount + rowSource.count <= Self.IdentifierTable.maxValue,
-            "a diff supports up to \(Self.IdentifierTable.maxValue) rows on both sides together")
-        var table = Self.IdentifierTable(capacity: oldCount)
+            oldRowMatched.count < claimed - 1 && rowSource.count < claimed - 1,
+            "a diff supports up to \(claimed - 2) rows on each side")
+        var table = Self.IdentifierTable(capacity: oldRowMatched.count)
         let seed = UInt64.random(in: .min ... .max)
-        var flat = 0
         for section in oldRows.indices {
             let sectionRows = oldRows[section]
             for row in sectionRows.indices {
                 let id = rowID(sectionRows[row])
                 let hash = Self.IdentifierTable.hash(id, seed: seed)
                 let (slot, found) = table.probe(hash) { value in
-                    let (section, row) = oldPosition(ofFlat: value)
+                    let (section, row) = oldPosition(ofCode: value)
                     return Self.IdentifierTable.equal(rowID(oldRows[section][row]), id)
                 }
                 if found {
-                    let (firstSection, firstRow) = oldPosition(ofFlat: table.value(at: slot))
+                    let (firstSection, firstRow) = oldPosition(ofCode: table.value(at: slot))
                     throw .duplicateRowIdentifier(
                         identifier: String(describing: id), side: .old,
                         first: IndexPath(listSection: firstSection, row: firstRow),
                         second: IndexPath(listSection: section, row: row))
                 }
-                table.store(flat, hash: hash, at: slot)
-                flat += 1
+                table.store(oldCode(section: section, row: row), hash: hash, at: slot)
             }
         }
-        var unmatched: [Int] = []  // flat positions of new rows whose identifier is not in old
+        var unmatched: [Int] = []  // codes of new rows whose identifier is not in old
         var unmatchedHashes: [Int] = []
-        flat = 0
+        var flat = 0
         for section in newRows.indices {
             let sectionRows = newRows[section]
             for row in sectionRows.indices {
@@ -91,30 +89,31 @@ extension SectionedDiff {
                 let id = rowID(element)
                 let hash = Self.IdentifierTable.hash(id, seed: seed)
                 let (slot, found) = table.probe(hash) { value in
-                    if value < oldCount {
-                        let (section, row) = oldPosition(ofFlat: value)
+                    if value < claimed {
+                        let (section, row) = oldPosition(ofCode: value)
                         return Self.IdentifierTable.equal(rowID(oldRows[section][row]), id)
                     }
-                    let (section, row) = newPosition(ofFlat: value - oldCount)
+                    let (section, row) = newPosition(ofCode: value - claimed)
                     return Self.IdentifierTable.equal(rowID(newRows[section][row]), id)
                 }
+                let code = newCode(section: section, row: row)
                 if !found {
-                    unmatched.append(flat)
+                    unmatched.append(code)
                     unmatchedHashes.append(hash)
                 } else {
                     let previous = table.value(at: slot)
-                    guard previous < oldCount else {
-                        let (firstSection, firstRow) = newPosition(ofFlat: previous - oldCount)
+                    guard previous < claimed else {
+                        let (firstSection, firstRow) = newPosition(ofCode: previous - claimed)
                         throw .duplicateRowIdentifier(
                             identifier: String(describing: id), side: .new,
                             first: IndexPath(listSection: firstSection, row: firstRow),
                             second: IndexPath(listSection: section, row: row))
                     }
-                    let (oldSection, oldRow) = oldPosition(ofFlat: previous)
+                    let (oldSection, oldRow) = oldPosition(ofCode: previous)
                     matchRow(
                         newFlat: flat, oldSection: oldSection, oldRow: oldRow,
                         changed: !rowContentEqual(oldRows[oldSection][oldRow], element))
-                    table.store(oldCount + flat, hash: hash, at: slot)
+                    table.store(claimed + code, hash: hash, at: slot)
                 }
                 flat += 1
             }
@@ -122,21 +121,21 @@ extension SectionedDiff {
         // New rows whose identifier is not in old can only repeat among themselves.
         if unmatched.count > 1 {
             var inserted = Self.IdentifierTable(capacity: unmatched.count)
-            for (flat, hash) in zip(unmatched, unmatchedHashes) {
-                let (section, row) = newPosition(ofFlat: flat)
+            for (code, hash) in zip(unmatched, unmatchedHashes) {
+                let (section, row) = newPosition(ofCode: code)
                 let id = rowID(newRows[section][row])
                 let (slot, found) = inserted.probe(hash) { value in
-                    let (section, row) = newPosition(ofFlat: value)
+                    let (section, row) = newPosition(ofCode: value)
                     return Self.IdentifierTable.equal(rowID(newRows[section][row]), id)
                 }
                 if found {
-                    let (firstSection, firstRow) = newPosition(ofFlat: inserted.value(at: slot))
+                    let (firstSection, firstRow) = newPosition(ofCode: inserted.value(at: slot))
                     throw .duplicateRowIdentifier(
                         identifier: String(describing: id), side: .new,
                         first: IndexPath(listSection: firstSection, row: firstRow),
                         second: IndexPath(listSection: section, row: row))
                 }
-                inserted.store(flat, hash: hash, at: slot)
+                inserted.store(code, hash: hash, at: slot)
             }
         }
         _checkInvariants()

@@ -35,6 +35,10 @@ struct SectionedDiff {
     @usableFromInline var oldRowMatched: [Bool]
     /// The number of rows matched so far.
     @usableFromInline var matchedRowCount = 0
+    /// How position *codes* name rows in the identifier table: `section << codeRowBits | row`
+    /// when every position fits in 29 bits that way (decoding is a shift), or -1 for flat
+    /// positions (decoding is a binary search over the section starts).
+    @usableFromInline var codeRowBits = -1
 
     /// Creates a diff with every section unmatched and no rows.
     ///
@@ -65,6 +69,10 @@ struct SectionedDiff {
         )
         oldStarts = Self.starts(of: old)
         newStarts = Self.starts(of: new)
+        func bits(_ value: Int) -> Int { Int.bitWidth - value.leadingZeroBitCount }
+        let sectionBits = bits(max(old.count, new.count, 1) - 1)
+        let rowBits = bits(max(old.max() ?? 0, new.max() ?? 0, 1) - 1)
+        codeRowBits = sectionBits + rowBits <= 29 ? rowBits : -1
         rowSource = Array(repeating: -1, count: newStarts[new.count])
         rowChanged = Array(repeating: false, count: newStarts[new.count])
         oldRowMatched = Array(repeating: false, count: oldStarts[old.count])
@@ -100,22 +108,36 @@ struct SectionedDiff {
         matchedRowCount += 1
     }
 
-    /// The section and row of the old row at a flat position.
-    ///
-    /// - Complexity: O(log s) for s old sections.
+    /// The code of an old row's position.
     @inlinable
-    func oldPosition(ofFlat flat: Int) -> (section: Int, row: Int) {
-        let section = Self.section(ofFlat: flat, starts: oldStarts)
-        return (section, flat - oldStarts[section])
+    func oldCode(section: Int, row: Int) -> Int {
+        codeRowBits >= 0 ? section << codeRowBits | row : oldStarts[section] + row
     }
 
-    /// The section and row of the new row at a flat position.
-    ///
-    /// - Complexity: O(log s) for s new sections.
+    /// The code of a new row's position.
     @inlinable
-    func newPosition(ofFlat flat: Int) -> (section: Int, row: Int) {
-        let section = Self.section(ofFlat: flat, starts: newStarts)
-        return (section, flat - newStarts[section])
+    func newCode(section: Int, row: Int) -> Int {
+        codeRowBits >= 0 ? section << codeRowBits | row : newStarts[section] + row
+    }
+
+    /// The section and row of an old row from its code.
+    ///
+    /// - Complexity: O(1) for packed codes, O(log s) for s old sections otherwise.
+    @inlinable
+    func oldPosition(ofCode code: Int) -> (section: Int, row: Int) {
+        if codeRowBits >= 0 { return (code >> codeRowBits, code & ((1 << codeRowBits) - 1)) }
+        let section = Self.section(ofFlat: code, starts: oldStarts)
+        return (section, code - oldStarts[section])
+    }
+
+    /// The section and row of a new row from its code.
+    ///
+    /// - Complexity: O(1) for packed codes, O(log s) for s new sections otherwise.
+    @inlinable
+    func newPosition(ofCode code: Int) -> (section: Int, row: Int) {
+        if codeRowBits >= 0 { return (code >> codeRowBits, code & ((1 << codeRowBits) - 1)) }
+        let section = Self.section(ofFlat: code, starts: newStarts)
+        return (section, code - newStarts[section])
     }
 
     /// The last section whose first row is at or before `flat`: the section that holds it.
