@@ -34,7 +34,7 @@ extension ListChanges {
     /// - Complexity: Expected O(n + m + k log k) for n old rows, m new rows and k rows that stay
     ///   in their section but leave their relative order; each identifier is hashed once and
     ///   the work allocates no memory per row.
-    @inlinable
+    @inlinable @inline(__always)
     public static func difference<Section, SectionID: Hashable, Row, RowID: Hashable>(
         from old: [Section],
         to new: [Section],

@@ -45,7 +45,7 @@ extension SectionedDiff {
     /// - Throws: ``ListDiffError/duplicateRowIdentifier(identifier:side:first:second:)``.
     /// - Complexity: Expected O(n + m) for n old and m new rows: each identifier is hashed
     ///   once, and the work allocates no memory per row.
-    @inlinable
+    @inlinable @inline(__always)
     mutating func matchRows<Row, RowID: Hashable>(
         old oldRows: [[Row]], new newRows: [[Row]], rowID: (Row) -> RowID, rowContentEqual: (Row, Row) -> Bool
     ) throws(ListDiffError) {
