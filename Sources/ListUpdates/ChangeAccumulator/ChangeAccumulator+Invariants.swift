@@ -62,3 +62,22 @@ extension ChangeAccumulator.Composer {
         func _checkInvariants() {}
     #endif
 }
+
+extension ChangeAccumulator {
+    #if FRK_INVARIANT_CHECKS
+        /// Checks the composition, and that it holds changes only while changes are pending and
+        /// that controller events are recorded only inside a bracket.
+        func _checkInvariants() {
+            composer._checkInvariants()
+            if machine.pending != .changes {
+                precondition(composer.isEmpty, "internal inconsistency: changes composed while none are pending")
+            }
+            if machine.eventDepth == 0 {
+                precondition(openEvents.isEmpty, "internal inconsistency: controller events recorded outside a bracket")
+            }
+        }
+    #else
+        @inline(__always)
+        func _checkInvariants() {}
+    #endif
+}

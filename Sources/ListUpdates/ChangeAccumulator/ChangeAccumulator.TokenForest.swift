@@ -239,11 +239,14 @@ extension ChangeAccumulator {
         mutating func touch(at position: Int, in tree: inout Int32, makePayload: (Int) -> Payload) -> Int32 {
             let location = locate(position, in: tree)
             if nodes[Int(location.node)].kind == .live { return location.node }
-            guard case .original(let original) = remove(at: position, in: &tree) else {
+            let (a, rest) = split(tree, at: position)
+            var (element, b) = split(rest, at: 1)
+            guard case .original(let original) = detachFirstElement(&element) else {
                 preconditionFailure("internal inconsistency: an untouched element was not an original one")
             }
+            // The tombstone stays in `element`; the live token follows it.
             let live = makeLive(makePayload(original))
-            insert(live, at: position, in: &tree)
+            tree = merge(merge(merge(a, element), live), b)
             return live
         }
 

@@ -25,14 +25,24 @@ struct CompositionTests {
     /// gives exactly what applying the batches one by one gives.
     @Test(arguments: testSeeds(count: 60))
     func composedBatchEqualsBatchesInTurn(seed: UInt64) throws {
+        try checkComposition(seed: seed, maxRows: 12, rowChanges: 6)
+    }
+
+    /// The same with long sections and large batches, so that runs split deep in big trees.
+    @Test(arguments: testSeeds(count: 10))
+    func composedBatchEqualsBatchesInTurnOnLongSections(seed: UInt64) throws {
+        try checkComposition(seed: seed, maxRows: 300, rowChanges: 40)
+    }
+
+    private func checkComposition(seed: UInt64, maxRows: Int, rowChanges: Int) throws {
         var rng = SeededGenerator(seed: seed)
         var batches = RandomBatches()
-        var state = batches.state(sections: Int.random(in: 0...5, using: &rng), maxRows: 12, using: &rng)
+        var state = batches.state(sections: Int.random(in: 0...5, using: &rng), maxRows: maxRows, using: &rng)
         var baseline = state
         var composer = ChangeAccumulator.Composer()
         var steps: [ListChanges] = []
         for step in 0..<80 {
-            let (next, changes) = batches.step(from: state, using: &rng)
+            let (next, changes) = batches.step(from: state, rowChanges: rowChanges, using: &rng)
             composer.compose(changes)
             composer._checkInvariants()
             steps.append(changes)
