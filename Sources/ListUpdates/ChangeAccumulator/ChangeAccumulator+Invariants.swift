@@ -1,4 +1,14 @@
 extension ChangeAccumulator.TokenForest {
+    /// The number of nodes on the longest path from the root of `tree` down, to check that
+    /// the treap stays balanced (expected O(log n)).
+    ///
+    /// - Complexity: O(n).
+    func height(of tree: Int32) -> Int {
+        guard tree >= 0 else { return 0 }
+        let node = nodes[Int(tree)]
+        return 1 + Swift.max(height(of: node.left), height(of: node.right))
+    }
+
     #if FRK_INVARIANT_CHECKS
         /// Checks one tree: subtree widths add up, priorities form a heap, node widths match
         /// their kinds, and the original elements (runs and tombstones) are exactly the

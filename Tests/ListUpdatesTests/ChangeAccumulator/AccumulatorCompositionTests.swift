@@ -131,6 +131,29 @@ struct CompositionTests {
         #expect(composer.inconsistency != nil)
     }
 
+    @Test(arguments: testSeeds(count: 3))
+    func treesStayBalanced(seed: UInt64) {
+        var rng = SeededGenerator(seed: seed)
+        var composer = ChangeAccumulator.Composer()
+        var count = 1_000
+        for _ in 0..<4_000 {
+            if Bool.random(using: &rng) {
+                composer.compose(ListChanges(insertedRows: [IndexPath(row: Int.random(in: 0...count, using: &rng), section: 0)]))
+                count += 1
+            } else {
+                composer.compose(ListChanges(deletedRows: [IndexPath(row: Int.random(in: 0..<count, using: &rng), section: 0)]))
+                count -= 1
+            }
+        }
+        var heights: [Int] = []
+        composer.sections.forEachNode(in: composer.sectionTree) { node, _ in
+            if node.kind == .live { heights.append(composer.rows.height(of: node.payload.rows)) }
+        }
+        #expect(heights.count == 1)
+        // About 8,000 nodes: a balanced treap is a few times log2(8,000) ≈ 13 deep, a chain thousands.
+        #expect(heights[0] < 80, "height \(heights[0]) for \(composer.rows.nodeCount) nodes")
+    }
+
     @Test func costDoesNotDependOnRows() {
         // Positions near a million rows cost no more tokens than positions near zero.
         var composer = ChangeAccumulator.Composer()
