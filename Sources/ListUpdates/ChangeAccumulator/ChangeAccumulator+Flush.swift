@@ -16,7 +16,7 @@ extension ChangeAccumulator {
     /// of this flush; they compose relative to the state it delivers.
     ///
     /// - Returns: What was decided and why (also stored in ``lastReport`` and passed to
-    ///   ``onFlush``).
+    ///   ``onFlush``); when postponed flushes ran after this one, the report of the last.
     /// - Complexity: O(k log k + s) for k changes pending and s sections, plus the target's work.
     @discardableResult
     public func flush() -> FlushReport {
@@ -27,9 +27,8 @@ extension ChangeAccumulator {
             return publish(FlushReport(outcome: .nothing))
         case .evaluate(var pending):
             while true {
-                let report = evaluate(pending)
+                let report = publish(evaluate(pending))
                 let again = machine.flushEnded()
-                publish(report)
                 guard again, case .evaluate(let next) = machine.flushRequested() else { return report }
                 pending = next
             }

@@ -111,6 +111,24 @@ struct LifeCycleTests {
         #expect(!accumulator.hasPendingChanges)
     }
 
+    @Test func flushFromAnObserverIsPostponed() {
+        let target = RecordingTarget(rowCounts: [3])
+        let accumulator = ChangeAccumulator(target: target)
+        var outcomes: [FlushReport.Outcome] = []
+        accumulator.onFlush = { report in
+            outcomes.append(report.outcome)
+            if report.outcome == .animated && outcomes.count == 1 {
+                accumulator.add(ListChanges(deletedRows: [IndexPath(row: 0, section: 0)]))
+                target.rowCounts = [4]
+                accumulator.flush()
+            }
+        }
+        accumulator.add(ListChanges(insertedRows: [path(0, 0)]))
+        accumulator.flush()
+        #expect(outcomes == [.animated, .postponed, .animated])
+        #expect(target.batches.count == 2)
+    }
+
     @Test func flushFromThePolicyIsPostponed() {
         let target = RecordingTarget(rowCounts: [3])
         var accumulator: ChangeAccumulator?
