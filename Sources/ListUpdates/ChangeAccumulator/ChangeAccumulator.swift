@@ -67,7 +67,13 @@ public final class ChangeAccumulator {
     /// ``didChangeContent()``), the batch can not be ordered against the open events, so the
     /// accumulator owes a reload (``ReloadReason/inconsistentInput(_:)``) instead.
     ///
+    /// A batch that contradicts itself (a row removed twice, two rows placed at one index
+    /// path) is composed as well as it can be and makes the next flush reload
+    /// (``ReloadReason/inconsistentInput(_:)``); one that does not match what the target
+    /// displays is caught at the flush (``ReloadReason/wouldBreakRule(_:)``).
+    ///
     /// - Parameter changes: The batch.
+    /// - Precondition: Every index path has exactly two indexes and no position is negative.
     /// - Complexity: O(c log c + c log k) for c changes and k changes pending.
     public func add(_ changes: ListChanges) {
         if machine.eventDepth > 0 {

@@ -23,6 +23,34 @@ struct AccumulatorSimulationTests {
         }
     }
 
+    /// Batches made by the sectioned diff between random states, composed and flushed at random
+    /// points into an always-visible simulator that never reloads (no limits).
+    @Test(arguments: testSeeds(count: 20))
+    func diffBatchesComposeExactly(seed: UInt64) throws {
+        var rng = SeededGenerator(seed: seed)
+        var batches = RandomBatches()
+        let data = Data()
+        data.sections = batches.state(sections: Int.random(in: 1...5, using: &rng), maxRows: 15, using: &rng)
+        let simulator = Simulator(strict: true) { data.simulatorSections }
+        let accumulator = ChangeAccumulator(target: simulator, policy: .default(maximumChangeCount: .max, maximumShare: .infinity))
+        var flushes = 0
+        for step in 0..<60 {
+            let before = data.sections
+            data.sections = batches.step(from: before, rowChanges: 8, using: &rng).next
+            accumulator.add(try ListChanges.difference(
+                from: before, to: data.sections, sectionID: \.id, rows: \.rows, rowID: \.id, rowContentEqual: { $0 == $1 }))
+            if step == 59 || Int.random(in: 0..<100, using: &rng) < 25 {
+                let report = accumulator.flush()
+                flushes += 1
+                #expect(report.outcome != .reloaded, "\(report)")
+                #expect(simulator.failures.isEmpty, "\(simulator.failures.map(\.description))")
+                #expect(simulator.sections == data.simulatorSections)
+            }
+        }
+        #expect(simulator.reloadCount == 0)
+        #expect(simulator.animatedUpdateCount <= flushes)
+    }
+
     @Test(arguments: testSeeds(count: 40))
     func randomStreamsKeepTheSimulatorInStep(seed: UInt64) {
         var rng = SeededGenerator(seed: seed)
