@@ -33,7 +33,8 @@ public final class ChangeAccumulator {
     /// Decides, at each flush, between animating and reloading.
     public var policy: any ReloadPolicy
 
-    /// Called with the report of every flush, after the target was called.
+    /// Called with the report of every flush, after the target was called and while the flush
+    /// still runs: a flush requested from here is postponed until the current one ends.
     public var onFlush: ((FlushReport) -> Void)?
 
     /// The report of the most recent flush, or `nil` before the first one.
