@@ -19,9 +19,12 @@ import Observation
 /// pass an ``objectID`` across domains instead. Reads register with Observation, so reading
 /// `item.name` inside `withObservationTracking` fires when the name changes.
 open class GraphObject: Observable, Hashable {
-    /// The graph's context, or the shared detached one.
+    /// The graph's context, or the shared detached one. Read on every property access, so
+    /// it is unowned and unchecked; the object keeps a graph's context alive with a manual
+    /// retain (``_attach(to:)``), the detached one is immortal.
     @usableFromInline
-    internal final var _context: _GraphContext
+    @exclusivity(unchecked)
+    internal final unowned(unsafe) var _context: _GraphContext
 
     /// The packed ``ObjectID`` bits; 0 until the object is inserted.
     @usableFromInline
@@ -54,6 +57,17 @@ open class GraphObject: Observable, Hashable {
     /// Makes an object that is in no graph yet; insert it with ``ObjectGraph/insert(_:)``.
     public required init() {
         _context = _GraphContext.detached
+    }
+
+    deinit {
+        if _context !== _GraphContext.detached { Unmanaged.passUnretained(_context).release() }
+    }
+
+    /// Moves the object to a context, keeping that context alive while the object points at it.
+    internal final func _attach(to context: _GraphContext) {
+        if context !== _GraphContext.detached { _ = Unmanaged.passUnretained(context).retain() }
+        if _context !== _GraphContext.detached { Unmanaged.passUnretained(_context).release() }
+        _context = context
     }
 
     /// The entity name used in URIs, batches and change descriptions: the class's name by
@@ -100,6 +114,9 @@ open class GraphObject: Observable, Hashable {
         _registrar = registrar
         return registrar
     }
+
+    /// A stand-in property whose key paths (one per property index) Observation tracks.
+    internal final subscript(_observedProperty index: Int) -> Int { index }
 
     /// Identity: the same object.
     public static func == (lhs: GraphObject, rhs: GraphObject) -> Bool {

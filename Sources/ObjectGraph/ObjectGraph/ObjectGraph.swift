@@ -27,7 +27,7 @@ public final class ObjectGraph {
     public let identifier: UUID
 
     /// Per-entity state, by the entity's process-wide number.
-    internal var _entities: [_GraphEntity?] = []
+    @exclusivity(unchecked) internal var _entities: [_GraphEntity?] = []
     /// Per-entity state, by class.
     internal var _entityByType: [ObjectIdentifier: _GraphEntity] = [:]
     /// Per-entity state, by entity name.
@@ -35,7 +35,7 @@ public final class ObjectGraph {
 
     /// The objects written in the pending transaction, in order of their first write;
     /// an object's `_pendingSlot` is one plus its position here.
-    internal var _pending: [_PendingEntry] = []
+    @exclusivity(unchecked) internal var _pending: [_PendingEntry] = []
 
     /// The observers, in registration order.
     internal var _observers: [_Observer] = []
@@ -44,8 +44,12 @@ public final class ObjectGraph {
     internal var _deliveryQueue: [GraphChanges] = []
     internal var _isDelivering = false
 
+    // The `@exclusivity(unchecked)` fields are touched on every write and tracked read; the
+    // graph is confined to one isolation domain and never holds an access to them across a
+    // call that could reach them again, so the dynamic exclusivity checks are dropped.
+
     /// Reads recorded by ``trackReads(_:)`` (a stack of nested scopes shares it).
-    internal var _readBuffer: [PropertyRead] = []
+    @exclusivity(unchecked) internal var _readBuffer: [PropertyRead] = []
 
     /// Makes an empty graph.
     public init() {
