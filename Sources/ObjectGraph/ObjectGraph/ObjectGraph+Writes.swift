@@ -4,7 +4,13 @@ extension ObjectGraph {
     /// The property index of a storage offset in an object of this graph.
     @usableFromInline
     internal func _index(of object: GraphObject, offset: Int) -> Int {
-        guard let index = _state(of: object).description.index(ofOffset: offset) else {
+        _index(of: object, offset: offset, in: _state(of: object))
+    }
+
+    /// The property index of a storage offset in an object of an entity.
+    @inline(__always)
+    internal func _index(of object: GraphObject, offset: Int, in entity: _GraphEntity) -> Int {
+        guard let index = entity.description.index(ofOffset: offset) else {
             preconditionFailure("\(type(of: object)) must be a final class that declares its @Attribute and @Relationship properties itself")
         }
         return index
@@ -16,7 +22,7 @@ extension ObjectGraph {
     @inline(never)
     internal func _willWrite(_ object: GraphObject, offset: Int) -> Int {
         let entity = _state(of: object)
-        let index = _index(of: object, offset: offset)
+        let index = _index(of: object, offset: offset, in: entity)
         _willWrite(object, entity, index, direct: true)
         if let registrar = object._registrar {
             registrar.willSet(object, keyPath: entity.description.observationKeyPaths[index])
@@ -46,7 +52,7 @@ extension ObjectGraph {
     @inline(never)
     internal func _setToOne(_ object: GraphObject, offset: Int, _ target: GraphObject?) {
         let entity = _state(of: object)
-        _assignToOne(object, entity, _index(of: object, offset: offset), target, direct: true)
+        _assignToOne(object, entity, _index(of: object, offset: offset, in: entity), target, direct: true)
         _checkInvariants(around: object)
     }
 
@@ -59,7 +65,7 @@ extension ObjectGraph {
             "an ordered relationship cannot hold the same object twice"
         )
         let entity = _state(of: object)
-        _assign(object, entity, _index(of: object, offset: offset), targets, direct: true)
+        _assign(object, entity, _index(of: object, offset: offset, in: entity), targets, direct: true)
         _checkInvariants(around: object)
     }
 

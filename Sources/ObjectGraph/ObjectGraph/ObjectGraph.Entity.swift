@@ -58,7 +58,11 @@ extension ObjectGraph {
     /// The graph's state for a class, registering the entity (and the entities it relates
     /// to, and its inverses) on first use.
     internal func _entity(for type: GraphObject.Type) -> _GraphEntity {
-        if let known = _entityByType[ObjectIdentifier(type)] { return known }
+        if let last = _lastEntity, last.description.objectType == type { return last }
+        if let known = _entityByType[ObjectIdentifier(type)] {
+            _lastEntity = known
+            return known
+        }
         let description = type.entity
         precondition(
             _entitiesByName[description.name] == nil,

@@ -30,6 +30,8 @@ public final class ObjectGraph {
     @exclusivity(unchecked) internal var _entities: [_GraphEntity?] = []
     /// Per-entity state, by class.
     internal var _entityByType: [ObjectIdentifier: _GraphEntity] = [:]
+    /// The entity of the last insertion (bulk inserts are usually of one class).
+    internal var _lastEntity: _GraphEntity?
     /// Per-entity state, by entity name.
     internal var _entitiesByName: [String: _GraphEntity] = [:]
 
