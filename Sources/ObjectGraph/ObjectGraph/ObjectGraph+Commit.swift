@@ -19,9 +19,12 @@ extension ObjectGraph {
         guard !_pending.isEmpty else { return nil }
         try _validatePending()
         let changes = _collectChanges(author: author)
-        for entry in _pending {
-            entry.object._pendingSlot = 0
-            entry.object._flags &= ~GraphObject._insertedFlag
+        _pending.withUnsafeBufferPointer { entries in
+            for position in entries.indices {
+                let object = entries[position].object
+                object._pendingSlot = 0
+                object._flags &= ~GraphObject._insertedFlag
+            }
         }
         _pending.removeAll()
         _checkInvariants()
@@ -48,6 +51,7 @@ extension ObjectGraph {
                     entity.liveCount -= 1
                 }
                 for (_, accessor) in entity.relationships { accessor.setObjects(object, []) }
+                if object._flags & GraphObject._observedFlag != 0 { _registrars[ObjectIdentifier(object)] = nil }
                 object._attach(to: _GraphContext.detached)
                 object._idBits = 0
                 object._entity = nil
@@ -140,13 +144,16 @@ extension ObjectGraph {
     /// The changes the pending entries amount to.
     private func _collectChanges(author: String?) -> GraphChanges {
         var changes = GraphChanges(author: author)
-        changes.inserted.reserveCapacity(_pending.lazy.filter(\.wasInserted).count)
-        for entry in _pending {
-            let object = entry.object
-            if entry.wasInserted {
-                if !entry.isDeleted { changes.inserted.insert(object.objectID) }
-                continue
+        var inserted: [ObjectID] = []
+        _pending.withUnsafeBufferPointer { entries in
+            for position in entries.indices where entries[position].wasInserted && !entries[position].isDeleted {
+                let object = entries[position].object
+                inserted.append(ObjectID(_bits: object._idBits, entity: object._entity.unsafelyUnwrapped))
             }
+        }
+        changes.inserted = Set(inserted)
+        for entry in _pending where !entry.wasInserted {
+            let object = entry.object
             if entry.isDeleted {
                 changes.deleted.insert(object.objectID)
                 continue

@@ -1,3 +1,5 @@
+import Observation
+
 extension ObjectGraph {
     // MARK: Wrapper entry points
 
@@ -24,7 +26,7 @@ extension ObjectGraph {
         let entity = _state(of: object)
         let index = _index(of: object, offset: offset, in: entity)
         _willWrite(object, entity, index, direct: true)
-        if let registrar = object._registrar {
+        if let registrar = _registrar(of: object) {
             registrar.willSet(object, keyPath: entity.description.observationKeyPaths[index])
         }
         return index
@@ -34,7 +36,7 @@ extension ObjectGraph {
     @usableFromInline
     @inline(never)
     internal func _didWrite(_ object: GraphObject, index: Int) {
-        if let registrar = object._registrar {
+        if let registrar = _registrar(of: object) {
             registrar.didSet(object, keyPath: _state(of: object).description.observationKeyPaths[index])
         }
         _checkInvariants(around: object)
@@ -75,10 +77,28 @@ extension ObjectGraph {
         case .tracking:
             _readBuffer.append(PropertyRead(objectID: object.objectID, property: PropertyIndex(index)))
         case .observed:
-            object._makeRegistrar().access(object, keyPath: _state(of: object).description.observationKeyPaths[index])
+            _makeRegistrar(of: object).access(object, keyPath: _state(of: object).description.observationKeyPaths[index])
         case .untracked, .detached:
             break
         }
+    }
+
+    // MARK: Observation
+
+    /// The object's registrar, if it was ever read while observed.
+    @inline(__always)
+    internal func _registrar(of object: GraphObject) -> ObservationRegistrar? {
+        guard object._flags & GraphObject._observedFlag != 0 else { return nil }
+        return _registrars[ObjectIdentifier(object)]
+    }
+
+    /// The object's registrar, made on first use.
+    internal func _makeRegistrar(of object: GraphObject) -> ObservationRegistrar {
+        if let registrar = _registrar(of: object) { return registrar }
+        let registrar = ObservationRegistrar()
+        _registrars[ObjectIdentifier(object)] = registrar
+        object._flags |= GraphObject._observedFlag
+        return registrar
     }
 
     // MARK: Recording
@@ -112,7 +132,7 @@ extension ObjectGraph {
     /// object has a registrar.
     @inline(__always)
     internal func _notifying(_ object: GraphObject, _ entity: _GraphEntity, _ index: Int, _ write: () -> Void) {
-        if let registrar = object._registrar {
+        if let registrar = _registrar(of: object) {
             let keyPath = entity.description.observationKeyPaths[index]
             registrar.willSet(object, keyPath: keyPath)
             write()
@@ -198,7 +218,7 @@ extension ObjectGraph {
         guard let accessor = link.entity.description.relationshipAccessors[link.index] else {
             preconditionFailure("internal inconsistency: an inverse that is not a relationship")
         }
-        if target._flags & GraphObject._insertedFlag != 0 && target._registrar == nil && accessor.kind == .toMany {
+        if target._flags & (GraphObject._insertedFlag | GraphObject._observedFlag) == GraphObject._insertedFlag && accessor.kind == .toMany {
             // Nothing to save or notify for a new object: adding is idempotent.
             accessor.add(target, owner)
             if !_isValidTarget(owner) { _pending[_entryIndex(for: target)].mayHoldInvalidTargets = true }

@@ -1,4 +1,5 @@
 import Foundation
+import Observation
 
 /// An in-memory graph of ``GraphObject``s: it inserts, deletes and relates objects, records
 /// every write as pending, and publishes one ``GraphChanges`` per ``commit(author:)``.
@@ -49,6 +50,10 @@ public final class ObjectGraph {
     // The `@exclusivity(unchecked)` fields are touched on every write and tracked read; the
     // graph is confined to one isolation domain and never holds an access to them across a
     // call that could reach them again, so the dynamic exclusivity checks are dropped.
+
+    /// The Observation registrars of the objects read while observed, by object. Kept here,
+    /// not in each object, so an object that is never observed does not pay for one.
+    internal var _registrars: [ObjectIdentifier: ObservationRegistrar] = [:]
 
     /// Reads recorded by ``trackReads(_:)`` (a stack of nested scopes shares it).
     @exclusivity(unchecked) internal var _readBuffer: [PropertyRead] = []
