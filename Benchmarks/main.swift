@@ -13,6 +13,7 @@ func printError(_ message: String) {
 // One group per line, so that adding a group touches one line.
 let all: [Benchmark] = [
     harnessBenchmarks(),
+    graphBenchmarks(),
     validationBenchmarks(),
     diffBenchmarks(),
     accumulatorBenchmarks(),
