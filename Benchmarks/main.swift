@@ -13,8 +13,10 @@ func printError(_ message: String) {
 // One group per line, so that adding a group touches one line.
 let all: [Benchmark] = [
     harnessBenchmarks(),
+    graphBenchmarks(),
     validationBenchmarks(),
     diffBenchmarks(),
+    accumulatorBenchmarks(),
 ].flatMap { $0 }
 
 var arguments = Array(CommandLine.arguments.dropFirst())
