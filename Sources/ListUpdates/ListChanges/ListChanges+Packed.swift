@@ -83,6 +83,3 @@ struct PackedListChanges {
         IndexPath(listSection: packed >> 32, row: packed & 0xFFFF_FFFF)
     }
 }
-
-@available(*, unavailable)
-extension PackedListChanges: Sendable {}
