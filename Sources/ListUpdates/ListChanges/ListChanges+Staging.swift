@@ -281,6 +281,8 @@ private struct Stager {
 
 /// The elements sorted ascending, without duplicates.
 private func sortedUnique<Element: Comparable>(_ elements: [Element]) -> [Element] {
+    // The diff lists most positions in ascending order already.
+    if zip(elements, elements.dropFirst()).allSatisfy({ $0 < $1 }) { return elements }
     var result = elements.sorted()
     var write = 0
     for read in result.indices where read == 0 || result[read] != result[write - 1] {
