@@ -21,6 +21,14 @@ private final class BenchItem: GraphObject {
     @Relationship(inverse: \BenchLocation.items) var location: BenchLocation?
 }
 
+/// An item whose to-one relationship has no inverse: inserting it maintains no set.
+private final class BenchNote: GraphObject {
+    @Attribute var name = ""
+    @Attribute var quantity = 0
+    @Attribute var listed = false
+    @Relationship var location: BenchLocation?
+}
+
 /// The baseline: the same stored properties in a plain class.
 private final class PlainLocation {
     var name = ""
@@ -68,6 +76,28 @@ private func populate(_ graph: ObjectGraph, count: Int) -> [BenchItem] {
         preconditionFailure("the benchmark's commit failed: \(error)")
     }
     return items
+}
+
+/// Inserts `count` notes (a to-one relationship without inverse) and commits them.
+private func populateNotes(_ graph: ObjectGraph, count: Int) -> [BenchNote] {
+    let locations = (0..<locationCount).map { _ in graph.insert(BenchLocation()) }
+    var notes: [BenchNote] = []
+    notes.reserveCapacity(count)
+    for index in 0..<count {
+        let note = BenchNote()
+        note.name = "Note"
+        note.quantity = index
+        note.listed = index & 1 == 0
+        graph.insert(note)
+        note.location = locations[index % locationCount]
+        notes.append(note)
+    }
+    do {
+        try graph.commit()
+    } catch {
+        preconditionFailure("the benchmark's commit failed: \(error)")
+    }
+    return notes
 }
 
 /// Makes `count` plain items spread over `locationCount` plain locations.
@@ -140,6 +170,18 @@ func graphBenchmarks() -> [Benchmark] {
                     let graph = ObjectGraph()
                     let items = stopwatch.measure { populate(graph, count: million) }
                     precondition(items.count == million && graph.count(of: BenchItem.self) == million)
+                },
+                baseline: { stopwatch in
+                    _ = stopwatch.measure { plainItems(count: million) }
+                }
+            )
+        },
+        Benchmark("graph.insert.noinverse.1m", baseline: "1M plain-class instances", runs: 5) {
+            .init(
+                subject: { stopwatch in
+                    let graph = ObjectGraph()
+                    let notes = stopwatch.measure { populateNotes(graph, count: million) }
+                    precondition(notes.count == million)
                 },
                 baseline: { stopwatch in
                     _ = stopwatch.measure { plainItems(count: million) }
