@@ -14,8 +14,19 @@
 ///   not just before a combining mark (`"é"` does not contain `"e"` under `[c]`);
 /// - an empty needle matches nothing (`range(of: "")` is `nil`).
 ///
+/// Marks that begin a string (with no letter before them) are kept even under `[d]`, as
+/// Foundation keeps them.
+///
 /// Known differences from Foundation, all in exotic corners and pinned by tests
 /// (`FoldedTextFoundationTests`):
+/// - Under `[d]`, a needle that begins with a combining mark matches only such leading marks;
+///   Foundation also finds it after a decomposed letter (`"e\u{301}x"` contains `"\u{301}"`).
+/// - Under `[cd]`, Foundation matches a needle letter that folds to several (`ß`, `ﬁ`) against
+///   a haystack letter followed by any accented letter (`"sñ"` contains `"ß"`); here it must
+///   match the folded letters (`"ss"`).
+/// - Foundation's backwards anchored search (`ENDSWITH`) is irregular with `[c]`/`[d]`
+///   (`"ÅçfissÖ"` ends with `"ẞ"` under `[cd]`); ``hasSuffix(_:)`` answers what a forward
+///   anchored search ending at the end answers.
 /// - Greek letters with ypogegrammeni fold fully (`"ᾳ"` contains `"ΑΙ"` under `[c]`; Foundation
 ///   folds them to themselves).
 /// - Marks stacked on one base are put in canonical order within runs, and a match may start

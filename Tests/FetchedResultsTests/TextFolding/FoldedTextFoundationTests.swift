@@ -120,9 +120,9 @@ enum TextSamples {
         let options: TextComparisonOptions = [.caseInsensitive, .diacriticInsensitive]
         #expect("sñ".range(of: "ß", options: [.caseInsensitive, .diacriticInsensitive]) != nil)
         #expect(!FoldedText("sñ", options: options).contains(FoldedText("ß", options: options)))
-        // Under [d] Foundation finds a lone mark in an accented letter; folding drops it.
-        #expect("éJßça".range(of: "\u{301}", options: .diacriticInsensitive) != nil)
-        #expect(!FoldedText("éJßça", options: .diacriticInsensitive).contains(FoldedText("\u{301}", options: .diacriticInsensitive)))
+        // Under [d] Foundation finds a lone mark after a decomposed letter; folding drops it.
+        #expect("e\u{301}x".range(of: "\u{301}", options: .diacriticInsensitive) != nil)
+        #expect(!FoldedText("e\u{301}x", options: .diacriticInsensitive).contains(FoldedText("\u{301}", options: .diacriticInsensitive)))
         // Greek with ypogegrammeni folds fully here, not in Foundation.
         #expect("ᾳ".range(of: "ΑΙ", options: .caseInsensitive) == nil)
         #expect(FoldedText("ᾳ", options: .caseInsensitive).contains(FoldedText("ΑΙ", options: .caseInsensitive)))
