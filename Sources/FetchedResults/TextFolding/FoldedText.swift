@@ -24,6 +24,8 @@
 /// - Under `[cd]`, Foundation matches a needle letter that folds to several (`ß`, `ﬁ`) against
 ///   a haystack letter followed by any accented letter (`"sñ"` contains `"ß"`); here it must
 ///   match the folded letters (`"ss"`).
+/// - Foundation matches a precomposed needle letter against a letter followed by a digraph
+///   with another mark (`"NǄ"` contains `"ñ"` under `[c]`); here it does not.
 /// - Foundation's backwards anchored search (`ENDSWITH`) is irregular with `[c]`/`[d]`
 ///   (`"ÅçfissÖ"` ends with `"ẞ"` under `[cd]`); ``hasSuffix(_:)`` answers what a forward
 ///   anchored search ending at the end answers.
