@@ -83,7 +83,10 @@ import TestSupport
             parsed += 1
             // The canonical form of a parsed tree parses again to the same tree (dates from
             // arguments print as CAST(…), which the grammar does not read).
-            #expect(predicate.description.contains("CAST(") ||(try? FormatPredicate(predicate.description))?.description == predicate.description, "\(format.debugDescription)")
+            if !predicate.description.contains("CAST(") {
+                let reparsed = try? FormatPredicate(predicate.description)
+                #expect(reparsed?.description == predicate.description, "\(format.debugDescription)")
+            }
             do {
                 let compiled = try predicate.bind(to: schema.item, variables: ["X": "x", "NAME": "n"])
                 bound += 1
