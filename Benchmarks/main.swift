@@ -10,7 +10,7 @@ func printError(_ message: String) {
     FileHandle.standardError.write(Data((message + "\n").utf8))
 }
 
-let all: [Benchmark] = harnessBenchmarks()
+let all: [Benchmark] = harnessBenchmarks() + searchBenchmarks()
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 let json = arguments.contains("--json")

@@ -255,6 +255,43 @@ extension PredicateBinder {
         }
         if rhs.isConstant, let needle = rhs.folded!(options)(Placeholder.shared) {
             let evaluate: (AnyObject) -> Bool
+            if let maintained = lhs.maintained {
+                // The hottest path: the object's own folding, when it has these options.
+                let fallback = haystack
+                let test: (FoldedText) -> Bool
+                switch op {
+                case .contains: test = { $0.contains(needle) }
+                case .beginsWith: test = { $0.hasPrefix(needle) }
+                default: test = { $0.hasSuffix(needle) }
+                }
+                evaluate = { object in
+                    let folded = maintained(object)
+                    if folded.options == options { return test(folded) }
+                    return fallback(object).map(test) ?? false
+                }
+                return Step(evaluate: evaluate, cost: 4, describe: { "" })
+            }
+            if let (read, slot) = lhs.slotted {
+                // The hot path: no copies of the folding, one closure per read.
+                switch op {
+                case .contains:
+                    evaluate = { object in
+                        guard let value = read(object) else { return false }
+                        return slot(object).withFolded(value, options: options) { $0.contains(needle) }
+                    }
+                case .beginsWith:
+                    evaluate = { object in
+                        guard let value = read(object) else { return false }
+                        return slot(object).withFolded(value, options: options) { $0.hasPrefix(needle) }
+                    }
+                default:
+                    evaluate = { object in
+                        guard let value = read(object) else { return false }
+                        return slot(object).withFolded(value, options: options) { $0.hasSuffix(needle) }
+                    }
+                }
+                return Step(evaluate: evaluate, cost: 4, describe: { "" })
+            }
             switch op {
             case .contains: evaluate = { haystack($0)?.contains(needle) ?? false }
             case .beginsWith: evaluate = { haystack($0)?.hasPrefix(needle) ?? false }

@@ -43,6 +43,11 @@ struct Operand {
     var bool: ((AnyObject) -> Bool?)?
     var date: ((AnyObject) -> Date?)?
     var object: ((AnyObject) -> AnyObject?)?
+    /// For a string attribute on the object itself with a ``FoldedTextSlot``: its read and
+    /// slot closures, for the fastest search path.
+    var slotted: (read: (AnyObject) -> String?, slot: (AnyObject) -> FoldedTextSlot)?
+    /// For a string attribute on the object itself that keeps its own folding: its read.
+    var maintained: ((AnyObject) -> FoldedText)?
 
     var isConstant: Bool { constant != nil }
 
@@ -63,6 +68,32 @@ struct Operand {
             self.string = string
             isNil = { string($0) == nil }
             let caches = attribute.caches!
+            if let maintained = attribute.maintained {
+                if owner == nil { self.maintained = maintained }
+                folded = { options in
+                    let cache = caches.cache(for: options)
+                    return { object in
+                        guard let target = owner.map({ $0(object) }) ?? object else { return nil }
+                        let folded = maintained(target)
+                        if folded.options == options { return folded }
+                        return read(target).map { cache.folded($0, for: target) }
+                    }
+                }
+                break
+            }
+            if let slot = attribute.slot {
+                if owner == nil { slotted = (read, slot) }
+                folded = { options in
+                    guard let owner else {
+                        return { object in read(object).map { slot(object).folded($0, options: options) } }
+                    }
+                    return { object in
+                        guard let target = owner(object), let value = read(target) else { return nil }
+                        return slot(target).folded(value, options: options)
+                    }
+                }
+                break
+            }
             folded = { options in
                 let cache = caches.cache(for: options)
                 guard let owner else {

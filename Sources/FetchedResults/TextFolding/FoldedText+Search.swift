@@ -1,3 +1,5 @@
+import Foundation
+
 extension FoldedText {
     /// Whether a match of `length` bytes may start at `start`.
     @inline(__always)
@@ -19,14 +21,16 @@ extension FoldedText {
         if m == 0 || m > n { return false }
         return bytes.withUnsafeBufferPointer { hay in
             needle.bytes.withUnsafeBufferPointer { pattern in
-                let first = pattern[0]
+                let base = hay.baseAddress!
+                let first = Int32(pattern[0])
                 let last = n - m
                 var i = 0
                 while i <= last {
-                    if hay[i] == first {
-                        var j = 1
-                        while j < m && hay[i &+ j] == pattern[j] { j &+= 1 }
-                        if j == m && isMatchBoundary(start: i, length: m) { return true }
+                    // memchr finds the next candidate first byte with SIMD.
+                    guard let hit = memchr(base + i, first, last - i + 1) else { return false }
+                    i = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                    if m == 1 || memcmp(base + i + 1, pattern.baseAddress! + 1, m - 1) == 0 {
+                        if isMatchBoundary(start: i, length: m) { return true }
                     }
                     i &+= 1
                 }

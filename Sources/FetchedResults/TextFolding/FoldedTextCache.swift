@@ -10,14 +10,9 @@
 ///
 /// Not `Sendable`: a cache is used from the isolation domain of the objects it describes.
 public final class FoldedTextCache {
-    private struct Entry {
-        var source: String
-        var folded: FoldedText
-    }
-
     /// The options every entry is folded with.
     public let options: TextComparisonOptions
-    private var entries: [ObjectIdentifier: Entry] = [:]
+    private var entries: [ObjectIdentifier: (source: String, text: FoldedText)] = [:]
 
     /// Creates an empty cache.
     ///
@@ -41,10 +36,10 @@ public final class FoldedTextCache {
     public func folded(_ value: String, for object: AnyObject) -> FoldedText {
         let key = ObjectIdentifier(object)
         if let entry = entries[key], entry.source == value {
-            return entry.folded
+            return entry.text
         }
         let folded = FoldedText(value, options: options)
-        entries[key] = Entry(source: value, folded: folded)
+        entries[key] = (value, folded)
         return folded
     }
 
@@ -56,7 +51,7 @@ public final class FoldedTextCache {
     ///   - object: The object it belongs to.
     /// - Complexity: O(n) in the value's length.
     public func refresh(_ value: String, for object: AnyObject) {
-        entries[ObjectIdentifier(object)] = Entry(source: value, folded: FoldedText(value, options: options))
+        entries[ObjectIdentifier(object)] = (value, FoldedText(value, options: options))
     }
 
     /// Forgets the folding cached for `object` (call it when the object is deleted).

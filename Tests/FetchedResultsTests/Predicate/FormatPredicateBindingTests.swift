@@ -101,8 +101,9 @@ import TestSupport
         }
     }
 
-    @Test func foldedTextFollowsWrites() throws {
-        let schema = TestSchema()
+    @Test(arguments: TestSchema.NameFolding.allCases)
+    func foldedTextFollowsWrites(nameFolding: TestSchema.NameFolding) throws {
+        let schema = TestSchema(nameFolding: nameFolding)
         let item = TestItem(name: "Crème", note: nil, quantity: 1, price: 1, listed: true, added: TestData.epoch, location: nil, tags: [])
         let predicate = try FormatPredicate.bind("name CONTAINS[cd] %@", to: schema.item, "creme")
         #expect(predicate.evaluate(item))
@@ -114,7 +115,14 @@ import TestSupport
         let other = try FormatPredicate.bind("name ENDSWITH[cd] 'brulee'", to: schema.item)
         #expect(other.evaluate(item))
         schema.item.removeFoldedText(for: item)
+        item.nameFolding.removeAll()
         #expect(other.evaluate(item))
+        // Other options than the maintained folding's go through the cache.
+        let caseOnly = try FormatPredicate.bind("name CONTAINS[c] 'crème' AND name ==[d] 'CREME BRULEE'", to: schema.item)
+        #expect(caseOnly.evaluate(item))
+        item.name = "Crème"
+        #expect(!caseOnly.evaluate(item))
+        #expect(!other.evaluate(item))
     }
 
     @Test func compoundsRunCheapOperandsFirst() throws {

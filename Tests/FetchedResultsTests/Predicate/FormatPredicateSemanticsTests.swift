@@ -96,7 +96,7 @@ import TestSupport
     @Test(arguments: testSeeds(count: 8))
     func compiledPredicatesMatchReference(seed: UInt64) throws {
         var rng = SeededGenerator(seed: seed)
-        let schema = TestSchema()
+        let schema = TestSchema(nameFolding: TestSchema.NameFolding.allCases[Int(seed % 3)])
         let items = TestData.items(count: 150, &rng)
         var failures: [String] = []
         for _ in 0..<60 {

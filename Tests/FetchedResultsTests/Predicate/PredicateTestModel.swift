@@ -44,7 +44,15 @@ final class TestTag {
 }
 
 final class TestItem {
-    var name: String
+    /// Every write refreshes `foldedName`.
+    var name: String {
+        didSet { foldedName = FoldedText(name, options: TestItem.nameOptions) }
+    }
+    /// `name` folded for `[cd]`, maintained on write (one of the ways a schema can declare it).
+    private(set) var foldedName: FoldedText
+    /// `name`'s lazily refreshed foldings (another way).
+    let nameFolding = FoldedTextSlot()
+    static let nameOptions: TextComparisonOptions = [.caseInsensitive, .diacriticInsensitive]
     var note: String?
     var quantity: Int
     var price: Double
@@ -58,6 +66,7 @@ final class TestItem {
         location: TestLocation?, tags: [TestTag]
     ) {
         self.name = name
+        self.foldedName = FoldedText(name, options: TestItem.nameOptions)
         self.note = note
         self.quantity = quantity
         self.price = price
@@ -83,11 +92,26 @@ final class TestItem {
 
 /// The entities of the test model.
 struct TestSchema {
+    /// How `Item.name` keeps its foldings.
+    enum NameFolding: CaseIterable {
+        /// The entity's shared cache.
+        case entityCache
+        /// A `FoldedTextSlot` in the object.
+        case slot
+        /// A `FoldedText` the object refreshes on write (other options use the cache).
+        case maintained
+    }
+
     let location = PredicateEntity<TestLocation>("Location")
     let tag = PredicateEntity<TestTag>("Tag")
     let item = PredicateEntity<TestItem>("Item")
 
-    init() {
+    init(nameFolding: NameFolding = .entityCache) {
+        switch nameFolding {
+        case .entityCache: item.attribute("name") { $0.name }
+        case .slot: item.attribute("name", { $0.name }, folding: { $0.nameFolding })
+        case .maintained: item.attribute("name", { $0.name }, folded: { $0.foldedName })
+        }
         location
             .attribute("name") { $0.name }
             .attribute("storedIn") { $0.storedIn }
@@ -97,7 +121,6 @@ struct TestSchema {
             .attribute("label") { $0.label }
             .attribute("weight") { $0.weight }
         item
-            .attribute("name") { $0.name }
             .attribute("note") { $0.note }
             .attribute("quantity") { $0.quantity }
             .attribute("price") { $0.price }
