@@ -1,0 +1,16 @@
+extension Junction {
+    #if FRK_INVARIANT_CHECKS
+        /// Checks that every operand has its counters and no operand decided more often
+        /// than it ran.
+        func _checkInvariants() {
+            precondition(steps.count == evaluated.count && steps.count == decided.count, "Junction: counters out of step with operands")
+            for index in steps.indices {
+                precondition(decided[index] >= 0 && decided[index] <= evaluated[index], "Junction: operand \(index) decided more often than it ran")
+            }
+            precondition(countdown > 0 && countdown <= Self.period, "Junction: reorder countdown out of range")
+        }
+    #else
+        /// Checks nothing: invariant checks are compiled out.
+        @inline(__always) func _checkInvariants() {}
+    #endif
+}
