@@ -68,6 +68,15 @@ struct Operand {
             self.string = string
             isNil = { string($0) == nil }
             let caches = attribute.caches!
+            if let foldedRead = attribute.foldedRead {
+                folded = { options in
+                    { object in
+                        guard let target = owner.map({ $0(object) }) ?? object, let value = read(target) else { return nil }
+                        return foldedRead(target, value, options)
+                    }
+                }
+                break
+            }
             if let maintained = attribute.maintained {
                 if owner == nil { self.maintained = maintained }
                 folded = { options in

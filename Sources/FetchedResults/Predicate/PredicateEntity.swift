@@ -324,6 +324,9 @@ struct ErasedAttribute {
     var slot: ((AnyObject) -> FoldedTextSlot)? = nil
     /// The object's own folding, maintained on every write, when it keeps one.
     var maintained: ((AnyObject) -> FoldedText)? = nil
+    /// An external store of foldings (the graph adapter's, keyed by object ID): the folding
+    /// of the object's current value (given) under the options.
+    var foldedRead: ((AnyObject, String, TextComparisonOptions) -> FoldedText)? = nil
 }
 
 struct ErasedToMany {
