@@ -108,18 +108,31 @@ extension FormatPredicate {
 
     /// A comparison operator.
     public enum Operator: String, Hashable, Sendable, CaseIterable {
+        /// `=`, `==`: equal (`nil` equals only `nil`).
         case equal = "=="
+        /// `!=`, `<>`: not equal.
         case notEqual = "!="
+        /// `<`.
         case less = "<"
+        /// `<=`, `=<`.
         case lessOrEqual = "<="
+        /// `>`.
         case greater = ">"
+        /// `>=`, `=>`.
         case greaterOrEqual = ">="
+        /// `BETWEEN {low, high}`: both bounds included.
         case between = "BETWEEN"
+        /// `IN {…}`: equal to one of the array's elements.
         case `in` = "IN"
+        /// `CONTAINS`: the right string occurs in the left one.
         case contains = "CONTAINS"
+        /// `BEGINSWITH`.
         case beginsWith = "BEGINSWITH"
+        /// `ENDSWITH`.
         case endsWith = "ENDSWITH"
+        /// `LIKE`: the left string matches the right wildcard pattern (`*`, `?`).
         case like = "LIKE"
+        /// `MATCHES`: the whole left string matches the right ICU regular expression.
         case matches = "MATCHES"
 
         /// Whether the operator compares text (and so takes `[c]`/`[d]`).

@@ -2,10 +2,15 @@ import Foundation
 
 /// The value kinds an attribute can have in a format predicate.
 public enum PredicateAttributeKind: String, Hashable, Sendable {
+    /// `String`: compared with `==`, orderings, the text operators and `[c]`/`[d]`.
     case string
+    /// `Int`: compared with numbers.
     case integer
+    /// `Double`: compared with numbers.
     case double
+    /// `Bool`: compared with `==`/`!=` and `TRUE`/`FALSE`.
     case bool
+    /// `Date`: compared with dates given as arguments or variables.
     case date
 }
 
