@@ -119,6 +119,8 @@ extension FoldedText {
         let options: TextComparisonOptions
         var bytes: [UInt8] = []
         var consumedASCII = 0
+        /// Whether a scalar other than a mark has been folded (marks before it are kept).
+        var sawBase = false
         /// Byte positions where a match may not start.
         var badStarts: [Int] = []
         /// Byte positions where a match may not end.
@@ -144,10 +146,12 @@ extension FoldedText {
                 i += 1
             }
             consumedASCII = i
+            if i > 0 { sawBase = true }
         }
 
         mutating func append(_ scalar: Unicode.Scalar) {
             if scalar.value < 0x80 {
+                sawBase = true
                 let byte = UInt8(scalar.value)
                 bytes.append(options.contains(.caseInsensitive) && byte &- 0x41 < 26 ? byte | 0x20 : byte)
                 endMarkRun()
@@ -155,7 +159,7 @@ extension FoldedText {
             }
             let fold = ScalarFolding.fold(scalar, options)
             let start = bytes.count
-            if fold.isExtend && start == 0 {
+            if fold.isExtend && !sawBase {
                 // Marks that begin the string have no base to belong to; Foundation keeps
                 // them even under `[d]`, so they stay as they are.
                 bytes.append(contentsOf: UTF8.encode(scalar)!)
@@ -167,6 +171,7 @@ extension FoldedText {
                 badEnds.append(start)
             }
             if fold.bytes.isEmpty { return }
+            if !fold.isExtend { sawBase = true }
             bytes.append(contentsOf: fold.bytes)
             if fold.isExpansion {
                 // Positions inside one scalar's fold are neither starts nor ends.

@@ -101,6 +101,8 @@ enum TextSamples {
         ("abc", "", [.caseInsensitive, .diacriticInsensitive], false, false, false),
         ("", "", [], false, false, false),
         ("Crème Brûlée", "BRULEE", [.caseInsensitive, .diacriticInsensitive], true, false, true),
+        ("\u{301}\u{308}-", "-", .diacriticInsensitive, true, false, true),
+        ("\u{301}\u{308}-", "\u{301}\u{308}", .diacriticInsensitive, true, true, false),
     ]
 
     @Test func handPickedStringsMatchFoundationAndExpectations() {
