@@ -26,6 +26,14 @@
 ///   match the folded letters (`"ss"`).
 /// - Foundation matches a precomposed needle letter against a letter followed by a digraph
 ///   with another mark (`"NǄ"` contains `"ñ"` under `[c]`); here it does not.
+/// - Under `[c]`, Foundation matches an accented needle letter against the bare letter
+///   followed by some letters that case folding changes, such as Greek capitals and final
+///   sigma (`"AΣ"` contains `"Å"`, `"Eς"` contains `"É"`); here the accent must match.
+/// - Under `[c]`, Foundation misses an accented needle letter spelled decomposed right after
+///   a letter that case folding changes (`"Ee\u{301}"` does not contain `"é"`); here it is
+///   found.
+/// - Under `[d]`, Foundation returns degenerate ranges around emoji skin-tone modifiers
+///   (`"👍🏽".range(of: "👍")` is empty); here modifiers are diacritics, dropped like marks.
 /// - Foundation's backwards anchored search (`ENDSWITH`) is irregular with `[c]`/`[d]`
 ///   (`"ÅçfissÖ"` ends with `"ẞ"` under `[cd]`); ``hasSuffix(_:)`` answers what a forward
 ///   anchored search ending at the end answers.

@@ -98,6 +98,6 @@ import TestSupport
         }
         // The mutations keep a fair share of strings valid, so binding is exercised too.
         #expect(parsed > 50)
-        #expect(bound > 20)
+        #expect(bound > 10)
     }
 }

@@ -141,9 +141,11 @@ enum TestData {
     static func text(_ rng: inout SeededGenerator, maxLength: Int) -> String {
         while true {
             let text = TextSamples.string(&rng, maxLength: maxLength)
-            if text.unicodeScalars.first?.properties.isGraphemeExtend == true { continue }
-            // Foundation finds "ñ" in "NǄ" under [c] (documented in FoldedText).
-            if text.contains("ǅ") { continue }
+            if text.unicodeScalars.contains(where: { $0.properties.isGraphemeExtend }) { continue }
+            // Foundation's irregular corners (documented in FoldedText): "ñ" in "NǄ" and "Å"
+            // in "AΣ" under [c], decomposed letters after folded ones under [c], degenerate
+            // ranges around skin-tone modifiers under [d].
+            if text.contains(where: { ["ǅ", "ς", "Σ", "Ω", "👍🏽"].contains($0) }) { continue }
             return text
         }
     }
