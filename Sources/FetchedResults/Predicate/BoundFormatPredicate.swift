@@ -11,9 +11,9 @@
 public struct BoundFormatPredicate<Object: AnyObject> {
     /// The predicate as parsed.
     public let predicate: FormatPredicate
-    let root: Step
+    let root: PredicateStep
 
-    init(predicate: FormatPredicate, root: Step) {
+    init(predicate: FormatPredicate, root: PredicateStep) {
         self.predicate = predicate
         self.root = root
     }

@@ -36,7 +36,7 @@ extension FormatPredicate {
     }
 }
 
-/// Resolves key paths and types and compiles ``Step``s.
+/// Resolves key paths and types and compiles ``PredicateStep``s.
 struct PredicateBinder {
     let format: String
     let variables: [String: PredicateValue]
@@ -49,36 +49,36 @@ struct PredicateBinder {
         PredicateSyntaxError(kind, format: format, offset: offset, token: token, expected: expected)
     }
 
-    func mismatch(_ operand: Operand, expected: String) -> PredicateSyntaxError {
+    func mismatch(_ operand: PredicateOperand, expected: String) -> PredicateSyntaxError {
         failure(.typeMismatch, at: operand.offset, token: operand.text, expected: expected)
     }
 
     // MARK: Nodes
 
-    func bind(_ node: FormatPredicate.Node, _ entity: AnyPredicateEntity) throws(PredicateSyntaxError) -> Step {
+    func bind(_ node: FormatPredicate.Node, _ entity: AnyPredicateEntity) throws(PredicateSyntaxError) -> PredicateStep {
         switch node {
         case .constant(let value):
             return .constant(value)
         case .not(let inner):
             let step = try bind(inner, entity)
             let evaluate = step.evaluate
-            return Step(evaluate: { !evaluate($0) }, cost: step.cost, describe: {
+            return PredicateStep(evaluate: { !evaluate($0) }, cost: step.cost, describe: {
                 let text = step.describe()
                 return text.contains(" AND ") || text.contains(" OR ") ? "NOT (\(text))" : "NOT \(text)"
             })
         case .and(let nodes), .or(let nodes):
-            var steps: [Step] = []
+            var steps: [PredicateStep] = []
             for node in nodes { steps.append(try bind(node, entity)) }
             var isConjunction = false
             if case .and = node { isConjunction = true }
-            let junction = Junction(isConjunction: isConjunction, steps: steps)
-            return Step(evaluate: { junction.evaluate($0) }, cost: junction.cost, describe: { junction.describe() })
+            let junction = PredicateJunction(isConjunction: isConjunction, steps: steps)
+            return PredicateStep(evaluate: { junction.evaluate($0) }, cost: junction.cost, describe: { junction.describe() })
         case .comparison(let comparison):
             return try bind(comparison, entity)
         }
     }
 
-    private func bind(_ comparison: FormatPredicate.Comparison, _ entity: AnyPredicateEntity) throws(PredicateSyntaxError) -> Step {
+    private func bind(_ comparison: FormatPredicate.Comparison, _ entity: AnyPredicateEntity) throws(PredicateSyntaxError) -> PredicateStep {
         let lhsExpression = try substitute(comparison.lhs)
         let rhsExpression = try substitute(comparison.rhs)
         if case .keyPath(let components, let offset) = rhsExpression,
@@ -114,7 +114,7 @@ struct PredicateBinder {
                 evaluate = { object in owner(object).map { !contains($0, test) } ?? true }
             }
             let prefix = split.prefix
-            return Step(evaluate: evaluate, cost: 10 + 4 * element.cost, describe: {
+            return PredicateStep(evaluate: evaluate, cost: 10 + 4 * element.cost, describe: {
                 "\(quantifier.rawValue) \(prefix).\(element.describe())"
             })
         }
@@ -232,7 +232,7 @@ struct PredicateBinder {
     /// Resolves a key path without to-many relationships (other than before `@count`).
     private func resolve(
         _ components: [String], _ offset: Int, _ entity: AnyPredicateEntity
-    ) throws(PredicateSyntaxError) -> Operand {
+    ) throws(PredicateSyntaxError) -> PredicateOperand {
         var current = entity
         var hops: [(AnyObject) -> AnyObject?] = []
         let text = components.joined(separator: ".")
@@ -245,12 +245,12 @@ struct PredicateBinder {
                     throw failure(.typeMismatch, at: offset, token: text,
                         expected: "a relationship before .\(components[index + 1]) (\(name) is an attribute)")
                 }
-                return Operand(attribute: attribute, owner: hops.isEmpty ? nil : Self.compose(hops),
+                return PredicateOperand(attribute: attribute, owner: hops.isEmpty ? nil : Self.compose(hops),
                     hops: hops.count, offset: offset, text: text)
             case .toOne(let target, let read):
                 hops.append(read)
                 if isLast {
-                    return Operand(object: Self.compose(hops), hops: hops.count, offset: offset, text: text)
+                    return PredicateOperand(object: Self.compose(hops), hops: hops.count, offset: offset, text: text)
                 }
                 current = target
             case .toMany(let toMany):
@@ -259,14 +259,14 @@ struct PredicateBinder {
                 }
                 let owner = Self.compose(hops)
                 let count = toMany.count
-                return Operand(
+                return PredicateOperand(
                     count: hops.isEmpty ? count : { owner($0).map(count) }, hops: hops.count + 1, offset: offset, text: text)
             }
         }
         preconditionFailure("internal inconsistency: an empty key path")
     }
 
-    func operand(_ expression: FormatPredicate.Expression, _ entity: AnyPredicateEntity) throws(PredicateSyntaxError) -> Operand {
+    func operand(_ expression: FormatPredicate.Expression, _ entity: AnyPredicateEntity) throws(PredicateSyntaxError) -> PredicateOperand {
         switch expression {
         case .keyPath(let components, let offset):
             if components.first == "@count" || (components.count > 1 && components.dropLast().contains("@count")) {
@@ -275,7 +275,7 @@ struct PredicateBinder {
             }
             return try resolve(components, offset, entity)
         case .value(let value, let offset):
-            return Operand(constant: value, offset: offset)
+            return PredicateOperand(constant: value, offset: offset)
         case .variable, .array:
             preconditionFailure("internal inconsistency: variables and arrays are substituted before binding")
         }

@@ -5,7 +5,7 @@ extension PredicateBinder {
     func compare(
         _ comparison: FormatPredicate.Comparison, lhsExpression: FormatPredicate.Expression,
         rhsExpression: FormatPredicate.Expression, _ entity: AnyPredicateEntity
-    ) throws(PredicateSyntaxError) -> Step {
+    ) throws(PredicateSyntaxError) -> PredicateStep {
         let lhs = try operand(lhsExpression, entity)
         let rhs = try operand(rhsExpression, entity)
         let op = comparison.op
@@ -19,7 +19,7 @@ extension PredicateBinder {
                 throw mismatch(culprit, expected: "a string: \(options) applies to strings only (\(culprit.role))")
             }
         }
-        var step: Step
+        var step: PredicateStep
         switch op {
         case .equal, .notEqual:
             step = try equality(lhs, rhs, options: options)
@@ -45,7 +45,7 @@ extension PredicateBinder {
         if lhs.isConstant && rhs.isConstant {
             // Both sides constant: decide now (any object will do; constants ignore it).
             let value = step.evaluate(Placeholder.shared)
-            return Step(evaluate: { _ in value }, cost: 0, describe: { written })
+            return PredicateStep(evaluate: { _ in value }, cost: 0, describe: { written })
         }
         return step
     }
@@ -57,7 +57,7 @@ extension PredicateBinder {
 
     // MARK: Type checks
 
-    private func requireSameKind(_ lhs: Operand, _ rhs: Operand, allowNull: Bool) throws(PredicateSyntaxError) {
+    private func requireSameKind(_ lhs: PredicateOperand, _ rhs: PredicateOperand, allowNull: Bool) throws(PredicateSyntaxError) {
         if lhs.kind == rhs.kind || (lhs.kind.isNumeric && rhs.kind.isNumeric) { return }
         if allowNull && (lhs.kind == .null || rhs.kind == .null) { return }
         let (reference, culprit) = lhs.isConstant && !rhs.isConstant ? (rhs, lhs) : (lhs, rhs)
@@ -66,7 +66,7 @@ extension PredicateBinder {
 
     // MARK: Equality and ordering
 
-    private func equality(_ lhs: Operand, _ rhs: Operand, options: TextComparisonOptions) throws(PredicateSyntaxError) -> Step {
+    private func equality(_ lhs: PredicateOperand, _ rhs: PredicateOperand, options: TextComparisonOptions) throws(PredicateSyntaxError) -> PredicateStep {
         try requireSameKind(lhs, rhs, allowNull: true)
         if lhs.kind == .array || rhs.kind == .array {
             let culprit = lhs.kind == .array ? lhs : rhs
@@ -75,32 +75,32 @@ extension PredicateBinder {
         if lhs.kind == .null || rhs.kind == .null {
             let other = lhs.kind == .null ? rhs : lhs
             let isNil = other.isNil
-            return Step(evaluate: isNil, cost: 1, describe: { "" })
+            return PredicateStep(evaluate: isNil, cost: 1, describe: { "" })
         }
         switch lhs.kind {
         case .string where !options.isEmpty:
             let left = lhs.folded!(options), right = rhs.folded!(options)
             if let constant = right(Placeholder.shared), !lhs.isConstant {
                 let bytes = constant.bytes
-                return Step(evaluate: { left($0)?.bytes == bytes }, cost: 3, describe: { "" })
+                return PredicateStep(evaluate: { left($0)?.bytes == bytes }, cost: 3, describe: { "" })
             }
-            return Step(evaluate: { object in
+            return PredicateStep(evaluate: { object in
                 guard let l = left(object), let r = right(object) else { return false }
                 return l.bytes == r.bytes
             }, cost: 4, describe: { "" })
         case .string:
-            return Step(evaluate: Self.equal(lhs.string!, rhs.string!, lhs, rhs), cost: 2, describe: { "" })
+            return PredicateStep(evaluate: Self.equal(lhs.string!, rhs.string!, lhs, rhs), cost: 2, describe: { "" })
         case .integer where rhs.kind == .integer:
-            return Step(evaluate: Self.equal(lhs.integer!, rhs.integer!, lhs, rhs), cost: 1, describe: { "" })
+            return PredicateStep(evaluate: Self.equal(lhs.integer!, rhs.integer!, lhs, rhs), cost: 1, describe: { "" })
         case .integer, .double:
-            return Step(evaluate: Self.equal(lhs.double!, rhs.double!, lhs, rhs), cost: 1, describe: { "" })
+            return PredicateStep(evaluate: Self.equal(lhs.double!, rhs.double!, lhs, rhs), cost: 1, describe: { "" })
         case .bool:
-            return Step(evaluate: Self.equal(lhs.bool!, rhs.bool!, lhs, rhs), cost: 1, describe: { "" })
+            return PredicateStep(evaluate: Self.equal(lhs.bool!, rhs.bool!, lhs, rhs), cost: 1, describe: { "" })
         case .date:
-            return Step(evaluate: Self.equal(lhs.date!, rhs.date!, lhs, rhs), cost: 1, describe: { "" })
+            return PredicateStep(evaluate: Self.equal(lhs.date!, rhs.date!, lhs, rhs), cost: 1, describe: { "" })
         case .object:
             let left = lhs.object!, right = rhs.object!
-            return Step(evaluate: { left($0) === right($0) }, cost: 1, describe: { "" })
+            return PredicateStep(evaluate: { left($0) === right($0) }, cost: 1, describe: { "" })
         case .null, .array:
             preconditionFailure("internal inconsistency: nil and arrays are handled above")
         }
@@ -108,7 +108,7 @@ extension PredicateBinder {
 
     /// `==` on optional values (nil equals only nil), with a constant side read once.
     private static func equal<T: Equatable>(
-        _ left: @escaping (AnyObject) -> T?, _ right: @escaping (AnyObject) -> T?, _ lhs: Operand, _ rhs: Operand
+        _ left: @escaping (AnyObject) -> T?, _ right: @escaping (AnyObject) -> T?, _ lhs: PredicateOperand, _ rhs: PredicateOperand
     ) -> (AnyObject) -> Bool {
         if rhs.isConstant, let constant = right(Placeholder.shared) {
             return { left($0) == constant }
@@ -120,25 +120,25 @@ extension PredicateBinder {
     }
 
     private func ordering(
-        _ lhs: Operand, _ rhs: Operand, _ op: FormatPredicate.Operator, options: TextComparisonOptions
-    ) throws(PredicateSyntaxError) -> Step {
+        _ lhs: PredicateOperand, _ rhs: PredicateOperand, _ op: FormatPredicate.Operator, options: TextComparisonOptions
+    ) throws(PredicateSyntaxError) -> PredicateStep {
         try requireSameKind(lhs, rhs, allowNull: false)
         switch lhs.kind {
         case .string where !options.isEmpty:
             let left = lhs.folded!(options), right = rhs.folded!(options)
             let test = Self.orderTest(op, [UInt8].self) { $0.lexicographicallyPrecedes($1) }
-            return Step(evaluate: { object in
+            return PredicateStep(evaluate: { object in
                 guard let l = left(object), let r = right(object) else { return false }
                 return test(l.bytes, r.bytes)
             }, cost: 4, describe: { "" })
         case .string:
-            return Step(evaluate: Self.order(lhs.string!, rhs.string!, op, rhs), cost: 2, describe: { "" })
+            return PredicateStep(evaluate: Self.order(lhs.string!, rhs.string!, op, rhs), cost: 2, describe: { "" })
         case .integer where rhs.kind == .integer:
-            return Step(evaluate: Self.order(lhs.integer!, rhs.integer!, op, rhs), cost: 1, describe: { "" })
+            return PredicateStep(evaluate: Self.order(lhs.integer!, rhs.integer!, op, rhs), cost: 1, describe: { "" })
         case .integer, .double:
-            return Step(evaluate: Self.order(lhs.double!, rhs.double!, op, rhs), cost: 1, describe: { "" })
+            return PredicateStep(evaluate: Self.order(lhs.double!, rhs.double!, op, rhs), cost: 1, describe: { "" })
         case .date:
-            return Step(evaluate: Self.order(lhs.date!, rhs.date!, op, rhs), cost: 1, describe: { "" })
+            return PredicateStep(evaluate: Self.order(lhs.date!, rhs.date!, op, rhs), cost: 1, describe: { "" })
         case .bool, .object, .null, .array:
             throw mismatch(lhs, expected: "a number, string or date: \(op.rawValue) orders values (\(lhs.role))")
         }
@@ -158,7 +158,7 @@ extension PredicateBinder {
     /// An ordering on values that must both be present, with a constant right side read once.
     private static func order<T: Comparable>(
         _ left: @escaping (AnyObject) -> T?, _ right: @escaping (AnyObject) -> T?, _ op: FormatPredicate.Operator,
-        _ rhs: Operand
+        _ rhs: PredicateOperand
     ) -> (AnyObject) -> Bool {
         if rhs.isConstant, let constant = right(Placeholder.shared) {
             switch op {
@@ -177,36 +177,36 @@ extension PredicateBinder {
 
     // MARK: BETWEEN and IN
 
-    private func elements(of rhs: Operand, _ op: String) throws(PredicateSyntaxError) -> [PredicateValue] {
+    private func elements(of rhs: PredicateOperand, _ op: String) throws(PredicateSyntaxError) -> [PredicateValue] {
         guard case .array(let values) = rhs.constant else {
             throw mismatch(rhs, expected: "an array literal or argument after \(op) (\(rhs.role))")
         }
         return values
     }
 
-    private func between(_ lhs: Operand, _ rhs: Operand, options: TextComparisonOptions) throws(PredicateSyntaxError) -> Step {
+    private func between(_ lhs: PredicateOperand, _ rhs: PredicateOperand, options: TextComparisonOptions) throws(PredicateSyntaxError) -> PredicateStep {
         let bounds = try elements(of: rhs, "BETWEEN")
         guard bounds.count == 2 else {
             throw mismatch(rhs, expected: "an array of two bounds after BETWEEN, as in {1, 5}")
         }
-        let low = try ordering(lhs, Operand(constant: bounds[0], offset: rhs.offset), .greaterOrEqual, options: options)
-        let high = try ordering(lhs, Operand(constant: bounds[1], offset: rhs.offset), .lessOrEqual, options: options)
+        let low = try ordering(lhs, PredicateOperand(constant: bounds[0], offset: rhs.offset), .greaterOrEqual, options: options)
+        let high = try ordering(lhs, PredicateOperand(constant: bounds[1], offset: rhs.offset), .lessOrEqual, options: options)
         let above = low.evaluate, below = high.evaluate
-        return Step(evaluate: { above($0) && below($0) }, cost: low.cost + high.cost, describe: { "" })
+        return PredicateStep(evaluate: { above($0) && below($0) }, cost: low.cost + high.cost, describe: { "" })
     }
 
-    private func membership(_ lhs: Operand, _ rhs: Operand, options: TextComparisonOptions) throws(PredicateSyntaxError) -> Step {
+    private func membership(_ lhs: PredicateOperand, _ rhs: PredicateOperand, options: TextComparisonOptions) throws(PredicateSyntaxError) -> PredicateStep {
         let values = try elements(of: rhs, "IN")
         let includesNil = values.contains(.null)
-        var candidates: [Operand] = []
+        var candidates: [PredicateOperand] = []
         for value in values where value != .null {
-            let candidate = Operand(constant: value, offset: rhs.offset)
+            let candidate = PredicateOperand(constant: value, offset: rhs.offset)
             try requireSameKind(lhs, candidate, allowNull: false)
             candidates.append(candidate)
         }
         let isNil = lhs.isNil
-        func step<T: Hashable>(_ read: @escaping (AnyObject) -> T?, _ set: Set<T>, cost: Double) -> Step {
-            Step(evaluate: { object in
+        func step<T: Hashable>(_ read: @escaping (AnyObject) -> T?, _ set: Set<T>, cost: Double) -> PredicateStep {
+            PredicateStep(evaluate: { object in
                 guard let value = read(object) else { return includesNil && isNil(object) }
                 return set.contains(value)
             }, cost: cost, describe: { "" })
@@ -233,7 +233,7 @@ extension PredicateBinder {
 
     // MARK: Text
 
-    private func requireText(_ lhs: Operand, _ rhs: Operand, _ op: FormatPredicate.Operator) throws(PredicateSyntaxError) {
+    private func requireText(_ lhs: PredicateOperand, _ rhs: PredicateOperand, _ op: FormatPredicate.Operator) throws(PredicateSyntaxError) {
         guard lhs.kind == .string else {
             throw mismatch(lhs, expected: "a string: \(op.rawValue) compares text (\(lhs.role))")
         }
@@ -243,8 +243,8 @@ extension PredicateBinder {
     }
 
     private func search(
-        _ lhs: Operand, _ rhs: Operand, _ op: FormatPredicate.Operator, options: TextComparisonOptions
-    ) throws(PredicateSyntaxError) -> Step {
+        _ lhs: PredicateOperand, _ rhs: PredicateOperand, _ op: FormatPredicate.Operator, options: TextComparisonOptions
+    ) throws(PredicateSyntaxError) -> PredicateStep {
         try requireText(lhs, rhs, op)
         let haystack = lhs.folded!(options)
         let found: (FoldedText, FoldedText) -> Bool
@@ -269,7 +269,7 @@ extension PredicateBinder {
                     if folded.options == options { return test(folded) }
                     return fallback(object).map(test) ?? false
                 }
-                return Step(evaluate: evaluate, cost: 4, describe: { "" })
+                return PredicateStep(evaluate: evaluate, cost: 4, describe: { "" })
             }
             if let (read, slot) = lhs.slotted {
                 // The hot path: no copies of the folding, one closure per read.
@@ -290,39 +290,39 @@ extension PredicateBinder {
                         return slot(object).withFolded(value, options: options) { $0.hasSuffix(needle) }
                     }
                 }
-                return Step(evaluate: evaluate, cost: 4, describe: { "" })
+                return PredicateStep(evaluate: evaluate, cost: 4, describe: { "" })
             }
             switch op {
             case .contains: evaluate = { haystack($0)?.contains(needle) ?? false }
             case .beginsWith: evaluate = { haystack($0)?.hasPrefix(needle) ?? false }
             default: evaluate = { haystack($0)?.hasSuffix(needle) ?? false }
             }
-            return Step(evaluate: evaluate, cost: 4, describe: { "" })
+            return PredicateStep(evaluate: evaluate, cost: 4, describe: { "" })
         }
         let needle = rhs.folded!(options)
-        return Step(evaluate: { object in
+        return PredicateStep(evaluate: { object in
             guard let text = haystack(object), let pattern = needle(object) else { return false }
             return found(text, pattern)
         }, cost: 5, describe: { "" })
     }
 
-    private func constantPattern(_ rhs: Operand, _ op: FormatPredicate.Operator) throws(PredicateSyntaxError) -> String {
+    private func constantPattern(_ rhs: PredicateOperand, _ op: FormatPredicate.Operator) throws(PredicateSyntaxError) -> String {
         guard case .string(let pattern) = rhs.constant else {
             throw mismatch(rhs, expected: "a constant string pattern after \(op.rawValue) (\(rhs.role))")
         }
         return pattern
     }
 
-    private func like(_ lhs: Operand, _ rhs: Operand, options: TextComparisonOptions) throws(PredicateSyntaxError) -> Step {
+    private func like(_ lhs: PredicateOperand, _ rhs: PredicateOperand, options: TextComparisonOptions) throws(PredicateSyntaxError) -> PredicateStep {
         try requireText(lhs, rhs, .like)
         let pattern = WildcardPattern(try constantPattern(rhs, .like), options: options)
         let text = lhs.folded!(options)
         let simple: Bool
         if case .general = pattern.shape { simple = false } else { simple = true }
-        return Step(evaluate: { text($0).map(pattern.matches) ?? false }, cost: simple ? 4 : 8, describe: { "" })
+        return PredicateStep(evaluate: { text($0).map(pattern.matches) ?? false }, cost: simple ? 4 : 8, describe: { "" })
     }
 
-    private func matches(_ lhs: Operand, _ rhs: Operand, options: TextComparisonOptions) throws(PredicateSyntaxError) -> Step {
+    private func matches(_ lhs: PredicateOperand, _ rhs: PredicateOperand, options: TextComparisonOptions) throws(PredicateSyntaxError) -> PredicateStep {
         try requireText(lhs, rhs, .matches)
         let pattern = try constantPattern(rhs, .matches)
         let regex: NSRegularExpression
@@ -342,7 +342,7 @@ extension PredicateBinder {
         } else {
             read = lhs.string!
         }
-        return Step(evaluate: { object in
+        return PredicateStep(evaluate: { object in
             guard let text = read(object) else { return false }
             let range = NSRange(text.startIndex..<text.endIndex, in: text)
             return regex.firstMatch(in: text, options: [], range: range) != nil

@@ -99,7 +99,7 @@ public final class PredicateEntity<Object: AnyObject>: AnyPredicateEntity {
         _ name: String, _ kind: PredicateAttributeKind, optional: Bool, _ read: ErasedRead
     ) -> Self {
         register(name, .attribute(ErasedAttribute(
-            kind: kind, isOptional: optional, read: read, caches: kind == .string ? FoldCaches() : nil)))
+            kind: kind, isOptional: optional, read: read, caches: kind == .string ? FoldedTextCaches() : nil)))
         return self
     }
 
@@ -129,7 +129,7 @@ public final class PredicateEntity<Object: AnyObject>: AnyPredicateEntity {
     ) -> Self {
         register(name, .attribute(ErasedAttribute(
             kind: .string, isOptional: false, read: .string { read(unsafeDowncast($0, to: Object.self)) },
-            caches: FoldCaches(), slot: { folding(unsafeDowncast($0, to: Object.self)) })))
+            caches: FoldedTextCaches(), slot: { folding(unsafeDowncast($0, to: Object.self)) })))
         return self
     }
 
@@ -156,7 +156,7 @@ public final class PredicateEntity<Object: AnyObject>: AnyPredicateEntity {
     ) -> Self {
         register(name, .attribute(ErasedAttribute(
             kind: .string, isOptional: false, read: .string { read(unsafeDowncast($0, to: Object.self)) },
-            caches: FoldCaches(), maintained: { folded(unsafeDowncast($0, to: Object.self)) })))
+            caches: FoldedTextCaches(), maintained: { folded(unsafeDowncast($0, to: Object.self)) })))
         return self
     }
 
@@ -174,7 +174,7 @@ public final class PredicateEntity<Object: AnyObject>: AnyPredicateEntity {
     ) -> Self {
         register(name, .attribute(ErasedAttribute(
             kind: .string, isOptional: true, read: .string { read(unsafeDowncast($0, to: Object.self)) },
-            caches: FoldCaches(), slot: { folding(unsafeDowncast($0, to: Object.self)) })))
+            caches: FoldedTextCaches(), slot: { folding(unsafeDowncast($0, to: Object.self)) })))
         return self
     }
 
@@ -324,7 +324,7 @@ struct ErasedAttribute {
     var isOptional: Bool
     var read: ErasedRead
     /// The entity-wide folded-text caches of a string attribute.
-    var caches: FoldCaches?
+    var caches: FoldedTextCaches?
     /// The object's own folded-text storage, when it has one (preferred over `caches`).
     var slot: ((AnyObject) -> FoldedTextSlot)? = nil
     /// The object's own folding, maintained on every write, when it keeps one.
@@ -350,7 +350,7 @@ enum ErasedRead {
 }
 
 /// One ``FoldedTextCache`` per option combination, made on first use.
-final class FoldCaches {
+final class FoldedTextCaches {
     private var caches: [FoldedTextCache?] = [nil, nil, nil, nil]
 
     func cache(for options: TextComparisonOptions) -> FoldedTextCache {

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Key paths read through the closures their entity declared (composed with the to-one
 /// hops); constants read as constant closures, and keep their value for folding once.
-struct Operand {
+struct PredicateOperand {
     enum Kind: Equatable {
         case null, string, integer, double, bool, date, object, array
 
@@ -197,4 +197,4 @@ struct Operand {
 }
 
 @available(*, unavailable)
-extension Operand: Sendable {}
+extension PredicateOperand: Sendable {}

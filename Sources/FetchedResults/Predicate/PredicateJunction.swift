@@ -5,16 +5,16 @@
 /// `cost / P(operand decides)`; the probabilities are measured over the last evaluations
 /// and the order recomputed every ``period`` evaluations. Reordering never changes a result:
 /// operands are pure.
-final class Junction {
+final class PredicateJunction {
     static let period = 1024
 
     let isConjunction: Bool
-    private(set) var steps: [Step]
+    private(set) var steps: [PredicateStep]
     private(set) var evaluated: [Int]
     private(set) var decided: [Int]
-    private(set) var countdown = Junction.period
+    private(set) var countdown = PredicateJunction.period
 
-    init(isConjunction: Bool, steps: [Step]) {
+    init(isConjunction: Bool, steps: [PredicateStep]) {
         self.isConjunction = isConjunction
         // Static order first: cheapest first, written order among equals.
         self.steps = steps.enumerated().sorted { lhs, rhs in
@@ -71,4 +71,4 @@ final class Junction {
 }
 
 @available(*, unavailable)
-extension Junction: Sendable {}
+extension PredicateJunction: Sendable {}
