@@ -1,5 +1,6 @@
 import FetchedResults
 import Foundation
+import ObjectGraph
 
 /// Rows for format-predicate search over folded text.
 func searchBenchmarks() -> [Benchmark] {
@@ -27,7 +28,46 @@ func searchBenchmarks() -> [Benchmark] {
                     }
                     precondition(count == expected, "search.contains-cd.1m: subject and baseline disagree (\(count) vs \(expected))")
                 })
-        }
+        },
+        Benchmark(
+            "search.fold-maintenance.10k",
+            baseline: "the same 10k renames and commit without folded-text maintenance",
+            runs: 7
+        ) {
+            func makeGraph() -> (ObjectGraph, [SearchProduct]) {
+                let graph = ObjectGraph()
+                let products = SearchItem.generate(count: 100_000).map { item in
+                    let product = graph.insert(SearchProduct())
+                    product.name = item.name
+                    return product
+                }
+                _ = try! graph.commit()
+                return (graph, products)
+            }
+            let (graph, products) = makeGraph()
+            let (plainGraph, plainProducts) = makeGraph()
+            let schema = GraphPredicateSchema(SearchProduct.self)
+            let observation = schema.maintainFoldedText(in: graph)
+            let search = try! FormatPredicate.bind("name CONTAINS[cd] %@", to: schema.entity(for: SearchProduct.self), "j")
+            _ = products.filter(search.evaluate)  // fold every name once
+            var round = 0
+            func rename(_ products: [SearchProduct], in graph: ObjectGraph, round: Int) {
+                for index in stride(from: round % 10, to: products.count, by: 10) {
+                    products[index].name = "Jägermeister \(round) \(index)"
+                }
+                _ = try! graph.commit()
+            }
+            return .init(
+                subject: { stopwatch in
+                    round += 1
+                    stopwatch.measure { rename(products, in: graph, round: round) }
+                    withExtendedLifetime(observation) {}
+                    precondition(schema.foldedTextCount == products.count, "search.fold-maintenance.10k: foldings lost")
+                },
+                baseline: { stopwatch in
+                    stopwatch.measure { rename(plainProducts, in: plainGraph, round: round) }
+                })
+        },
     ]
 }
 
@@ -68,4 +108,9 @@ final class SearchItem {
             return SearchItem(name: "\(name) \(next() % 1000)")
         }
     }
+}
+
+/// A graph object with a name, for the fold-maintenance row.
+final class SearchProduct: GraphObject {
+    @Attribute var name = ""
 }
