@@ -60,9 +60,10 @@ final class PredicateProduct: GraphObject {
             ("shelf == nil", [salt]),
             ("note != nil", [salt]),
             ("shelf.items.@count == 1", [milk]),
-            ("ANY shelf.items.name BEGINSWITH 'Lait'", []),
+            ("ANY shelf.items.name BEGINSWITH 'Lait'", [milk]),
+            ("NONE shelf.items.quantity > 5", [milk, salt]),
         ]
-        for (format, expected) in cases.dropLast() {
+        for (format, expected) in cases {
             let predicate = try FormatPredicate.bind(format, to: product)
             #expect(graph.objects(of: PredicateProduct.self).filter(predicate.evaluate) == expected, "\(format)")
         }
