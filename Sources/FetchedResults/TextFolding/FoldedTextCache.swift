@@ -12,7 +12,7 @@
 public final class FoldedTextCache {
     /// The options every entry is folded with.
     public let options: TextComparisonOptions
-    private var entries: [ObjectIdentifier: (source: String, text: FoldedText)] = [:]
+    private(set) var entries: [ObjectIdentifier: (source: String, text: FoldedText)] = [:]
 
     /// Creates an empty cache.
     ///
@@ -52,6 +52,7 @@ public final class FoldedTextCache {
     /// - Complexity: O(n) in the value's length.
     public func refresh(_ value: String, for object: AnyObject) {
         entries[ObjectIdentifier(object)] = (value, FoldedText(value, options: options))
+        _checkInvariants()
     }
 
     /// Forgets the folding cached for `object` (call it when the object is deleted).
@@ -60,6 +61,7 @@ public final class FoldedTextCache {
     /// - Complexity: O(1).
     public func removeValue(for object: AnyObject) {
         entries[ObjectIdentifier(object)] = nil
+        _checkInvariants()
     }
 
     /// Forgets every cached folding.
@@ -67,6 +69,7 @@ public final class FoldedTextCache {
     /// - Complexity: O(n).
     public func removeAll() {
         entries.removeAll()
+        _checkInvariants()
     }
 }
 
