@@ -1,0 +1,162 @@
+import Foundation
+
+extension ListChanges {
+    /// The changes that turn one sectioned list into another, matching sections and rows by
+    /// identifier.
+    ///
+    /// Sections are matched by `sectionID`, rows by `rowID` across all sections, so a row that
+    /// changes section is a move. A matched row whose content differs (`rowContentEqual`
+    /// returns `false`) is reconfigured. Only rows and sections whose relative order changed are
+    /// reported as moves: the diff keeps a longest increasing subsequence of the survivors still.
+    ///
+    /// The result is a *general* set of changes (see ``ListChanges``): a row that moves and
+    /// changed is a move source that is also reconfigured, and a moved section may have row
+    /// changes inside it. Rows of deleted and inserted sections are not listed; a row that moves
+    /// out of a deleted section is an insert, one that moves into an inserted section is a
+    /// delete. Call ``staged()`` on the result, or use
+    /// ``stagedDifference(from:to:sectionID:rows:rowID:rowContentEqual:)``, to get batches a list
+    /// view accepts.
+    ///
+    /// Section content other than rows (a header title, say) is not compared; reload such a
+    /// section yourself if you need to.
+    ///
+    /// - Parameters:
+    ///   - old: The sections before the change.
+    ///   - new: The sections after the change.
+    ///   - sectionID: A section's identifier, unique among the sections of each side.
+    ///   - rows: A section's rows, in display order.
+    ///   - rowID: A row's identifier, unique among all rows of each side.
+    ///   - rowContentEqual: Whether two rows with the same identifier display the same content.
+    /// - Returns: The changes; deletes and reconfigures name positions in `old`, inserts
+    ///   positions in `new`, moves go from `old` to `new`.
+    /// - Throws: ``ListDiffError`` naming the identifier and both positions when an identifier
+    ///   occurs twice on one side.
+    /// - Complexity: Expected O(n + m + k log k) for n old rows, m new rows and k rows that stay
+    ///   in their section but leave their relative order; each identifier is hashed once and
+    ///   the work allocates no memory per row.
+    @inlinable
+    public static func difference<Section, SectionID: Hashable, Row, RowID: Hashable>(
+        from old: [Section],
+        to new: [Section],
+        sectionID: (Section) -> SectionID,
+        rows: (Section) -> [Row],
+        rowID: (Row) -> RowID,
+        rowContentEqual: (Row, Row) -> Bool
+    ) throws(ListDiffError) -> ListChanges {
+        var diff = SectionedDiff(oldSectionCount: old.count, newSectionCount: new.count)
+        try diff.matchSections(old: old, new: new, sectionID: sectionID)
+        try diff.matchRows(old: old.map(rows), new: new.map(rows), rowID: rowID, rowContentEqual: rowContentEqual)
+        return diff.changes()
+    }
+
+    /// The changes that turn one sectioned list into another, for sections and rows that are
+    /// `Identifiable`, with rows compared by `==`.
+    ///
+    /// An app that holds `[Section]` where each section has an `items` array writes
+    /// `try ListChanges.difference(from: oldSections, to: newSections, rows: \.items)`.
+    /// See ``difference(from:to:sectionID:rows:rowID:rowContentEqual:)`` for the form of the
+    /// result.
+    ///
+    /// - Parameters:
+    ///   - old: The sections before the change.
+    ///   - new: The sections after the change.
+    ///   - rows: A section's rows, in display order.
+    /// - Returns: The general changes; use ``staged()`` for batches a list view accepts.
+    /// - Throws: ``ListDiffError`` when a section or row identifier occurs twice on one side.
+    /// - Complexity: Expected O(n + m + k log k), as the general form.
+    @inlinable
+    public static func difference<Section: Identifiable, Row: Identifiable & Equatable>(
+        from old: [Section],
+        to new: [Section],
+        rows: (Section) -> [Row]
+    ) throws(ListDiffError) -> ListChanges {
+        try difference(
+            from: old, to: new, sectionID: { $0.id }, rows: rows, rowID: { $0.id }, rowContentEqual: { $0 == $1 })
+    }
+
+    /// The changes that turn one flat list into another: a list of one section, section 0,
+    /// which exists before and after the change.
+    ///
+    /// - Parameters:
+    ///   - old: The rows before the change.
+    ///   - new: The rows after the change.
+    /// - Returns: The general changes, every index path in section 0; use ``staged()`` for
+    ///   batches a list view accepts.
+    /// - Throws: ``ListDiffError/duplicateRowIdentifier(identifier:side:first:second:)`` when
+    ///   an identifier occurs twice on one side.
+    /// - Complexity: Expected O(n + m + k log k), as the general form.
+    @inlinable
+    public static func difference<Row: Identifiable & Equatable>(
+        from old: [Row],
+        to new: [Row]
+    ) throws(ListDiffError) -> ListChanges {
+        try difference(
+            from: [old], to: [new], sectionID: { _ in 0 }, rows: { $0 }, rowID: { $0.id },
+            rowContentEqual: { $0 == $1 })
+    }
+
+    /// The batches that turn one sectioned list into another: the difference, staged.
+    ///
+    /// The same as `difference(from:to:sectionID:rows:rowID:rowContentEqual:).staged()`: at
+    /// most two stages, the second only when a row moves and changed.
+    ///
+    /// - Parameters:
+    ///   - old: The sections before the change.
+    ///   - new: The sections after the change.
+    ///   - sectionID: A section's identifier, unique among the sections of each side.
+    ///   - rows: A section's rows, in display order.
+    ///   - rowID: A row's identifier, unique among all rows of each side.
+    ///   - rowContentEqual: Whether two rows with the same identifier display the same content.
+    /// - Returns: The stages to apply in order; `[]` when nothing changed.
+    /// - Throws: ``ListDiffError`` when an identifier occurs twice on one side.
+    /// - Complexity: Expected O(n + m + c log c) for n old rows, m new rows and c changes.
+    @inlinable
+    public static func stagedDifference<Section, SectionID: Hashable, Row, RowID: Hashable>(
+        from old: [Section],
+        to new: [Section],
+        sectionID: (Section) -> SectionID,
+        rows: (Section) -> [Row],
+        rowID: (Row) -> RowID,
+        rowContentEqual: (Row, Row) -> Bool
+    ) throws(ListDiffError) -> [ListChanges] {
+        try difference(
+            from: old, to: new, sectionID: sectionID, rows: rows, rowID: rowID, rowContentEqual: rowContentEqual
+        ).staged()
+    }
+
+    /// The batches that turn one sectioned list of `Identifiable` sections and rows into
+    /// another: the difference, staged.
+    ///
+    /// - Parameters:
+    ///   - old: The sections before the change.
+    ///   - new: The sections after the change.
+    ///   - rows: A section's rows, in display order.
+    /// - Returns: The stages to apply in order; `[]` when nothing changed.
+    /// - Throws: ``ListDiffError`` when a section or row identifier occurs twice on one side.
+    /// - Complexity: Expected O(n + m + c log c) for n old rows, m new rows and c changes.
+    @inlinable
+    public static func stagedDifference<Section: Identifiable, Row: Identifiable & Equatable>(
+        from old: [Section],
+        to new: [Section],
+        rows: (Section) -> [Row]
+    ) throws(ListDiffError) -> [ListChanges] {
+        try difference(from: old, to: new, rows: rows).staged()
+    }
+
+    /// The batches that turn one flat list (section 0) into another: the difference, staged.
+    ///
+    /// - Parameters:
+    ///   - old: The rows before the change.
+    ///   - new: The rows after the change.
+    /// - Returns: The stages to apply in order; `[]` when nothing changed.
+    /// - Throws: ``ListDiffError/duplicateRowIdentifier(identifier:side:first:second:)`` when
+    ///   an identifier occurs twice on one side.
+    /// - Complexity: Expected O(n + m + c log c) for n old rows, m new rows and c changes.
+    @inlinable
+    public static func stagedDifference<Row: Identifiable & Equatable>(
+        from old: [Row],
+        to new: [Row]
+    ) throws(ListDiffError) -> [ListChanges] {
+        try difference(from: old, to: new).staged()
+    }
+}
