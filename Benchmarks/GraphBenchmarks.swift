@@ -1,9 +1,5 @@
 import ObjectGraph
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 // The graph group: inserting, committing, reading and the memory of objects, each against a
 // plain Swift class with the same stored properties.
 
@@ -111,30 +107,11 @@ private func plainItems(count: Int) -> [PlainItem] {
     return items
 }
 
-/// Bytes allocated from the heap: the harness's figure, or — where the harness's C shim
-/// cannot tell (its glibc version check runs before any glibc header defines `__GLIBC__`) —
-/// glibc's `mallinfo2()` looked up at run time. On x86-64 a function returning that
-/// 80-byte struct takes the address to fill as its one argument, which is how it is called.
-private func heapBytes() -> Int {
-    let harness = allocatedBytes()
-    if harness != 0 { return harness }
-    #if canImport(Glibc) && arch(x86_64)
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallinfo2") else { return 0 }
-        typealias MallInfo2 = @convention(c) (UnsafeMutableRawPointer) -> UnsafeMutableRawPointer
-        let call = unsafeBitCast(symbol, to: MallInfo2.self)
-        var fields = [Int](repeating: 0, count: 10)  // arena … keepcost, all size_t
-        fields.withUnsafeMutableBytes { _ = call($0.baseAddress!) }
-        return fields[7] + fields[4]  // uordblks + hblkhd
-    #else
-        return 0
-    #endif
-}
-
 /// Bytes retained per object by `make`, which returns what keeps `count` objects alive.
 private func bytesPerObject<Kept>(count: Int, _ make: () -> Kept) -> Double {
-    let before = heapBytes()
+    let before = allocatedBytes()
     let kept = make()
-    let after = heapBytes()
+    let after = allocatedBytes()
     withExtendedLifetime(kept) {}
     return Double(after - before) / Double(count)
 }
