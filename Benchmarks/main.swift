@@ -17,6 +17,7 @@ let all: [Benchmark] = [
     validationBenchmarks(),
     diffBenchmarks(),
     accumulatorBenchmarks(),
+    searchBenchmarks(),
 ].flatMap { $0 }
 
 var arguments = Array(CommandLine.arguments.dropFirst())
