@@ -1,0 +1,286 @@
+import Foundation
+
+extension ListSimulator {
+    /// Applies one batch update, as UIKit's `performBatchUpdates(_:)` would, with the data
+    /// source already at `newState`.
+    ///
+    /// - Parameters:
+    ///   - changes: The batch, in the index spaces of the batch rules.
+    ///   - newState: The data after the update; inserted, reloaded and reconfigured rows are
+    ///     rendered from it, and the result must equal it.
+    /// - Throws: ``ListSimulatorError``: `.rejected` naming the broken rule, or
+    ///   `.doesNotProduceNewState` with the element-level difference. The state is unchanged.
+    /// - Complexity: O(n + c log c) for n rows and c changes.
+    public func apply(_ changes: ListChanges, newState: [Section]) throws(ListSimulatorError) {
+        try apply(stages: [changes], newState: newState)
+    }
+
+    /// Applies an update made of several batches, one after another, with the data source
+    /// already at `newState` for all of them (as a view adapter performs a staged update).
+    ///
+    /// Every stage is validated against the state the previous one left and the new state's
+    /// counts. In strict mode a row moved by an earlier stage whose content changed must be
+    /// refreshed (reloaded or reconfigured at its after-position) by a later stage (rule 16),
+    /// and no stage may be applied while the list is not visible (rule 17).
+    ///
+    /// - Parameters:
+    ///   - stages: The batches, in order.
+    ///   - newState: The data after the update.
+    /// - Throws: ``ListSimulatorError``; the state is unchanged.
+    /// - Complexity: O(s·n + c log c) for s stages, n rows and c changes.
+    public func apply(stages: [ListChanges], newState: [Section]) throws(ListSimulatorError) {
+        var applied: [ListOperation] = []
+        let result = try Self.result(
+            of: stages, from: sections, to: newState, strict: isStrict, visible: isVisible,
+            checkContent: verifiesContent, operations: &applied
+        )
+        commit(result, operations: applied, stageCount: stages.count)
+    }
+
+    /// Applies what an accumulator decided: a reload, or the stages of an animated update.
+    ///
+    /// - Parameters:
+    ///   - update: `.reload` reloads from `newState`; `.animate(stages)` applies the stages.
+    ///   - newState: The data after the update.
+    /// - Throws: ``ListSimulatorError`` when an animated update is refused; the state is
+    ///   unchanged. A reload never throws.
+    /// - Complexity: O(s·n + c log c) for s stages, n rows and c changes.
+    public func apply(_ update: ListUpdate, newState: [Section]) throws(ListSimulatorError) {
+        switch update {
+        case .reload: reloadData(newState)
+        case let .animate(stages): try apply(stages: stages, newState: newState)
+        }
+    }
+
+    /// Checks that applying `stages` to `old` yields `new`, without a simulator instance.
+    ///
+    /// - Parameters:
+    ///   - stages: The batches of one update, in order.
+    ///   - old: The state before the update.
+    ///   - new: The state the update must produce, identifiers and contents.
+    ///   - strict: Whether tier B rules are enforced too.
+    /// - Returns: `nil` when the update is accepted and produces `new`; otherwise the error.
+    /// - Complexity: O(s·n + c log c) for s stages, n rows and c changes.
+    public static func check(
+        applying stages: [ListChanges],
+        from old: [Section],
+        to new: [Section],
+        strict: Bool = true
+    ) -> ListSimulatorError? {
+        var operations: [ListOperation] = []
+        return check(applying: stages, from: old, to: new, strict: strict, operations: &operations)
+    }
+
+    /// ``check(applying:from:to:strict:)`` that also hands back the operations applied
+    /// before the update was refused or finished, for failure reports.
+    static func check(
+        applying stages: [ListChanges],
+        from old: [Section],
+        to new: [Section],
+        strict: Bool,
+        operations: inout [ListOperation]
+    ) -> ListSimulatorError? {
+        do {
+            _ = try result(
+                of: stages, from: old, to: new, strict: strict, visible: true, checkContent: true, operations: &operations
+            )
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    // MARK: - Machinery
+
+    /// A row on its way through an update.
+    private struct WorkingRow {
+        var row: Row
+        /// The row's position before the update, once a stage moved it (its cell keeps stale
+        /// content until a refresh).
+        var movedFrom: IndexPath?
+        /// The refresh this stage asks for, with the row's before-position in the stage.
+        var refresh: Refresh = .none
+
+        enum Refresh {
+            case none
+            case reload(IndexPath)
+            case reconfigure(IndexPath)
+        }
+
+        init(_ row: Row) {
+            self.row = row
+        }
+    }
+
+    private struct WorkingSection {
+        var id: SectionID
+        var rows: [WorkingRow]
+    }
+
+    private static func result(
+        of stages: [ListChanges],
+        from old: [Section],
+        to new: [Section],
+        strict: Bool,
+        visible: Bool,
+        checkContent: Bool,
+        operations: inout [ListOperation]
+    ) throws(ListSimulatorError) -> [Section] {
+        if strict, !visible, let first = stages.first {
+            throw .rejected(.batchWhileNotVisible, stage: 1, stageCount: stages.count, changes: first)
+        }
+        var working = old.map { WorkingSection(id: $0.id, rows: $0.rows.map { WorkingRow($0) }) }
+        let afterCounts = new.map(\.rows.count)
+        for (index, changes) in stages.enumerated() {
+            let stage: ValidatedStage
+            do {
+                stage = try ValidatedStage(
+                    changes, beforeRowCounts: working.map(\.rows.count), afterRowCounts: afterCounts, strict: strict
+                )
+            } catch {
+                throw .rejected(error, stage: index + 1, stageCount: stages.count, changes: changes)
+            }
+            operations.append(.beginBatch(stage: index + 1, stageCount: stages.count))
+            apply(stage, to: &working, newState: new, operations: &operations)
+        }
+        let sections = working.map { Section(id: $0.id, rows: $0.rows.map(\.row)) }
+        let identity = difference(between: sections, and: new, comparingContent: false)
+        if !identity.isEmpty { throw .doesNotProduceNewState(identity) }
+        if strict {
+            for (s, section) in working.enumerated() {
+                for (r, row) in section.rows.enumerated() {
+                    guard let from = row.movedFrom else { continue }
+                    let current = new[s].rows[r].content
+                    if row.row.content != current {
+                        throw .rejected(
+                            .movedRowNotRefreshed(
+                                from: from,
+                                to: IndexPath(row: r, section: s),
+                                shown: String(describing: row.row.content),
+                                current: String(describing: current)
+                            ),
+                            stage: stages.count,
+                            stageCount: stages.count,
+                            changes: stages[stages.count - 1]
+                        )
+                    }
+                }
+            }
+        }
+        if checkContent {
+            let content = difference(between: sections, and: new, comparingContent: true)
+            if !content.isEmpty { throw .doesNotProduceNewState(content) }
+        }
+        return sections
+    }
+
+    /// Applies one validated stage: deletes and move sources leave their before-sections,
+    /// sections are rebuilt in after-order, and every surviving section is filled slot by
+    /// slot with its inserts and move destinations at their after-positions and its remaining
+    /// rows in their old order (the result of deleting descending, then inserting ascending).
+    private static func apply(
+        _ stage: ValidatedStage,
+        to working: inout [WorkingSection],
+        newState: [Section],
+        operations: inout [ListOperation]
+    ) {
+        let before = working
+        let deleted = Set(stage.deletedRows)
+        let inserted = Set(stage.insertedRows)
+        let reloaded = Set(stage.reloadedRows)
+        let reconfigured = Set(stage.reconfiguredRows)
+        var moveBySource: [IndexPath: ListChanges.RowMove] = [:]
+        for move in stage.movedRows { moveBySource[move.from] = move }
+
+        // Removals, in before-space.
+        var stash: [IndexPath: WorkingRow] = [:]
+        var survivors: [[WorkingRow]] = Array(repeating: [], count: before.count)
+        for (s, section) in before.enumerated() {
+            guard let target = stage.sectionTargets[s] else {
+                operations.append(.deleteSection(s, id: text(section.id)))
+                continue
+            }
+            guard !stage.sectionSources[target].isNew else { continue }
+            let sectionMoves = if case .moved = stage.sectionSources[target] { true } else { false }
+            for (r, row) in section.rows.enumerated() {
+                let path = IndexPath(row: r, section: s)
+                var row = row
+                if deleted.contains(path) {
+                    operations.append(.deleteRow(path, id: text(row.row.id)))
+                    continue
+                }
+                if let move = moveBySource[path] {
+                    if row.movedFrom == nil { row.movedFrom = path }
+                    stash[move.to] = row
+                    continue
+                }
+                if sectionMoves, row.movedFrom == nil { row.movedFrom = path }
+                if reloaded.contains(path) {
+                    row.refresh = .reload(path)
+                } else if reconfigured.contains(path) {
+                    row.refresh = .reconfigure(path)
+                }
+                survivors[s].append(row)
+            }
+        }
+        for move in stage.movedSections {
+            operations.append(.moveSection(move, id: text(before[move.from].id)))
+        }
+        for move in stage.movedRows {
+            guard let row = stash[move.to] else { preconditionFailure("internal inconsistency: a moved row is lost") }
+            operations.append(.moveRow(move, id: text(row.row.id)))
+        }
+
+        // Rebuild in after-space.
+        var result: [WorkingSection] = []
+        result.reserveCapacity(stage.sectionSources.count)
+        for (t, source) in stage.sectionSources.enumerated() {
+            let fresh = newState[t]
+            switch source {
+            case .inserted:
+                operations.append(.insertSection(t, id: text(fresh.id), rowCount: fresh.rows.count))
+                result.append(WorkingSection(id: fresh.id, rows: fresh.rows.map { WorkingRow($0) }))
+            case let .reloaded(s):
+                operations.append(.reloadSection(from: s, to: t, id: text(fresh.id), rowCount: fresh.rows.count))
+                result.append(WorkingSection(id: fresh.id, rows: fresh.rows.map { WorkingRow($0) }))
+            case let .moved(s), let .kept(s):
+                var kept = survivors[s].makeIterator()
+                var rows: [WorkingRow] = []
+                rows.reserveCapacity(fresh.rows.count)
+                for r in fresh.rows.indices {
+                    let path = IndexPath(row: r, section: t)
+                    if inserted.contains(path) {
+                        operations.append(.insertRow(path, id: text(fresh.rows[r].id)))
+                        rows.append(WorkingRow(fresh.rows[r]))
+                    } else if let moved = stash[path] {
+                        rows.append(moved)
+                    } else if var row = kept.next() {
+                        switch row.refresh {
+                        case .none:
+                            break
+                        case let .reload(from):
+                            // A reload recreates the same row's cell: the identity stays, the
+                            // content is rendered anew. A position that now shows another row
+                            // needs a delete and an insert, and the identity check says so.
+                            operations.append(.reloadRow(from: from, to: path, id: text(row.row.id)))
+                            row = WorkingRow(Row(id: row.row.id, content: fresh.rows[r].content))
+                        case let .reconfigure(from):
+                            operations.append(.reconfigureRow(from: from, to: path, id: text(row.row.id)))
+                            row.row.content = fresh.rows[r].content
+                            row.movedFrom = nil
+                            row.refresh = .none
+                        }
+                        rows.append(row)
+                    } else {
+                        preconditionFailure("internal inconsistency: section \(t) runs out of rows at \(r)")
+                    }
+                }
+                assert(kept.next() == nil, "internal inconsistency: section \(t) has rows left over")
+                result.append(WorkingSection(id: before[s].id, rows: rows))
+            }
+        }
+        working = result
+    }
+
+    private static func text(_ value: some Any) -> String { String(describing: value) }
+}

@@ -1,0 +1,66 @@
+import Foundation
+
+extension ListSimulator {
+    /// One displayed row: its identifier and the content its cell was rendered with.
+    public struct Row: Equatable, CustomStringConvertible {
+        /// The row's identifier.
+        public var id: RowID
+        /// The content the cell shows.
+        public var content: Content
+
+        /// Creates a row.
+        ///
+        /// - Parameters:
+        ///   - id: The row's identifier.
+        ///   - content: The content its cell shows.
+        public init(id: RowID, content: Content) {
+            self.id = id
+            self.content = content
+        }
+
+        public var description: String { "\(id): \(content)" }
+    }
+
+    /// One displayed section: its identifier and its rows in order.
+    public struct Section: Equatable, CustomStringConvertible {
+        /// The section's identifier.
+        public var id: SectionID
+        /// The section's rows, in display order.
+        public var rows: [Row]
+
+        /// Creates a section.
+        ///
+        /// - Parameters:
+        ///   - id: The section's identifier.
+        ///   - rows: Its rows, in display order.
+        public init(id: SectionID, rows: [Row]) {
+            self.id = id
+            self.rows = rows
+        }
+
+        public var description: String { "\(id) [\(rows.map(\.description).joined(separator: ", "))]" }
+    }
+}
+
+extension ListSimulator.Row: Sendable where RowID: Sendable, Content: Sendable {}
+extension ListSimulator.Section: Sendable where SectionID: Sendable, RowID: Sendable, Content: Sendable {}
+
+extension ListSimulator.Row where Content == RowID {
+    /// Creates a row whose content is its identifier, for tests that track identity only.
+    ///
+    /// - Parameter id: The row's identifier and content.
+    public init(_ id: RowID) {
+        self.init(id: id, content: id)
+    }
+}
+
+extension ListSimulator.Section where Content == RowID {
+    /// Creates a section of rows whose content is their identifier.
+    ///
+    /// - Parameters:
+    ///   - id: The section's identifier.
+    ///   - rowIDs: The rows' identifiers, in display order.
+    public init(id: SectionID, rowIDs: [RowID]) {
+        self.init(id: id, rows: rowIDs.map { .init(id: $0, content: $0) })
+    }
+}

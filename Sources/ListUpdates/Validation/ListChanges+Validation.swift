@@ -1,0 +1,50 @@
+import Foundation
+
+extension ListChanges {
+    /// Checks that a list view accepts this value as one batch update (one *stage*).
+    ///
+    /// The check follows the batch rules: bounds (rules 4–5), conflicts (6–11) and counts
+    /// (13) always; duplicate row deletes (14) and row changes inside moved sections (15)
+    /// in strict mode. Row changes inside deleted or inserted sections and exact duplicate
+    /// moves are dropped before counting (rules 12 and 9), not reported. A reconfigured row
+    /// that is also a move source breaks rule 7, as a reloaded one does.
+    ///
+    /// Rules 16 and 17 depend on cell contents and on the view, which this check does not
+    /// see; `ListSimulator` enforces them.
+    ///
+    /// - Parameters:
+    ///   - beforeRowCounts: The number of rows in each section before the batch, in section
+    ///     order (what the list displays now).
+    ///   - afterRowCounts: The number of rows in each section after the batch (what the data
+    ///     source will report), or `nil` to derive them: then the section and row counts of
+    ///     every surviving section follow from the changes, and rows inserted into inserted
+    ///     or reloaded sections are not bounds-checked.
+    ///   - strict: Whether to reject tier B batches too (rules 14 and 15).
+    /// - Throws: The first ``BatchUpdateError`` found, checking rules in order.
+    /// - Complexity: O(c log c + s) for c changes and s sections.
+    public func validate(
+        beforeRowCounts: [Int],
+        afterRowCounts: [Int]? = nil,
+        strict: Bool = true
+    ) throws(BatchUpdateError) {
+        _ = try ValidatedStage(self, beforeRowCounts: beforeRowCounts, afterRowCounts: afterRowCounts, strict: strict)
+    }
+
+    /// The number of rows in each section after this batch, derived from the changes.
+    ///
+    /// - Parameters:
+    ///   - beforeRowCounts: The number of rows in each section before the batch.
+    ///   - strict: Whether tier B rules (14 and 15) are checked too.
+    /// - Returns: One entry per section after the batch: the derived row count, or `nil` for
+    ///   an inserted or reloaded section, whose rows come from the data source.
+    /// - Throws: A ``BatchUpdateError`` when the batch breaks a rule that can be checked
+    ///   without the counts after it.
+    /// - Complexity: O(c log c + s) for c changes and s sections.
+    public func rowCountsAfter(
+        beforeRowCounts: [Int],
+        strict: Bool = true
+    ) throws(BatchUpdateError) -> [Int?] {
+        try ValidatedStage(self, beforeRowCounts: beforeRowCounts, afterRowCounts: nil, strict: strict)
+            .afterRowCounts
+    }
+}

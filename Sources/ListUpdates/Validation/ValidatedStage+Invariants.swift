@@ -1,0 +1,30 @@
+import Foundation
+
+extension ValidatedStage {
+    #if FRK_INVARIANT_CHECKS
+        /// Checks that the section mapping is a bijection between surviving sections and
+        /// non-inserted after-positions, and that every row change lies in a surviving section.
+        package func _checkInvariants() {
+            var seen = Set<Int>()
+            for (after, source) in sectionSources.enumerated() {
+                guard let before = source.before else { continue }
+                precondition(seen.insert(before).inserted, "internal inconsistency: section \(before) mapped twice")
+                precondition(sectionTargets[before] == after, "internal inconsistency: section map is not inverse")
+            }
+            precondition(
+                sectionTargets.compactMap { $0 }.count == seen.count,
+                "internal inconsistency: a section target has no source"
+            )
+            for path in deletedRows + reloadedRows + reconfiguredRows {
+                precondition(sectionTargets[path[0]] != nil, "internal inconsistency: row change in a deleted section")
+            }
+            for path in insertedRows {
+                precondition(!sectionSources[path[0]].isNew, "internal inconsistency: row insert in a new section")
+            }
+            precondition(afterRowCounts.count == sectionSources.count, "internal inconsistency: after counts")
+        }
+    #else
+        @inline(__always)
+        package func _checkInvariants() {}
+    #endif
+}
