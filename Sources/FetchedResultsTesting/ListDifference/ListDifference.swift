@@ -25,6 +25,7 @@ public struct ListDifference: Sendable, Hashable, CustomStringConvertible {
         /// The row at this index path has the right identifier but shows other content.
         case content(IndexPath, id: String, actual: String, expected: String)
 
+        /// One line such as `row 0.2 is 7, expected 9`.
         public var description: String {
             switch self {
             case let .sectionCount(actual, expected): "\(actual) sections, expected \(expected)"

@@ -28,6 +28,7 @@ public enum ListOperation: Sendable, Hashable, CustomStringConvertible {
     /// A row's cell was refreshed in place: before- and after-positions.
     case reconfigureRow(from: IndexPath, to: IndexPath, id: String)
 
+    /// One indented log line such as `  move row 0.2→1.0 (7)`.
     public var description: String {
         switch self {
         case let .reloadData(sections, rows): "reloadData: \(sections) sections, \(rows) rows"

@@ -95,9 +95,9 @@ extension ListSimulator {
     /// A row on its way through an update.
     private struct WorkingRow {
         var row: Row
-        /// The row's position before the update, once a stage moved it (its cell keeps stale
-        /// content until a refresh).
-        var movedFrom: IndexPath?
+        /// The row's position before the update and the stage (counted from 0) that moved it,
+        /// once one did: its cell keeps stale content until a refresh.
+        var moved: (from: IndexPath, stage: Int)?
         /// The refresh this stage asks for, with the row's before-position in the stage.
         var refresh: Refresh = .none
 
@@ -141,7 +141,7 @@ extension ListSimulator {
                 throw .rejected(error, stage: index + 1, stageCount: stages.count, changes: changes)
             }
             operations.append(.beginBatch(stage: index + 1, stageCount: stages.count))
-            apply(stage, to: &working, newState: new, operations: &operations)
+            apply(stage, index: index, to: &working, newState: new, operations: &operations)
         }
         let sections = working.map { Section(id: $0.id, rows: $0.rows.map(\.row)) }
         let identity = difference(between: sections, and: new, comparingContent: false)
@@ -149,7 +149,7 @@ extension ListSimulator {
         if strict {
             for (s, section) in working.enumerated() {
                 for (r, row) in section.rows.enumerated() {
-                    guard let from = row.movedFrom else { continue }
+                    guard let (from, stage) = row.moved else { continue }
                     let current = new[s].rows[r].content
                     if row.row.content != current {
                         throw .rejected(
@@ -159,9 +159,9 @@ extension ListSimulator {
                                 shown: String(describing: row.row.content),
                                 current: String(describing: current)
                             ),
-                            stage: stages.count,
+                            stage: stage + 1,
                             stageCount: stages.count,
-                            changes: stages[stages.count - 1]
+                            changes: stages[stage]
                         )
                     }
                 }
@@ -180,6 +180,7 @@ extension ListSimulator {
     /// rows in their old order (the result of deleting descending, then inserting ascending).
     private static func apply(
         _ stage: ValidatedStage,
+        index: Int,
         to working: inout [WorkingSection],
         newState: [Section],
         operations: inout [ListOperation]
@@ -189,11 +190,11 @@ extension ListSimulator {
         let inserted = Set(stage.insertedRows)
         let reloaded = Set(stage.reloadedRows)
         let reconfigured = Set(stage.reconfiguredRows)
-        var moveBySource: [IndexPath: ListChanges.RowMove] = [:]
-        for move in stage.movedRows { moveBySource[move.from] = move }
+        var destinationBySource: [Int: Int] = [:]
+        for move in stage.movedRows { destinationBySource[move.from] = move.to }
 
         // Removals, in before-space.
-        var stash: [IndexPath: WorkingRow] = [:]
+        var stash: [Int: WorkingRow] = [:]
         var survivors: [[WorkingRow]] = Array(repeating: [], count: before.count)
         for (s, section) in before.enumerated() {
             guard let target = stage.sectionTargets[s] else {
@@ -203,22 +204,22 @@ extension ListSimulator {
             guard !stage.sectionSources[target].isNew else { continue }
             let sectionMoves = if case .moved = stage.sectionSources[target] { true } else { false }
             for (r, row) in section.rows.enumerated() {
-                let path = IndexPath(row: r, section: s)
+                let key = ValidatedStage.key(section: s, row: r)
                 var row = row
-                if deleted.contains(path) {
-                    operations.append(.deleteRow(path, id: text(row.row.id)))
+                if deleted.contains(key) {
+                    operations.append(.deleteRow(IndexPath(row: r, section: s), id: text(row.row.id)))
                     continue
                 }
-                if let move = moveBySource[path] {
-                    if row.movedFrom == nil { row.movedFrom = path }
-                    stash[move.to] = row
+                if let destination = destinationBySource[key] {
+                    if row.moved == nil { row.moved = (IndexPath(row: r, section: s), index) }
+                    stash[destination] = row
                     continue
                 }
-                if sectionMoves, row.movedFrom == nil { row.movedFrom = path }
-                if reloaded.contains(path) {
-                    row.refresh = .reload(path)
-                } else if reconfigured.contains(path) {
-                    row.refresh = .reconfigure(path)
+                if sectionMoves, row.moved == nil { row.moved = (IndexPath(row: r, section: s), index) }
+                if reloaded.contains(key) {
+                    row.refresh = .reload(IndexPath(row: r, section: s))
+                } else if reconfigured.contains(key) {
+                    row.refresh = .reconfigure(IndexPath(row: r, section: s))
                 }
                 survivors[s].append(row)
             }
@@ -228,7 +229,8 @@ extension ListSimulator {
         }
         for move in stage.movedRows {
             guard let row = stash[move.to] else { preconditionFailure("internal inconsistency: a moved row is lost") }
-            operations.append(.moveRow(move, id: text(row.row.id)))
+            let rowMove = ListChanges.RowMove(from: ValidatedStage.indexPath(move.from), to: ValidatedStage.indexPath(move.to))
+            operations.append(.moveRow(rowMove, id: text(row.row.id)))
         }
 
         // Rebuild in after-space.
@@ -241,18 +243,19 @@ extension ListSimulator {
                 operations.append(.insertSection(t, id: text(fresh.id), rowCount: fresh.rows.count))
                 result.append(WorkingSection(id: fresh.id, rows: fresh.rows.map { WorkingRow($0) }))
             case let .reloaded(s):
-                operations.append(.reloadSection(from: s, to: t, id: text(fresh.id), rowCount: fresh.rows.count))
-                result.append(WorkingSection(id: fresh.id, rows: fresh.rows.map { WorkingRow($0) }))
+                // The same section, every row recreated from the data source.
+                operations.append(.reloadSection(from: s, to: t, id: text(before[s].id), rowCount: fresh.rows.count))
+                result.append(WorkingSection(id: before[s].id, rows: fresh.rows.map { WorkingRow($0) }))
             case let .moved(s), let .kept(s):
                 var kept = survivors[s].makeIterator()
                 var rows: [WorkingRow] = []
                 rows.reserveCapacity(fresh.rows.count)
                 for r in fresh.rows.indices {
-                    let path = IndexPath(row: r, section: t)
-                    if inserted.contains(path) {
-                        operations.append(.insertRow(path, id: text(fresh.rows[r].id)))
+                    let key = ValidatedStage.key(section: t, row: r)
+                    if inserted.contains(key) {
+                        operations.append(.insertRow(IndexPath(row: r, section: t), id: text(fresh.rows[r].id)))
                         rows.append(WorkingRow(fresh.rows[r]))
-                    } else if let moved = stash[path] {
+                    } else if let moved = stash[key] {
                         rows.append(moved)
                     } else if var row = kept.next() {
                         switch row.refresh {
@@ -262,12 +265,14 @@ extension ListSimulator {
                             // A reload recreates the same row's cell: the identity stays, the
                             // content is rendered anew. A position that now shows another row
                             // needs a delete and an insert, and the identity check says so.
-                            operations.append(.reloadRow(from: from, to: path, id: text(row.row.id)))
+                            operations.append(.reloadRow(from: from, to: IndexPath(row: r, section: t), id: text(row.row.id)))
                             row = WorkingRow(Row(id: row.row.id, content: fresh.rows[r].content))
                         case let .reconfigure(from):
-                            operations.append(.reconfigureRow(from: from, to: path, id: text(row.row.id)))
+                            operations.append(
+                                .reconfigureRow(from: from, to: IndexPath(row: r, section: t), id: text(row.row.id))
+                            )
                             row.row.content = fresh.rows[r].content
-                            row.movedFrom = nil
+                            row.moved = nil
                             row.refresh = .none
                         }
                         rows.append(row)

@@ -18,6 +18,7 @@ extension ListSimulator {
             self.content = content
         }
 
+        /// `id: content`.
         public var description: String { "\(id): \(content)" }
     }
 
@@ -38,6 +39,7 @@ extension ListSimulator {
             self.rows = rows
         }
 
+        /// `id [row, row, …]`.
         public var description: String { "\(id) [\(rows.map(\.description).joined(separator: ", "))]" }
     }
 }
@@ -62,5 +64,17 @@ extension ListSimulator.Section where Content == RowID {
     ///   - rowIDs: The rows' identifiers, in display order.
     public init(id: SectionID, rowIDs: [RowID]) {
         self.init(id: id, rows: rowIDs.map { .init(id: $0, content: $0) })
+    }
+}
+
+extension ListSimulator where Content == RowID {
+    /// Sections from an ordered literal of section identifiers and their row identifiers, each
+    /// row's content being its identifier: `Table.sections(["fruit": [1, 2], "veg": [3]])`.
+    ///
+    /// - Parameter literal: Section identifiers with their rows, in display order.
+    /// - Returns: The sections.
+    /// - Complexity: O(n) for n rows.
+    public static func sections(_ literal: KeyValuePairs<SectionID, [RowID]>) -> [Section] {
+        literal.map { Section(id: $0.key, rowIDs: $0.value) }
     }
 }

@@ -24,7 +24,7 @@ import Foundation
 /// but that corrupt its state or show stale cells (tier B of the batch rules, 14–17).
 /// On any error the simulator's state is unchanged.
 ///
-/// As a ``ListUpdateTarget`` it reads its ``dataSource`` for the new state and, since the
+/// As a `ListUpdateTarget` it reads its ``dataSource`` for the new state and, since the
 /// protocol does not throw, records rejected updates in ``failures``.
 public final class ListSimulator<SectionID: Hashable, RowID: Hashable, Content: Equatable>: ListUpdateTarget {
     /// The sections on display, each with its rows as last rendered.

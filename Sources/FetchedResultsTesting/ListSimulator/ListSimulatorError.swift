@@ -24,6 +24,7 @@ public enum ListSimulatorError: Error, Sendable, Equatable, CustomStringConverti
         if case let .doesNotProduceNewState(difference) = self { difference } else { nil }
     }
 
+    /// The rule message with the stage it broke, or the element-level difference.
     public var description: String {
         switch self {
         case let .rejected(error, stage, stageCount, changes):

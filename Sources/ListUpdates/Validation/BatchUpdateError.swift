@@ -228,7 +228,7 @@ public enum BatchUpdateError: Error, Sendable, Hashable, CustomStringConvertible
             return "row \(indexPath.listDescription) is deleted \(count) times in one batch; a collection view "
                 + "corrupts its state. Delete each row once."
         case let .rowChangeInMovedSection(move, change, indexPath):
-            return "row \(change.verb) at \(indexPath.listDescription) inside section move \(move) of the same "
+            return "\(change.label) at \(indexPath.listDescription) inside section move \(move) of the same "
                 + "batch; delete and insert the section instead of moving it"
         case let .movedRowNotRefreshed(from, to, shown, current):
             return "row moved \(from.listDescription)→\(to.listDescription) changed content but is never "
@@ -267,6 +267,18 @@ extension BatchUpdateError.RowChange {
         case .reconfigure: "reconfigure"
         case .moveSource: "move"
         case .moveDestination: "move a row to"
+        }
+    }
+
+    /// "row delete", "row move out", …: the change as a noun.
+    var label: String {
+        switch self {
+        case .delete: "row delete"
+        case .insert: "row insert"
+        case .reload: "row reload"
+        case .reconfigure: "row reconfigure"
+        case .moveSource: "row move out"
+        case .moveDestination: "row move in"
         }
     }
 

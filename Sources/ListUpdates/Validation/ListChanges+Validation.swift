@@ -9,6 +9,13 @@ extension ListChanges {
     /// moves are dropped before counting (rules 12 and 9), not reported. A reconfigured row
     /// that is also a move source breaks rule 7, as a reloaded one does.
     ///
+    /// A reload's after-position (rule 2) is where the row or section lands as a survivor:
+    /// inserts and move destinations take their after-positions first, and the surviving rows
+    /// or sections, reloaded ones included, fill the remaining positions in their old order.
+    /// So a reload never lands on an insert or a move destination, and the reload parts of
+    /// rules 8 and 10 hold by construction; a reloaded section that is a move source breaks
+    /// rule 10.
+    ///
     /// Rules 16 and 17 depend on cell contents and on the view, which this check does not
     /// see; `ListSimulator` enforces them.
     ///

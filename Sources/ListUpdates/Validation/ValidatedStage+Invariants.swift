@@ -15,11 +15,14 @@ extension ValidatedStage {
                 sectionTargets.compactMap { $0 }.count == seen.count,
                 "internal inconsistency: a section target has no source"
             )
-            for path in deletedRows + reloadedRows + reconfiguredRows {
-                precondition(sectionTargets[path[0]] != nil, "internal inconsistency: row change in a deleted section")
+            for key in deletedRows + reloadedRows + reconfiguredRows {
+                precondition(sectionTargets[Self.section(key)] != nil, "internal inconsistency: row change in a deleted section")
             }
-            for path in insertedRows {
-                precondition(!sectionSources[path[0]].isNew, "internal inconsistency: row insert in a new section")
+            for key in insertedRows {
+                precondition(!sectionSources[Self.section(key)].isNew, "internal inconsistency: row insert in a new section")
+            }
+            for (a, b) in zip(movedRows, movedRows.dropFirst()) {
+                precondition(a.from < b.from, "internal inconsistency: row moves not sorted by a unique source")
             }
             precondition(afterRowCounts.count == sectionSources.count, "internal inconsistency: after counts")
         }

@@ -37,19 +37,49 @@ package struct ValidatedStage: Sendable {
     package private(set) var sectionTargets: [Int?]
     /// Sorted, unique section moves.
     package private(set) var movedSections: [ListChanges.SectionMove]
-    /// Sorted, unique row deletes outside deleted and reloaded sections (before-positions).
-    package private(set) var deletedRows: [IndexPath]
-    /// Sorted, unique row inserts outside inserted and reloaded sections (after-positions).
-    package private(set) var insertedRows: [IndexPath]
-    /// Sorted, unique row moves (before → after).
-    package private(set) var movedRows: [ListChanges.RowMove]
-    /// Sorted, unique row reloads outside deleted and reloaded sections (before-positions).
-    package private(set) var reloadedRows: [IndexPath]
-    /// Sorted, unique row reconfigures outside deleted and reloaded sections (before-positions).
-    package private(set) var reconfiguredRows: [IndexPath]
+    /// Sorted, unique row deletes outside deleted and reloaded sections, as ``key(_:)``s of
+    /// before-positions.
+    package private(set) var deletedRows: [Int]
+    /// Sorted, unique row inserts outside inserted and reloaded sections, as ``key(_:)``s of
+    /// after-positions.
+    package private(set) var insertedRows: [Int]
+    /// Unique row moves sorted by source, as ``key(_:)``s: before-position → after-position.
+    package private(set) var movedRows: [(from: Int, to: Int)]
+    /// Sorted, unique row reloads outside deleted and reloaded sections, as ``key(_:)``s of
+    /// before-positions.
+    package private(set) var reloadedRows: [Int]
+    /// Sorted, unique row reconfigures outside deleted and reloaded sections, as ``key(_:)``s
+    /// of before-positions.
+    package private(set) var reconfiguredRows: [Int]
     /// The row count of each section after the batch: as given, or derived (`nil` for an
     /// inserted or reloaded section when no counts were given).
     package private(set) var afterRowCounts: [Int?]
+
+    /// A row position packed into one integer, so the checks sort and hash integers rather
+    /// than index paths: the section in the high 32 bits, the row in the low ones. Keys order
+    /// as index paths do.
+    @inline(__always)
+    package static func key(section: Int, row: Int) -> Int {
+        section << 32 | row
+    }
+
+    /// The key of a two-index path whose indexes are in bounds.
+    @inline(__always)
+    package static func key(_ path: IndexPath) -> Int {
+        key(section: path[0], row: path[1])
+    }
+
+    /// The index path a key stands for.
+    @inline(__always)
+    package static func indexPath(_ key: Int) -> IndexPath {
+        IndexPath(indexes: [key >> 32, key & 0xFFFF_FFFF])
+    }
+
+    /// The section of a key.
+    @inline(__always)
+    package static func section(_ key: Int) -> Int {
+        key >> 32
+    }
 
     /// Validates `changes` as one batch and normalizes it.
     ///
@@ -62,11 +92,17 @@ package struct ValidatedStage: Sendable {
     ) throws(BatchUpdateError) {
         precondition(beforeRowCounts.allSatisfy { $0 >= 0 }, "row counts before the batch must not be negative")
         precondition(givenAfter?.allSatisfy { $0 >= 0 } ?? true, "row counts after the batch must not be negative")
-        for path in changes.deletedRows + changes.insertedRows + changes.reloadedRows + changes.reconfiguredRows
-            + changes.movedRows.flatMap({ [$0.from, $0.to] })
-        {
-            precondition(path.count == 2, "a row index path must have exactly two indexes (section, row), got \(path)")
+        for paths in [changes.deletedRows, changes.insertedRows, changes.reloadedRows, changes.reconfiguredRows] {
+            for path in paths { Self.checkShape(path) }
         }
+        for move in changes.movedRows {
+            Self.checkShape(move.from)
+            Self.checkShape(move.to)
+        }
+        precondition(
+            beforeRowCounts.count < 1 << 31 && beforeRowCounts.allSatisfy { $0 < 1 << 31 },
+            "a list may have at most 2^31 sections and 2^31 rows per section"
+        )
 
         // MARK: Sections
         let sectionsBefore = beforeRowCounts.count
@@ -155,8 +191,8 @@ package struct ValidatedStage: Sendable {
         }
 
         // MARK: Rows
-        func isReplacedBefore(_ section: Int) -> Bool { deletedSet.contains(section) || reloadedSet.contains(section) }
-        func checkBefore(_ path: IndexPath, _ change: BatchUpdateError.RowChange) throws(BatchUpdateError) {
+        let replacedBefore = (0..<sectionsBefore).map { deletedSet.contains($0) || reloadedSet.contains($0) }
+        func checkBefore(_ path: IndexPath, _ change: BatchUpdateError.RowChange) throws(BatchUpdateError) -> Int {
             let section = path[0]
             guard (0..<sectionsBefore).contains(section) else {
                 throw .rowOutOfBounds(change, indexPath: path, sectionCount: sectionsBefore, rowCount: nil)
@@ -166,83 +202,104 @@ package struct ValidatedStage: Sendable {
                     change, indexPath: path, sectionCount: sectionsBefore, rowCount: beforeRowCounts[section]
                 )
             }
+            return Self.key(section: section, row: path[1])
         }
-        func checkAfterSection(_ path: IndexPath, _ change: BatchUpdateError.RowChange) throws(BatchUpdateError) {
+        func checkAfterSection(_ path: IndexPath, _ change: BatchUpdateError.RowChange) throws(BatchUpdateError) -> Int {
             guard (0..<sectionsAfter).contains(path[0]) else {
                 throw .rowOutOfBounds(change, indexPath: path, sectionCount: sectionsAfter, rowCount: nil)
             }
+            return Self.key(section: path[0], row: path[1])
         }
-        func checkAfterRow(_ path: IndexPath, _ change: BatchUpdateError.RowChange, _ counts: [Int?]) throws(BatchUpdateError) {
-            guard let count = counts[path[0]] else { return }
-            guard (0..<count).contains(path[1]) else {
-                throw .rowOutOfBounds(change, indexPath: path, sectionCount: sectionsAfter, rowCount: count)
+        func checkAfterRow(_ key: Int, _ change: BatchUpdateError.RowChange, _ counts: [Int?]) throws(BatchUpdateError) {
+            let section = Self.section(key)
+            guard let count = counts[section] else { return }
+            guard key & 0xFFFF_FFFF < count else {
+                throw .rowOutOfBounds(change, indexPath: Self.indexPath(key), sectionCount: sectionsAfter, rowCount: count)
             }
         }
+        func move(_ pair: (from: Int, to: Int)) -> ListChanges.RowMove {
+            ListChanges.RowMove(from: Self.indexPath(pair.from), to: Self.indexPath(pair.to))
+        }
 
-        // Rule 5, before-positions, and the after-sections of after-positions.
-        let allDeletes = changes.deletedRows.sorted()
-        for path in allDeletes { try checkBefore(path, .delete) }
-        for path in changes.reloadedRows { try checkBefore(path, .reload) }
-        for path in changes.reconfiguredRows { try checkBefore(path, .reconfigure) }
-        let rowMoves = Self.sortedUnique(changes.movedRows)
-        for move in rowMoves { try checkBefore(move.from, .moveSource) }
-        for path in changes.insertedRows { try checkAfterSection(path, .insert) }
-        for move in rowMoves { try checkAfterSection(move.to, .moveDestination) }
+        // Rule 5, before-positions, and the sections of after-positions.
+        var allDeletes: [Int] = []
+        allDeletes.reserveCapacity(changes.deletedRows.count)
+        for path in changes.deletedRows { allDeletes.append(try checkBefore(path, .delete)) }
+        var reloads: [Int] = []
+        reloads.reserveCapacity(changes.reloadedRows.count)
+        for path in changes.reloadedRows { reloads.append(try checkBefore(path, .reload)) }
+        var reconfigures: [Int] = []
+        reconfigures.reserveCapacity(changes.reconfiguredRows.count)
+        for path in changes.reconfiguredRows { reconfigures.append(try checkBefore(path, .reconfigure)) }
+        var moves: [(from: Int, to: Int)] = []
+        moves.reserveCapacity(changes.movedRows.count)
+        for rowMove in changes.movedRows {
+            moves.append((try checkBefore(rowMove.from, .moveSource), try checkAfterSection(rowMove.to, .moveDestination)))
+        }
+        var inserts: [Int] = []
+        inserts.reserveCapacity(changes.insertedRows.count)
+        for path in changes.insertedRows { inserts.append(try checkAfterSection(path, .insert)) }
         if let givenAfter {
             let counts = givenAfter.map(Optional.some)
-            for path in changes.insertedRows { try checkAfterRow(path, .insert, counts) }
-            for move in rowMoves { try checkAfterRow(move.to, .moveDestination, counts) }
+            for key in inserts.sorted() { try checkAfterRow(key, .insert, counts) }
+            for pair in moves.sorted(by: { $0 < $1 }) { try checkAfterRow(pair.to, .moveDestination, counts) }
         }
 
         // Rule 12: row changes inside replaced sections are folded into the section change.
-        let deletedRows = Self.sortedUnique(allDeletes.filter { !isReplacedBefore($0[0]) })
-        let reloadedRows = Self.sortedUnique(changes.reloadedRows.filter { !isReplacedBefore($0[0]) })
-        let reconfiguredRows = Self.sortedUnique(changes.reconfiguredRows.filter { !isReplacedBefore($0[0]) })
-        let insertedRows = Self.sortedUnique(changes.insertedRows.filter { !sectionSources[$0[0]].isNew })
-        let deletedRowSet = Set(deletedRows)
-        let reloadedRowSet = Set(reloadedRows)
-        let reconfiguredRowSet = Set(reconfiguredRows)
-        let insertedRowSet = Set(insertedRows)
+        // Rule 9: exact duplicate moves are dropped.
+        allDeletes.sort()
+        let deletedRows = Self.unique(allDeletes.filter { !replacedBefore[Self.section($0)] })
+        let reloadedRows = Self.unique(reloads.filter { !replacedBefore[Self.section($0)] }.sorted())
+        let reconfiguredRows = Self.unique(reconfigures.filter { !replacedBefore[Self.section($0)] }.sorted())
+        let insertedRows = Self.unique(inserts.filter { !sectionSources[Self.section($0)].isNew }.sorted())
+        moves.sort { $0 < $1 }
+        var rowMoves: [(from: Int, to: Int)] = []
+        rowMoves.reserveCapacity(moves.count)
+        for pair in moves where rowMoves.last.map({ $0 != pair }) ?? true { rowMoves.append(pair) }
+        let moveSources = rowMoves.map(\.from)
+        let byDestination = rowMoves.sorted { ($0.to, $0.from) < ($1.to, $1.from) }
 
         // Rule 6.
-        if let path = deletedRows.first(where: reloadedRowSet.contains) {
-            throw .rowChangedTwice(indexPath: path, .delete, .reload)
+        if let key = Self.firstCommon(deletedRows, reloadedRows) {
+            throw .rowChangedTwice(indexPath: Self.indexPath(key), .delete, .reload)
         }
-        if let path = deletedRows.first(where: reconfiguredRowSet.contains) {
-            throw .rowChangedTwice(indexPath: path, .delete, .reconfigure)
+        if let key = Self.firstCommon(deletedRows, reconfiguredRows) {
+            throw .rowChangedTwice(indexPath: Self.indexPath(key), .delete, .reconfigure)
         }
-        if let path = reloadedRows.first(where: reconfiguredRowSet.contains) {
-            throw .rowChangedTwice(indexPath: path, .reload, .reconfigure)
+        if let key = Self.firstCommon(reloadedRows, reconfiguredRows) {
+            throw .rowChangedTwice(indexPath: Self.indexPath(key), .reload, .reconfigure)
         }
         // Rules 7 and 8.
-        for move in rowMoves {
-            if deletedRowSet.contains(move.from) { throw .rowMoveFromChanged(move, .delete) }
-            if reloadedRowSet.contains(move.from) { throw .rowMoveFromChanged(move, .reload) }
-            if reconfiguredRowSet.contains(move.from) { throw .rowMoveFromChanged(move, .reconfigure) }
-        }
-        if let move = rowMoves.first(where: { insertedRowSet.contains($0.to) }) {
-            throw .rowMoveToInserted(move)
-        }
-        // Rule 9.
-        var rowMoveBySource: [IndexPath: ListChanges.RowMove] = [:]
-        var rowMoveByDestination: [IndexPath: ListChanges.RowMove] = [:]
-        for move in rowMoves {
-            if let other = rowMoveBySource.updateValue(move, forKey: move.from) {
-                throw .conflictingRowMoves(other, move)
+        let sourceChanges: [([Int], BatchUpdateError.RowChange)] = [
+            (deletedRows, .delete), (reloadedRows, .reload), (reconfiguredRows, .reconfigure),
+        ]
+        for (keys, change) in sourceChanges {
+            if let key = Self.firstCommon(moveSources, keys), let pair = rowMoves.first(where: { $0.from == key }) {
+                throw .rowMoveFromChanged(move(pair), change)
             }
-            if let other = rowMoveByDestination.updateValue(move, forKey: move.to) {
-                throw .conflictingRowMoves(other, move)
-            }
+        }
+        if let key = Self.firstCommon(byDestination.map(\.to), insertedRows),
+            let pair = byDestination.first(where: { $0.to == key })
+        {
+            throw .rowMoveToInserted(move(pair))
+        }
+        // Rule 9: sorted by source, then by destination, two different moves sharing one
+        // end are neighbours.
+        for (a, b) in zip(rowMoves, rowMoves.dropFirst()) where a.from == b.from {
+            throw .conflictingRowMoves(move(a), move(b))
+        }
+        for (a, b) in zip(byDestination, byDestination.dropFirst()) where a.to == b.to {
+            throw .conflictingRowMoves(move(a), move(b))
         }
         // Rule 11.
-        for move in rowMoves {
-            let from = move.from[0]
-            if deletedSet.contains(from) { throw .rowMoveOutOfReplacedSection(move, section: from, .delete) }
-            if reloadedSet.contains(from) { throw .rowMoveOutOfReplacedSection(move, section: from, .reload) }
-            let to = move.to[0]
+        for pair in rowMoves {
+            let from = Self.section(pair.from)
+            if deletedSet.contains(from) { throw .rowMoveOutOfReplacedSection(move(pair), section: from, .delete) }
+            if reloadedSet.contains(from) { throw .rowMoveOutOfReplacedSection(move(pair), section: from, .reload) }
+            let to = Self.section(pair.to)
             switch sectionSources[to] {
-            case .inserted: throw .rowMoveIntoReplacedSection(move, section: to, .insert)
-            case .reloaded: throw .rowMoveIntoReplacedSection(move, section: to, .reload)
+            case .inserted: throw .rowMoveIntoReplacedSection(move(pair), section: to, .insert)
+            case .reloaded: throw .rowMoveIntoReplacedSection(move(pair), section: to, .reload)
             case .moved, .kept: break
             }
         }
@@ -252,11 +309,11 @@ package struct ValidatedStage: Sendable {
         var movedOutPerSection = [Int](repeating: 0, count: sectionsBefore)
         var insertedPerSection = [Int](repeating: 0, count: sectionsAfter)
         var movedInPerSection = [Int](repeating: 0, count: sectionsAfter)
-        for path in deletedRows { deletedPerSection[path[0]] += 1 }
-        for path in insertedRows { insertedPerSection[path[0]] += 1 }
-        for move in rowMoves where targets[move.from[0]] != move.to[0] {
-            movedOutPerSection[move.from[0]] += 1
-            movedInPerSection[move.to[0]] += 1
+        for key in deletedRows { deletedPerSection[Self.section(key)] += 1 }
+        for key in insertedRows { insertedPerSection[Self.section(key)] += 1 }
+        for pair in rowMoves where targets[Self.section(pair.from)] != Self.section(pair.to) {
+            movedOutPerSection[Self.section(pair.from)] += 1
+            movedInPerSection[Self.section(pair.to)] += 1
         }
         var afterCounts = [Int?](repeating: nil, count: sectionsAfter)
         for (section, source) in sectionSources.enumerated() {
@@ -282,40 +339,39 @@ package struct ValidatedStage: Sendable {
         }
         if givenAfter == nil {
             // Rule 5 for after-positions, against the derived counts.
-            for path in insertedRows { try checkAfterRow(path, .insert, afterCounts) }
-            for move in rowMoves { try checkAfterRow(move.to, .moveDestination, afterCounts) }
+            for key in insertedRows { try checkAfterRow(key, .insert, afterCounts) }
+            for pair in rowMoves { try checkAfterRow(pair.to, .moveDestination, afterCounts) }
         }
 
         if strict {
-            // Rule 14.
-            var previous: IndexPath?
-            var run = 0
-            for path in allDeletes where !isReplacedBefore(path[0]) {
-                run = path == previous ? run + 1 : 1
-                previous = path
-                if run == 2 {
-                    let count = allDeletes.count { $0 == path }
-                    throw .duplicateRowDelete(indexPath: path, count: count)
+            // Rule 14: the sorted deletes hold duplicates next to each other.
+            var index = 0
+            while index < allDeletes.count {
+                var end = index + 1
+                while end < allDeletes.count, allDeletes[end] == allDeletes[index] { end += 1 }
+                if end - index > 1, !replacedBefore[Self.section(allDeletes[index])] {
+                    throw .duplicateRowDelete(indexPath: Self.indexPath(allDeletes[index]), count: end - index)
                 }
+                index = end
             }
             // Rule 15.
             if !sectionMoves.isEmpty {
-                func checkBefore(_ path: IndexPath, _ change: BatchUpdateError.RowChange) throws(BatchUpdateError) {
-                    if let move = sectionMoveBySource[path[0]] {
-                        throw .rowChangeInMovedSection(move, change, indexPath: path)
+                func checkBefore(_ key: Int, _ change: BatchUpdateError.RowChange) throws(BatchUpdateError) {
+                    if let move = sectionMoveBySource[Self.section(key)] {
+                        throw .rowChangeInMovedSection(move, change, indexPath: Self.indexPath(key))
                     }
                 }
-                func checkAfter(_ path: IndexPath, _ change: BatchUpdateError.RowChange) throws(BatchUpdateError) {
-                    if let move = sectionMoveByDestination[path[0]] {
-                        throw .rowChangeInMovedSection(move, change, indexPath: path)
+                func checkAfter(_ key: Int, _ change: BatchUpdateError.RowChange) throws(BatchUpdateError) {
+                    if let move = sectionMoveByDestination[Self.section(key)] {
+                        throw .rowChangeInMovedSection(move, change, indexPath: Self.indexPath(key))
                     }
                 }
-                for path in deletedRows { try checkBefore(path, .delete) }
-                for path in reloadedRows { try checkBefore(path, .reload) }
-                for path in insertedRows { try checkAfter(path, .insert) }
-                for move in rowMoves {
-                    try checkBefore(move.from, .moveSource)
-                    try checkAfter(move.to, .moveDestination)
+                for key in deletedRows { try checkBefore(key, .delete) }
+                for key in reloadedRows { try checkBefore(key, .reload) }
+                for key in insertedRows { try checkAfter(key, .insert) }
+                for pair in rowMoves {
+                    try checkBefore(pair.from, .moveSource)
+                    try checkAfter(pair.to, .moveDestination)
                 }
             }
         }
@@ -330,6 +386,33 @@ package struct ValidatedStage: Sendable {
         self.reconfiguredRows = reconfiguredRows
         self.afterRowCounts = afterCounts
         _checkInvariants()
+    }
+
+    private static func checkShape(_ path: IndexPath) {
+        precondition(path.count == 2, "a row index path must have exactly two indexes (section, row), got \(path)")
+        precondition(
+            (0..<1 << 31).contains(path[0]) && (0..<1 << 31).contains(path[1]),
+            "a row index path's indexes must lie in 0..<2^31, got \(path)"
+        )
+    }
+
+    /// The smallest element two sorted arrays share, found by merging them.
+    private static func firstCommon(_ a: [Int], _ b: [Int]) -> Int? {
+        var i = 0
+        var j = 0
+        while i < a.count, j < b.count {
+            if a[i] == b[j] { return a[i] }
+            if a[i] < b[j] { i += 1 } else { j += 1 }
+        }
+        return nil
+    }
+
+    /// The elements of a sorted array without repeats.
+    private static func unique(_ sorted: [Int]) -> [Int] {
+        var result: [Int] = []
+        result.reserveCapacity(sorted.count)
+        for element in sorted where result.last != element { result.append(element) }
+        return result
     }
 
     private static func sortedUnique<Element: Comparable>(_ elements: [Element]) -> [Element] {

@@ -236,6 +236,9 @@ struct ListSimulatorRuleTests {
             ListChanges(movedSections: [.init(from: 0, to: 1)], reloadedSections: [1]),
             from: old, to: state(("B", [5, 6]), ("A", [1]))
         )
+        // A reload recreates the same section: another section at its place is not a reload.
+        let replaced = rejection(ListChanges(reloadedSections: [1]), from: old, to: state(("A", [1]), ("C", [2])))
+        #expect(replaced?.difference?.elements == [.sectionID(section: 1, actual: "B", expected: "C")])
         let error = rejection(
             ListChanges(movedSections: [.init(from: 0, to: 1)], reloadedSections: [0]),
             from: old, to: state(("B", [2]), ("A", [7]))
@@ -374,6 +377,7 @@ struct ListSimulatorRuleTests {
             from: old, to: state(("B", [2, 1]), ("A", []))
         )
         #expect(moveOut?.batchError == .rowChangeInMovedSection(.init(from: 0, to: 1), .moveSource, indexPath: ip(0, 0)))
+        #expect(moveOut?.description.contains("row move out at 0.0 inside section move 0→1 of the same batch") == true)
     }
 
     @Test func rule16AMovedChangedRowMustBeRefreshed() {

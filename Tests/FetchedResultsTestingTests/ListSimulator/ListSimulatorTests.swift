@@ -56,6 +56,7 @@ struct ListSimulatorTests {
             applying: [structural, ListChanges(reconfiguredRows: [ip(0, 0)])], from: old, to: new
         )
         #expect(wrongRefresh?.rule == 16)
+        #expect(wrongRefresh?.description.contains("(stage 1 of 2: ListChanges(→[0.0→1.0]))") == true)
         #expect(ListSimulator.check(applying: [structural, ListChanges(reconfiguredRows: [ip(1, 0)])], from: old, to: new) == nil)
         #expect(ListSimulator.check(applying: [structural, ListChanges(reloadedRows: [ip(1, 0)])], from: old, to: new) == nil)
     }
@@ -208,6 +209,11 @@ struct ListSimulatorTests {
         try table.apply(ListChanges(movedRows: [move(ip(0, 0), ip(0, 1))]), newState: [.init(id: 0, rowIDs: ["b", "a"])])
         #expect(table.rowIDs == [["b", "a"]])
         #expect(ListSimulator<Int, String, String>.Row("x") == .init(id: "x", content: "x"))
+        typealias Identities = ListSimulator<String, Int, Int>
+        let sections = Identities.sections(["fruit": [1, 2], "veg": [3]])
+        #expect(sections.map(\.id) == ["fruit", "veg"])
+        #expect(sections[0].rows == [.init(id: 1, content: 1), .init(id: 2, content: 2)])
+        #expect(Identities.check(applying: [ListChanges(deletedSections: [0])], from: sections, to: Identities.sections(["veg": [3]])) == nil)
     }
 
     @Test func differenceListsElementsAndSummarizesLongOnes() {

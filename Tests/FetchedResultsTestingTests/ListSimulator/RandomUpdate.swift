@@ -29,7 +29,6 @@ struct RandomUpdate {
     private enum Slot { case old(Int), inserted(String) }
 
     // Generation is one long piece of bookkeeping; splitting it would only scatter it.
-    // swiftlint:disable:next function_body_length
     init(_ rng: inout SeededGenerator, strict: Bool) {
         var nextRow = 0
         func freshRow() -> Table.Row {

@@ -1,0 +1,58 @@
+import Foundation
+
+extension ListChanges {
+    #if FRK_INVARIANT_CHECKS
+        /// Checks that the value is a stage: no field holds a duplicate, and none of the
+        /// conflicts that a list view rejects or mishandles (rules 6–12, 14–16 of the batch
+        /// rules) occurs. Bounds and counts need the list's state and are not checked here.
+        func _checkIsStage() {
+            func unique<T: Hashable>(_ values: [T], _ field: String) -> Set<T> {
+                let set = Set(values)
+                precondition(set.count == values.count, "internal inconsistency: duplicate \(field) in stage \(self)")
+                return set
+            }
+            let deletedSections = unique(self.deletedSections, "deleted sections")
+            let insertedSections = unique(self.insertedSections, "inserted sections")
+            let reloadedSections = unique(self.reloadedSections, "reloaded sections")
+            let sectionSources = unique(movedSections.map(\.from), "section move sources")
+            let sectionDestinations = unique(movedSections.map(\.to), "section move destinations")
+            let deletedRows = unique(self.deletedRows, "deleted rows")
+            let insertedRows = unique(self.insertedRows, "inserted rows")
+            let reloadedRows = unique(self.reloadedRows, "reloaded rows")
+            let reconfiguredRows = unique(self.reconfiguredRows, "reconfigured rows")
+            let rowSources = unique(movedRows.map(\.from), "row move sources")
+            let rowDestinations = unique(movedRows.map(\.to), "row move destinations")
+
+            precondition(
+                deletedSections.isDisjoint(with: sectionSources) && deletedSections.isDisjoint(with: reloadedSections)
+                    && reloadedSections.isDisjoint(with: sectionSources)
+                    && insertedSections.isDisjoint(with: sectionDestinations),
+                "internal inconsistency: conflicting section changes in stage \(self)"
+            )
+            precondition(
+                deletedRows.isDisjoint(with: reloadedRows) && deletedRows.isDisjoint(with: rowSources)
+                    && reloadedRows.isDisjoint(with: rowSources) && reconfiguredRows.isDisjoint(with: rowSources)
+                    && reconfiguredRows.isDisjoint(with: deletedRows) && reconfiguredRows.isDisjoint(with: reloadedRows)
+                    && insertedRows.isDisjoint(with: rowDestinations),
+                "internal inconsistency: conflicting row changes in stage \(self)"
+            )
+            let rebuiltBefore = deletedSections.union(reloadedSections)
+            let insertedAfter = insertedSections
+            for path in deletedRows.union(reloadedRows).union(reconfiguredRows).union(rowSources) {
+                precondition(
+                    !rebuiltBefore.contains(path[0]) && !sectionSources.contains(path[0]),
+                    "internal inconsistency: row change at \(path.listDescription) inside a deleted, reloaded or moved section in stage \(self)"
+                )
+            }
+            for path in insertedRows.union(rowDestinations) {
+                precondition(
+                    !insertedAfter.contains(path[0]) && !sectionDestinations.contains(path[0]),
+                    "internal inconsistency: row change at \(path.listDescription) inside an inserted or moved section in stage \(self)"
+                )
+            }
+        }
+    #else
+        @inline(__always)
+        func _checkIsStage() {}
+    #endif
+}

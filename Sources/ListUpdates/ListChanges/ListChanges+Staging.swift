@@ -1,0 +1,329 @@
+import Foundation
+
+extension ListChanges {
+    /// Splits a general set of changes into the fewest batches a list view accepts under every
+    /// rule of the simulator's strict mode (tier A and tier B of the batch rules).
+    ///
+    /// The result has at most two stages:
+    ///
+    /// 1. The **structural stage**: every section and row delete, insert and move, section
+    ///    reloads, and the reloads and reconfigures of rows that do not move.
+    /// 2. Only when needed, a **refresh stage** that holds nothing but reconfigures (or reloads)
+    ///    of rows that moved in stage 1 and changed content, named by their positions after
+    ///    stage 1.
+    ///
+    /// To get there, the general set is rewritten as follows; the state the stages produce,
+    /// applied in order, is the state the general set describes.
+    ///
+    /// - Exact duplicates in any field are removed.
+    /// - A row that is both deleted and reloaded (or reconfigured) is only deleted; a row that
+    ///   is both reloaded and reconfigured is only reloaded. A section that is both deleted and
+    ///   reloaded is only deleted.
+    /// - A reconfigured or reloaded move source keeps its move in stage 1 and is refreshed at
+    ///   the move's destination in stage 2, the same way (reconfigure or reload).
+    /// - A moved section with any row change inside it (a row delete, reload, reconfigure or
+    ///   move source at its before-position; a row insert or move destination at its
+    ///   after-position), or a moved section that is also reloaded, becomes a section delete
+    ///   plus a section insert.
+    /// - Row changes inside a section that is deleted, inserted or reloaded are folded into
+    ///   the section change: row deletes, reloads and reconfigures at its before-position and
+    ///   row inserts at its after-position are dropped, a row that moves out of it becomes an
+    ///   insert at its destination, a row that moves into it becomes a delete at its source,
+    ///   and a row moving between two such sections disappears.
+    ///
+    /// Every field of every stage is sorted ascending.
+    ///
+    /// - Precondition: The changes are consistent: every index path has exactly two
+    ///   non-negative indexes, every section index is non-negative, no position is both
+    ///   deleted and a move source, none is both inserted and a move destination, and no
+    ///   source (or destination) belongs to two different moves — for rows and sections alike.
+    ///   Breaking this is a programming error and traps with a message naming the conflict.
+    ///   Row counts are not known here, so bounds and count rules are not checked; a list view
+    ///   (or `ListSimulator`) checks them when the stages are applied.
+    /// - Returns: The stages, in the order to apply them; `[]` when the value is empty.
+    /// - Complexity: O(c log c) for c changes.
+    public func staged() -> [ListChanges] {
+        guard !isEmpty else { return [] }
+        var stager = Stager(self)
+        let stages = stager.stages()
+        for stage in stages { stage._checkIsStage() }
+        return stages
+    }
+}
+
+/// A row position packed into one integer, `section << 32 | row`, so that sorting and
+/// searching positions costs what it costs for integers.
+private typealias PackedPosition = Int
+
+extension PackedPosition {
+    @inline(__always)
+    fileprivate init(packing path: IndexPath) {
+        precondition(path.count == 2, "ListChanges.staged(): index path \(path) must have exactly two indexes")
+        let section = path[0]
+        let row = path[1]
+        precondition(
+            section >= 0 && row >= 0 && section <= Int(Int32.max) && row <= Int(Int32.max),
+            "ListChanges.staged(): index path \(path.listDescription) is out of range"
+        )
+        self = section << 32 | row
+    }
+
+    @inline(__always)
+    fileprivate var sectionIndex: Int { self >> 32 }
+
+    @inline(__always)
+    fileprivate var indexPath: IndexPath { IndexPath(listSection: self >> 32, row: self & 0xFFFF_FFFF) }
+}
+
+/// The rewriting `staged()` performs, over sorted arrays of packed positions.
+private struct Stager {
+    // Sections, sorted and unique.
+    var deletedSections: [Int]
+    var insertedSections: [Int]
+    var reloadedSections: [Int]
+    var sectionMoves: [ListChanges.SectionMove]
+
+    // Rows, sorted and unique.
+    var deletedRows: [PackedPosition]
+    var insertedRows: [PackedPosition]
+    var reloadedRows: [PackedPosition]
+    var reconfiguredRows: [PackedPosition]
+    /// Sorted by source, then destination.
+    var rowMoves: [(from: PackedPosition, to: PackedPosition)]
+
+    init(_ changes: ListChanges) {
+        for section in changes.deletedSections + changes.insertedSections + changes.reloadedSections {
+            precondition(section >= 0, "ListChanges.staged(): section index \(section) is negative")
+        }
+        for move in changes.movedSections {
+            precondition(move.from >= 0 && move.to >= 0, "ListChanges.staged(): section move \(move) is negative")
+        }
+        deletedSections = sortedUnique(changes.deletedSections)
+        insertedSections = sortedUnique(changes.insertedSections)
+        reloadedSections = subtracting(sortedUnique(changes.reloadedSections), deletedSections)
+        sectionMoves = sortedUnique(changes.movedSections)
+
+        deletedRows = sortedUnique(changes.deletedRows.map(PackedPosition.init(packing:)))
+        insertedRows = sortedUnique(changes.insertedRows.map(PackedPosition.init(packing:)))
+        reloadedRows = subtracting(sortedUnique(changes.reloadedRows.map(PackedPosition.init(packing:))), deletedRows)
+        reconfiguredRows = subtracting(
+            subtracting(sortedUnique(changes.reconfiguredRows.map(PackedPosition.init(packing:))), deletedRows),
+            reloadedRows
+        )
+        var moves = changes.movedRows.map { (from: PackedPosition(packing: $0.from), to: PackedPosition(packing: $0.to)) }
+        moves.sort { $0.from != $1.from ? $0.from < $1.from : $0.to < $1.to }
+        var write = 0
+        for read in moves.indices where read == 0 || moves[read] != moves[write - 1] {
+            moves[write] = moves[read]
+            write += 1
+        }
+        moves.removeLast(moves.count - write)
+        rowMoves = moves
+        checkConsistency()
+    }
+
+    /// Traps on the conflicts that make a set of changes meaningless.
+    private func checkConsistency() {
+        for (a, b) in zip(sectionMoves, sectionMoves.dropFirst()) where a.from == b.from {
+            preconditionFailure("ListChanges.staged(): section \(a.from) is moved twice (\(a), \(b))")
+        }
+        let sectionDestinations = sectionMoves.map(\.to).sorted()
+        for (a, b) in zip(sectionDestinations, sectionDestinations.dropFirst()) where a == b {
+            preconditionFailure("ListChanges.staged(): two sections are moved to section \(a)")
+        }
+        if let section = firstCommon(deletedSections, sectionMoves.map(\.from)) {
+            preconditionFailure("ListChanges.staged(): section \(section) is both deleted and moved")
+        }
+        if let section = firstCommon(insertedSections, sectionDestinations) {
+            preconditionFailure("ListChanges.staged(): section \(section) is both inserted and a move destination")
+        }
+        for (a, b) in zip(rowMoves, rowMoves.dropFirst()) where a.from == b.from {
+            preconditionFailure(
+                "ListChanges.staged(): row \(a.from.indexPath.listDescription) is moved twice "
+                    + "(to \(a.to.indexPath.listDescription) and \(b.to.indexPath.listDescription))"
+            )
+        }
+        let rowDestinations = rowMoves.map(\.to).sorted()
+        for (a, b) in zip(rowDestinations, rowDestinations.dropFirst()) where a == b {
+            preconditionFailure("ListChanges.staged(): two rows are moved to \(a.indexPath.listDescription)")
+        }
+        if let row = firstCommon(deletedRows, rowMoves.map(\.from)) {
+            preconditionFailure("ListChanges.staged(): row \(row.indexPath.listDescription) is both deleted and moved")
+        }
+        if let row = firstCommon(insertedRows, rowDestinations) {
+            preconditionFailure(
+                "ListChanges.staged(): row \(row.indexPath.listDescription) is both inserted and a move destination"
+            )
+        }
+    }
+
+    mutating func stages() -> [ListChanges] {
+        rebuildMovedSectionsThatChange()
+
+        // Sections rebuilt as a whole: positions before and after the change.
+        let rebuiltBefore = sortedUnique(deletedSections + reloadedSections)
+        let rebuiltAfter = sortedUnique(insertedSections + afterPositions(ofSurvivingSections: reloadedSections))
+
+        var structural = ListChanges(
+            deletedSections: deletedSections,
+            insertedSections: insertedSections,
+            movedSections: sectionMoves,
+            reloadedSections: reloadedSections
+        )
+        var refresh = ListChanges()
+
+        var deletes = deletedRows.filter { !binaryContains(rebuiltBefore, $0.sectionIndex) }
+        var inserts = insertedRows.filter { !binaryContains(rebuiltAfter, $0.sectionIndex) }
+        var keptMoves: [(from: PackedPosition, to: PackedPosition)] = []
+        keptMoves.reserveCapacity(rowMoves.count)
+        var refreshReloads: [PackedPosition] = []
+        var refreshReconfigures: [PackedPosition] = []
+        for move in rowMoves {
+            let sourceRebuilt = binaryContains(rebuiltBefore, move.from.sectionIndex)
+            let destinationRebuilt = binaryContains(rebuiltAfter, move.to.sectionIndex)
+            switch (sourceRebuilt, destinationRebuilt) {
+            case (true, true): continue
+            case (true, false): inserts.append(move.to)
+            case (false, true): deletes.append(move.from)
+            case (false, false):
+                keptMoves.append(move)
+                if binaryContains(reloadedRows, move.from) {
+                    refreshReloads.append(move.to)
+                } else if binaryContains(reconfiguredRows, move.from) {
+                    refreshReconfigures.append(move.to)
+                }
+            }
+        }
+        deletes.sort()
+        inserts.sort()
+        // A refreshed move source is refreshed at its destination in stage 2 when its move is
+        // kept, and re-rendered by its insert when the move became a delete plus an insert.
+        let sources = rowMoves.map(\.from)  // sorted: rowMoves is sorted by source
+        let reloads = subtracting(reloadedRows.filter { !binaryContains(rebuiltBefore, $0.sectionIndex) }, sources)
+        let reconfigures = subtracting(
+            reconfiguredRows.filter { !binaryContains(rebuiltBefore, $0.sectionIndex) },
+            sources
+        )
+
+        structural.deletedRows = deletes.map(\.indexPath)
+        structural.insertedRows = inserts.map(\.indexPath)
+        structural.movedRows = keptMoves.map { ListChanges.RowMove(from: $0.from.indexPath, to: $0.to.indexPath) }
+        structural.reloadedRows = reloads.map(\.indexPath)
+        structural.reconfiguredRows = reconfigures.map(\.indexPath)
+        refresh.reloadedRows = refreshReloads.sorted().map(\.indexPath)
+        refresh.reconfiguredRows = refreshReconfigures.sorted().map(\.indexPath)
+
+        return [structural, refresh].filter { !$0.isEmpty }
+    }
+
+    /// Turns every moved section that has a row change inside it, or that is reloaded, into a
+    /// section delete plus a section insert.
+    private mutating func rebuildMovedSectionsThatChange() {
+        guard !sectionMoves.isEmpty else { return }
+        var moveBySource: [Int: Int] = [:]
+        var moveByDestination: [Int: Int] = [:]
+        for (index, move) in sectionMoves.enumerated() {
+            moveBySource[move.from] = index
+            moveByDestination[move.to] = index
+        }
+        var rebuild = [Bool](repeating: false, count: sectionMoves.count)
+        func touchBefore(_ section: Int) {
+            if let index = moveBySource[section] { rebuild[index] = true }
+        }
+        func touchAfter(_ section: Int) {
+            if let index = moveByDestination[section] { rebuild[index] = true }
+        }
+        for section in reloadedSections { touchBefore(section) }
+        for row in deletedRows { touchBefore(row.sectionIndex) }
+        for row in reloadedRows { touchBefore(row.sectionIndex) }
+        for row in reconfiguredRows { touchBefore(row.sectionIndex) }
+        for row in insertedRows { touchAfter(row.sectionIndex) }
+        for move in rowMoves {
+            touchBefore(move.from.sectionIndex)
+            touchAfter(move.to.sectionIndex)
+        }
+        guard rebuild.contains(true) else { return }
+        var kept: [ListChanges.SectionMove] = []
+        var rebuiltSources: [Int] = []
+        for (index, move) in sectionMoves.enumerated() {
+            if rebuild[index] {
+                deletedSections.append(move.from)
+                insertedSections.append(move.to)
+                rebuiltSources.append(move.from)
+            } else {
+                kept.append(move)
+            }
+        }
+        sectionMoves = kept
+        deletedSections.sort()
+        insertedSections.sort()
+        reloadedSections = subtracting(reloadedSections, rebuiltSources)
+    }
+
+    /// The positions after the change of sections that survive without moving, given by
+    /// their positions before the change: each keeps its rank among the sections that neither
+    /// go nor move, and takes the slot of that rank among the positions no insert or move fills.
+    private func afterPositions(ofSurvivingSections sections: [Int]) -> [Int] {
+        guard !sections.isEmpty else { return [] }
+        let gone = sortedUnique(deletedSections + sectionMoves.map(\.from))
+        let taken = sortedUnique(insertedSections + sectionMoves.map(\.to))
+        return sections.map { before in
+            var after = before - gone.count(where: { $0 < before })
+            for slot in taken {
+                if slot <= after { after += 1 } else { break }
+            }
+            return after
+        }
+    }
+}
+
+// MARK: - Sorted-array helpers
+
+/// The elements sorted ascending, without duplicates.
+private func sortedUnique<Element: Comparable>(_ elements: [Element]) -> [Element] {
+    var result = elements.sorted()
+    var write = 0
+    for read in result.indices where read == 0 || result[read] != result[write - 1] {
+        result[write] = result[read]
+        write += 1
+    }
+    result.removeLast(result.count - write)
+    return result
+}
+
+/// The elements of sorted `a` that are not in sorted `b`.
+private func subtracting(_ a: [Int], _ b: [Int]) -> [Int] {
+    guard !a.isEmpty, !b.isEmpty else { return a }
+    var result: [Int] = []
+    result.reserveCapacity(a.count)
+    var j = 0
+    for x in a {
+        while j < b.count && b[j] < x { j += 1 }
+        if j < b.count && b[j] == x { continue }
+        result.append(x)
+    }
+    return result
+}
+
+/// The smallest element two sorted arrays share, if any.
+private func firstCommon(_ a: [Int], _ b: [Int]) -> Int? {
+    var i = 0
+    var j = 0
+    while i < a.count && j < b.count {
+        if a[i] == b[j] { return a[i] }
+        if a[i] < b[j] { i += 1 } else { j += 1 }
+    }
+    return nil
+}
+
+/// Whether sorted `a` contains `x`.
+@inline(__always)
+private func binaryContains(_ a: [Int], _ x: Int) -> Bool {
+    var low = 0
+    var high = a.count
+    while low < high {
+        let mid = (low + high) / 2
+        if a[mid] < x { low = mid + 1 } else { high = mid }
+    }
+    return low < a.count && a[low] == x
+}

@@ -1,0 +1,65 @@
+/// Finds a longest strictly increasing subsequence of a sequence of distinct integers, with
+/// patience sorting; the diff keeps those elements still and moves the rest.
+///
+/// The buffers are reused from one call to the next, so marking many short sequences (one per
+/// section) allocates only while they grow.
+struct LongestIncreasingSubsequence {
+    /// After `mark(_:)`: for each element of the sequence, whether it belongs to the
+    /// subsequence found.
+    private(set) var keep: [Bool] = []
+    /// `tails[k]`: the index of the smallest last element of an increasing run of length k + 1.
+    private var tails: [Int] = []
+    /// `tailValues[k] == values[tails[k]]`, kept apart so that the search reads one array.
+    private var tailValues: [Int] = []
+    /// For each element, the index of the element before it in the best run ending there.
+    private var previous: [Int] = []
+
+    /// Marks in `keep` the elements of one longest strictly increasing subsequence of `values`.
+    ///
+    /// - Parameter values: Distinct integers.
+    /// - Complexity: O(k) when `values` is already sorted, O(k log k) otherwise, for k values.
+    mutating func mark(_ values: [Int]) {
+        keep.removeAll(keepingCapacity: true)
+        if values.isEmpty { return }
+        var sorted = true
+        for index in values.indices.dropFirst() where values[index - 1] > values[index] {
+            sorted = false
+            break
+        }
+        if sorted {
+            keep.append(contentsOf: repeatElement(true, count: values.count))
+            return
+        }
+        keep.append(contentsOf: repeatElement(false, count: values.count))
+        tails.removeAll(keepingCapacity: true)
+        tailValues.removeAll(keepingCapacity: true)
+        previous.removeAll(keepingCapacity: true)
+        previous.reserveCapacity(values.count)
+        for index in values.indices {
+            let value = values[index]
+            // Most elements of a list that barely changed extend the longest run.
+            var low = tailValues.count
+            if low > 0 && tailValues[low - 1] > value {
+                var high = low - 1
+                low = 0
+                while low < high {
+                    let middle = (low + high) / 2
+                    if tailValues[middle] < value { low = middle + 1 } else { high = middle }
+                }
+            }
+            previous.append(low > 0 ? tails[low - 1] : -1)
+            if low == tails.count {
+                tails.append(index)
+                tailValues.append(value)
+            } else {
+                tails[low] = index
+                tailValues[low] = value
+            }
+        }
+        var index = tails[tails.count - 1]
+        while index >= 0 {
+            keep[index] = true
+            index = previous[index]
+        }
+    }
+}

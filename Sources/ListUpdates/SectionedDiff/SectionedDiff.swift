@@ -1,0 +1,238 @@
+import Foundation
+
+/// The identifier-free core of the sectioned diff.
+///
+/// The generic front end (`ListChanges.difference(from:to:sectionID:rows:rowID:rowContentEqual:)`)
+/// hashes every identifier once, matches old and new sections and rows through one hash table
+/// per kind, and records the matches here as flat integer arrays. From them, `changes()`
+/// derives the list changes without looking at an identifier again, in code that is compiled
+/// once, not per element type.
+///
+/// Row positions are kept two ways: *flat* (the row's rank over all sections, used to index
+/// the arrays below) and *packed* (`section << 32 | row`, used to name a position).
+@usableFromInline
+struct SectionedDiff {
+    /// The value of a hash table slot that no side has claimed yet.
+    @usableFromInline static let absent = -1
+
+    /// For each old section, the flat position of its first row; one more element than there
+    /// are old sections, the last being the number of old rows.
+    @usableFromInline var oldStarts: [Int]
+    /// For each new section, the flat position of its first row; one more element than there
+    /// are new sections, the last being the number of new rows.
+    @usableFromInline var newStarts: [Int]
+    /// For each old section, its position among the new sections, or -1 when it is deleted.
+    @usableFromInline var sectionOldToNew: [Int]
+    /// For each new section, its position among the old sections, or -1 when it is inserted.
+    @usableFromInline var sectionNewToOld: [Int]
+    /// For each new row (flat), the packed old position of the row with its identifier, or -1
+    /// when the row is inserted.
+    @usableFromInline var rowSource: [Int]
+    /// For each new row (flat), whether its content differs from its old row's.
+    @usableFromInline var rowChanged: [Bool]
+    /// For each old row (flat), whether a new row has its identifier.
+    @usableFromInline var oldRowMatched: [Bool]
+    /// The number of rows matched so far.
+    @usableFromInline var matchedRowCount = 0
+
+    /// Creates a diff with every section unmatched and no rows.
+    ///
+    /// - Parameters:
+    ///   - oldSectionCount: The number of sections before the change.
+    ///   - newSectionCount: The number of sections after the change.
+    @usableFromInline
+    init(oldSectionCount: Int, newSectionCount: Int) {
+        oldStarts = [0]
+        newStarts = [0]
+        sectionOldToNew = Array(repeating: -1, count: oldSectionCount)
+        sectionNewToOld = Array(repeating: -1, count: newSectionCount)
+        rowSource = []
+        rowChanged = []
+        oldRowMatched = []
+    }
+
+    /// Records the row counts of every section and sizes the row arrays.
+    ///
+    /// - Parameters:
+    ///   - old: The number of rows in each old section.
+    ///   - new: The number of rows in each new section.
+    @usableFromInline
+    mutating func setRowCounts(old: [Int], new: [Int]) {
+        precondition(
+            old.count == sectionOldToNew.count && new.count == sectionNewToOld.count,
+            "internal inconsistency: row counts for \(old.count)/\(new.count) sections, expected \(sectionOldToNew.count)/\(sectionNewToOld.count)"
+        )
+        oldStarts = Self.starts(of: old)
+        newStarts = Self.starts(of: new)
+        rowSource = Array(repeating: -1, count: newStarts[new.count])
+        rowChanged = Array(repeating: false, count: newStarts[new.count])
+        oldRowMatched = Array(repeating: false, count: oldStarts[old.count])
+    }
+
+    private static func starts(of counts: [Int]) -> [Int] {
+        var starts = [Int]()
+        starts.reserveCapacity(counts.count + 1)
+        var total = 0
+        starts.append(0)
+        for count in counts {
+            precondition(count <= Int(Int32.max), "a section holds \(count) rows; the diff supports up to \(Int32.max)")
+            total += count
+            starts.append(total)
+        }
+        return starts
+    }
+
+    /// Records that old section `old` and new section `new` share an identifier.
+    @inlinable
+    mutating func matchSection(old: Int, new: Int) {
+        sectionOldToNew[old] = new
+        sectionNewToOld[new] = old
+    }
+
+    /// Records that the new row at flat position `newFlat` has the identifier of the old row
+    /// at `oldRow` in old section `oldSection`, and whether its content changed.
+    @inlinable
+    mutating func matchRow(newFlat: Int, oldSection: Int, oldRow: Int, changed: Bool) {
+        rowSource[newFlat] = oldSection << 32 | oldRow
+        rowChanged[newFlat] = changed
+        oldRowMatched[oldStarts[oldSection] + oldRow] = true
+        matchedRowCount += 1
+    }
+
+    /// The section and row of the old row at a flat position.
+    ///
+    /// - Complexity: O(log s) for s old sections.
+    @inlinable
+    func oldPosition(ofFlat flat: Int) -> (section: Int, row: Int) {
+        let section = Self.section(ofFlat: flat, starts: oldStarts)
+        return (section, flat - oldStarts[section])
+    }
+
+    /// The section and row of the new row at a flat position.
+    ///
+    /// - Complexity: O(log s) for s new sections.
+    @inlinable
+    func newPosition(ofFlat flat: Int) -> (section: Int, row: Int) {
+        let section = Self.section(ofFlat: flat, starts: newStarts)
+        return (section, flat - newStarts[section])
+    }
+
+    /// The last section whose first row is at or before `flat`: the section that holds it.
+    @inlinable
+    static func section(ofFlat flat: Int, starts: [Int]) -> Int {
+        var low = 0
+        var high = starts.count - 2  // the last section
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if starts[middle] <= flat { low = middle } else { high = middle - 1 }
+        }
+        return low
+    }
+
+    /// Claims a hash table slot for a new element at `position`, returning what it held:
+    /// `absent`, an old position (non-negative), or an earlier claim (see `claimant(of:)`).
+    @inlinable
+    static func claim(_ slot: inout Int, for position: Int) -> Int {
+        let previous = slot
+        slot = -2 - position
+        return previous
+    }
+
+    /// The position of the new element that claimed a slot, from the slot's value.
+    @inlinable
+    static func claimant(of value: Int) -> Int {
+        -2 - value
+    }
+
+    /// The index path of a packed position.
+    @inlinable
+    static func indexPath(_ packed: Int) -> IndexPath {
+        IndexPath(listSection: packed >> 32, row: packed & 0xFFFF_FFFF)
+    }
+}
+
+extension SectionedDiff {
+    /// The changes from the old to the new state, in their general form: a row that moves and
+    /// changed is both a move source and reconfigured, and moved sections may have row
+    /// changes inside. Only rows (and sections) whose relative order changed are moves.
+    ///
+    /// - Complexity: O(n + m + k log k) for n old rows, m new rows and k rows that stay in their
+    ///   section, expected O(n + m) when few rows move.
+    @usableFromInline
+    func changes() -> ListChanges {
+        var result = ListChanges()
+        result.deletedRows.reserveCapacity(oldRowMatched.count - matchedRowCount)
+        result.insertedRows.reserveCapacity(rowSource.count - matchedRowCount)
+        var subsequence = LongestIncreasingSubsequence()
+
+        // Sections: deleted, inserted, and moved when out of the longest run kept in order.
+        var survivors: [Int] = []
+        var survivorPositions: [Int] = []
+        for (old, new) in sectionOldToNew.enumerated() where new < 0 {
+            result.deletedSections.append(old)
+        }
+        for (new, old) in sectionNewToOld.enumerated() {
+            if old < 0 {
+                result.insertedSections.append(new)
+            } else {
+                survivors.append(old)
+                survivorPositions.append(new)
+            }
+        }
+        subsequence.mark(survivors)
+        for index in survivors.indices where !subsequence.keep[index] {
+            result.movedSections.append(.init(from: survivors[index], to: survivorPositions[index]))
+        }
+
+        // Rows of surviving old sections that no new row has: deleted.
+        for (old, new) in sectionOldToNew.enumerated() where new >= 0 {
+            let start = oldStarts[old]
+            for flat in start..<oldStarts[old + 1] where !oldRowMatched[flat] {
+                result.deletedRows.append(IndexPath(listSection: old, row: flat - start))
+            }
+        }
+
+        var stayingOldRows: [Int] = []
+        var stayingNewRows: [Int] = []
+        for (new, old) in sectionNewToOld.enumerated() {
+            let start = newStarts[new]
+            let end = newStarts[new + 1]
+            guard old >= 0 else {
+                // An inserted section shows its rows anew; rows that come from a surviving
+                // section leave a delete there.
+                for flat in start..<end {
+                    let source = rowSource[flat]
+                    if source >= 0 && sectionOldToNew[source >> 32] >= 0 {
+                        result.deletedRows.append(Self.indexPath(source))
+                    }
+                }
+                continue
+            }
+            stayingOldRows.removeAll(keepingCapacity: true)
+            stayingNewRows.removeAll(keepingCapacity: true)
+            for flat in start..<end {
+                let source = rowSource[flat]
+                let row = flat - start
+                if source < 0 || sectionOldToNew[source >> 32] < 0 {
+                    result.insertedRows.append(IndexPath(listSection: new, row: row))
+                } else if source >> 32 == old {
+                    stayingOldRows.append(source & 0xFFFF_FFFF)
+                    stayingNewRows.append(row)
+                } else {
+                    let from = Self.indexPath(source)
+                    result.movedRows.append(.init(from: from, to: IndexPath(listSection: new, row: row)))
+                    if rowChanged[flat] { result.reconfiguredRows.append(from) }
+                }
+            }
+            subsequence.mark(stayingOldRows)
+            for index in stayingOldRows.indices {
+                let from = IndexPath(listSection: old, row: stayingOldRows[index])
+                if !subsequence.keep[index] {
+                    result.movedRows.append(.init(from: from, to: IndexPath(listSection: new, row: stayingNewRows[index])))
+                }
+                if rowChanged[start + stayingNewRows[index]] { result.reconfiguredRows.append(from) }
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,73 @@
+/// A stored value of a ``GraphObject``: any type; writes are recorded in the owning graph.
+///
+/// ```swift
+/// final class Item: GraphObject {
+///     @Attribute var name = ""
+///     @Attribute(unique: true) var sku = ""
+/// }
+/// ```
+///
+/// Setting an `Equatable` value to an equal value records nothing. Reads register with
+/// Observation, or with ``ObjectGraph/trackReads(_:)``, or with neither inside
+/// ``ObjectGraph/withoutObservation(_:)`` — one branch decides. The wrapper stores only
+/// the value; names and indexes live in the entity's ``EntityDescription``.
+@propertyWrapper
+public struct Attribute<Value>: _GraphPropertyStorage {
+    @usableFromInline
+    internal var _value: Value
+
+    /// Declares an attribute with its initial value.
+    ///
+    /// - Parameters:
+    ///   - wrappedValue: The value a new object starts with.
+    ///   - name: The attribute's name in the entity; by default the property's name.
+    ///   - unique: Whether the attribute identifies objects for ``GraphBatch`` upserts (at
+    ///     most one per entity).
+    public init(wrappedValue: Value, name: String? = nil, unique: Bool = false) {
+        _value = wrappedValue
+        if _slowPath(_EntityCapture.isActive) {
+            _EntityCapture.record(
+                _CapturedProperty(
+                    storageType: Attribute<Value>.self,
+                    name: name,
+                    isUnique: unique,
+                    relationship: nil,
+                    makeAccessor: { _AttributeAccessor<Value>(offset: $0) }
+                )
+            )
+        }
+    }
+
+    /// Unavailable: an attribute lives only in a ``GraphObject`` subclass.
+    @available(*, unavailable, message: "@Attribute can only be used in a GraphObject subclass")
+    public var wrappedValue: Value {
+        get { fatalError("unavailable") }
+        set { fatalError("unavailable") }
+    }
+
+    /// Reads and writes the attribute of `object`.
+    ///
+    /// - Complexity: A read is O(1): one branch, then the stored value. A write to an object
+    ///   of a graph records the old value in the graph the first time in a transaction.
+    @inlinable
+    public static subscript<Object: GraphObject>(
+        _enclosingInstance object: Object,
+        wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, Value>,
+        storage storageKeyPath: ReferenceWritableKeyPath<Object, Attribute<Value>>
+    ) -> Value {
+        get {
+            let context = object._context
+            if _slowPath(context._readMode != .untracked) {
+                context._noteRead(object, wrapped: wrappedKeyPath, storage: storageKeyPath)
+            }
+            return object[keyPath: storageKeyPath]._value
+        }
+        set {
+            if let graph = object._context.graph {
+                graph._setAttribute(object, newValue, wrapped: wrappedKeyPath, storage: storageKeyPath)
+            } else {
+                object[keyPath: storageKeyPath]._value = newValue
+            }
+        }
+    }
+}

@@ -1,0 +1,57 @@
+/// Why ``ObjectGraph/commit(author:)`` or ``ObjectGraph/apply(_:author:)`` refused to
+/// commit. When one is thrown, every pending change is still pending (a batch's changes are
+/// rolled back).
+public enum CommitError: Error, CustomStringConvertible {
+    /// An object's ``GraphObject/validateForCommit()`` threw `error`.
+    case validationFailed(ObjectID, any Error)
+    /// A deleted object's `.deny` relationship still holds objects.
+    case deleteDenied(ObjectID, relationship: String)
+    /// A property of a deleted object was set after it was deleted.
+    case writeToDeletedObject(ObjectID)
+    /// A relationship of a live object holds a deleted object.
+    case relationshipToDeletedObject(ObjectID, relationship: String, target: ObjectID)
+    /// A relationship holds an object of another graph.
+    case objectFromAnotherGraph(ObjectID, relationship: String)
+    /// A batch names an object that is not in the graph (or is deleted).
+    case unknownObject(ObjectID)
+    /// A batch names a property the entity does not have, or uses an attribute name for a
+    /// relationship or the other way round.
+    case unknownProperty(entity: String, name: String)
+    /// A batch gives an attribute a value of another type, or a relationship an object of
+    /// another entity or the wrong number of objects.
+    case typeMismatch(entity: String, property: String)
+    /// A batch upsert into an entity without a unique attribute, or without its value.
+    case missingUniqueValue(entity: String)
+
+    /// A sentence saying what went wrong.
+    public var description: String {
+        switch self {
+        case .validationFailed(let id, let error): "\(id) failed validation: \(error)"
+        case .deleteDenied(let id, let relationship): "\(id) cannot be deleted while \(relationship) holds objects (delete rule .deny)"
+        case .writeToDeletedObject(let id): "\(id) was written to after it was deleted"
+        case .relationshipToDeletedObject(let id, let relationship, let target): "\(id).\(relationship) holds the deleted object \(target)"
+        case .objectFromAnotherGraph(let id, let relationship): "\(id).\(relationship) holds an object of another graph"
+        case .unknownObject(let id): "no object \(id) in the graph"
+        case .unknownProperty(let entity, let name): "\(entity) has no property \(name) of that kind"
+        case .typeMismatch(let entity, let property): "the value for \(entity).\(property) has the wrong type"
+        case .missingUniqueValue(let entity): "an upsert into \(entity) needs a value for its unique attribute"
+        }
+    }
+}
+
+/// Errors from looking objects up.
+public enum ObjectGraphError: Error, Hashable, CustomStringConvertible {
+    /// No object with the ID is in the graph: it is from another graph, was never issued,
+    /// or is deleted.
+    case objectNotFound(ObjectID)
+    /// An object has no attribute or relationship with the name.
+    case unknownKey(entity: String, key: String)
+
+    /// A sentence saying what went wrong.
+    public var description: String {
+        switch self {
+        case .objectNotFound(let id): "no object \(id) in the graph"
+        case .unknownKey(let entity, let key): "\(entity) has no property \(key)"
+        }
+    }
+}

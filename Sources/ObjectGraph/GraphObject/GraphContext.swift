@@ -1,0 +1,58 @@
+/// How reads of the objects of one graph are handled at the moment.
+@usableFromInline
+internal enum _ReadMode: UInt8 {
+    /// Plain reads: no Observation, no tracking (``ObjectGraph/withoutObservation(_:)``).
+    case untracked
+    /// Reads register with each object's Observation registrar (the default).
+    case observed
+    /// Reads are recorded for ``ObjectGraph/trackReads(_:)``.
+    case tracking
+    /// The object is in no graph (not yet inserted, rolled back, or its graph is gone).
+    case detached
+}
+
+/// What an object's reads and writes consult: the read mode and the owning graph.
+///
+/// Every object of a graph points at the graph's one context (objects not in a graph share
+/// a detached one), so the read getter's check is one load and one compare. The context
+/// outlives its graph if objects do; the graph clears `graph` when it goes away.
+@usableFromInline
+internal final class _GraphContext {
+    @usableFromInline
+    internal var _readMode: _ReadMode
+
+    /// The graph, or `nil` for the detached context and after the graph is gone.
+    @usableFromInline
+    internal unowned(unsafe) var graph: ObjectGraph?
+
+    init(readMode: _ReadMode) {
+        _readMode = readMode
+    }
+
+    /// The context of objects that are in no graph. Never mutated.
+    nonisolated(unsafe) static let detached = _GraphContext(readMode: .detached)
+
+    /// The slow half of a wrapper's getter: Observation, read tracking, or prototype probing.
+    @usableFromInline
+    @inline(never)
+    internal func _noteRead<Object: GraphObject, Value, Storage>(
+        _ object: Object,
+        wrapped: ReferenceWritableKeyPath<Object, Value>,
+        storage: ReferenceWritableKeyPath<Object, Storage>
+    ) {
+        switch _readMode {
+        case .untracked:
+            return
+        case .observed:
+            guard let graph else { return }
+            graph._noteObservedRead(object, wrapped: wrapped, storage: storage)
+        case .tracking:
+            guard let graph else { return }
+            graph._noteTrackedRead(object, storage: storage)
+        case .detached:
+            if object._flags & GraphObject._prototypeFlag != 0 {
+                object._pendingSlot = Int32(_storageOffset(object, storage))
+            }
+        }
+    }
+}

@@ -1,0 +1,116 @@
+import Observation
+
+/// The base class of every object an ``ObjectGraph`` holds.
+///
+/// Subclass it with a `final class` whose properties use ``Attribute`` and ``Relationship``:
+///
+/// ```swift
+/// final class Item: GraphObject {
+///     @Attribute var name = ""
+///     @Relationship(inverse: \Location.items) var location: Location?
+/// }
+/// ```
+///
+/// Give every wrapped property an initial value, so the class's `required init()` can make
+/// the prototype the graph reflects once to learn the entity's properties.
+///
+/// Objects are classes with identity: two references are equal when they are the same
+/// object. They are confined to their graph's isolation domain and are not `Sendable`;
+/// pass an ``objectID`` across domains instead. Reads register with Observation, so reading
+/// `item.name` inside `withObservationTracking` fires when the name changes.
+open class GraphObject: Observable, Hashable {
+    /// The graph's context, or the shared detached one.
+    @usableFromInline
+    internal final var _context: _GraphContext
+
+    /// The packed ``ObjectID`` bits; 0 until the object is inserted.
+    @usableFromInline
+    internal final var _idBits: UInt64 = 0
+
+    /// The entity, set on insertion; descriptions are immortal.
+    @usableFromInline
+    internal final unowned(unsafe) var _entity: EntityDescription?
+
+    /// The Observation registrar, made on the first observed read (most objects never have one).
+    @usableFromInline
+    internal final var _registrar: ObservationRegistrar?
+
+    /// One plus the index of the object's entry in the graph's pending changes (0: none).
+    /// For a prototype: the storage offset its last read probed.
+    @usableFromInline
+    internal final var _pendingSlot: Int32 = 0
+
+    /// ``_insertedFlag``, ``_deletedFlag``, ``_prototypeFlag``.
+    @usableFromInline
+    internal final var _flags: UInt8 = 0
+
+    /// Inserted in the pending transaction.
+    @usableFromInline static let _insertedFlag: UInt8 = 1
+    /// Deleted (pending or committed).
+    @usableFromInline static let _deletedFlag: UInt8 = 2
+    /// A prototype made to learn the entity; never inserted.
+    @usableFromInline static let _prototypeFlag: UInt8 = 4
+
+    /// Makes an object that is in no graph yet; insert it with ``ObjectGraph/insert(_:)``.
+    public required init() {
+        _context = _GraphContext.detached
+    }
+
+    /// The entity name used in URIs, batches and change descriptions: the class's name by
+    /// default. Override it to keep names stable when a class is renamed.
+    open class var entityName: String { String(describing: self) }
+
+    /// The description of the class's entity, built on first use.
+    public static var entity: EntityDescription { _EntityRegistry.description(for: self) }
+
+    /// The object's identity, stable for its life.
+    ///
+    /// The object must have been inserted into a graph (`precondition`).
+    public final var objectID: ObjectID {
+        guard let entity = _entity else {
+            preconditionFailure("\(type(of: self)) has no objectID before it is inserted into a graph")
+        }
+        return ObjectID(_bits: _idBits, entity: entity)
+    }
+
+    /// The graph the object belongs to, or `nil` before insertion, after its insertion is
+    /// rolled back, or once the graph is gone.
+    public final var graph: ObjectGraph? { _context.graph }
+
+    /// Whether the object is deleted (the deletion may still be pending).
+    public final var isDeleted: Bool { _flags & Self._deletedFlag != 0 }
+
+    /// Whether the object was inserted in the pending transaction.
+    public final var isInserted: Bool { _flags & Self._insertedFlag != 0 }
+
+    /// Checks the object before a commit; throw to make ``ObjectGraph/commit(author:)`` throw
+    /// ``CommitError/validationFailed(_:_:)`` and keep every pending change.
+    ///
+    /// Called for each inserted or updated object that is not deleted. It should only read.
+    /// The default implementation accepts everything.
+    ///
+    /// - Throws: Any error that says why the object is invalid.
+    open func validateForCommit() throws {}
+
+    /// The object's registrar, made on first use.
+    @usableFromInline
+    internal final func _makeRegistrar() -> ObservationRegistrar {
+        if let registrar = _registrar { return registrar }
+        let registrar = ObservationRegistrar()
+        _registrar = registrar
+        return registrar
+    }
+
+    /// Identity: the same object.
+    public static func == (lhs: GraphObject, rhs: GraphObject) -> Bool {
+        lhs === rhs
+    }
+
+    /// Hashes the object's identity.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(ObjectIdentifier(self))
+    }
+}
+
+@available(*, unavailable, message: "objects are confined to their graph's isolation domain; pass an ObjectID")
+extension GraphObject: Sendable {}

@@ -1,1 +1,0 @@
-// The ObjectGraph module: objects, relationships, commits and change publication.

@@ -1,0 +1,172 @@
+extension ObjectGraph {
+    /// Commits every pending change at once and publishes them as one ``GraphChanges``.
+    ///
+    /// The commit is atomic: either it throws and every pending change stays pending exactly
+    /// as it was, or it empties the pending changes, delivers the changes to the observers
+    /// and returns them. Observers run synchronously, in registration order, before this
+    /// returns — unless the commit is made by an observer during a delivery, in which case
+    /// it is delivered after the current delivery finishes.
+    ///
+    /// - Parameter author: A tag carried by the changes, so an observer can skip its own writes.
+    /// - Returns: The changes, or `nil` when nothing changed (values set back to what they
+    ///   were count as no change).
+    /// - Throws: ``CommitError``: a write to a deleted object, a `.deny` delete rule, a
+    ///   relationship to a deleted object or to an object of another graph, or a failed
+    ///   ``GraphObject/validateForCommit()``.
+    /// - Complexity: O(*k*) for *k* pending writes, plus the observers.
+    @discardableResult
+    public func commit(author: String? = nil) throws(CommitError) -> GraphChanges? {
+        guard !_pending.isEmpty else { return nil }
+        try _validatePending()
+        let changes = _collectChanges(author: author)
+        for entry in _pending {
+            entry.object._pendingSlot = 0
+            entry.object._flags &= ~GraphObject._insertedFlag
+        }
+        _pending.removeAll()
+        _checkInvariants()
+        guard !changes.isEmpty else { return nil }
+        _publish(changes)
+        return changes
+    }
+
+    /// Discards every pending change: written values and relationships get back the values
+    /// they had at the last commit, deleted objects come back, inserted objects leave the
+    /// graph (they keep their attribute values and lose their relationships).
+    ///
+    /// - Complexity: O(*k*) for *k* pending writes.
+    public func rollback() {
+        for entry in _pending.reversed() {
+            let object = entry.object
+            let entity = _state(of: object)
+            for (index, saved) in entry.originals.reversed() {
+                _notifying(object, entity, index) { saved.restore(into: object) }
+            }
+            if entry.wasInserted {
+                if !entry.isDeleted {
+                    entity.objects[object._serial] = nil
+                    entity.liveCount -= 1
+                }
+                for (_, accessor) in entity.relationships { accessor.setObjects(object, []) }
+                object._context = _GraphContext.detached
+                object._idBits = 0
+                object._entity = nil
+                object._flags = 0
+            } else if entry.isDeleted {
+                object._flags &= ~GraphObject._deletedFlag
+                entity.objects[object._serial] = object
+                entity.liveCount += 1
+            }
+            object._pendingSlot = 0
+        }
+        _pending.removeAll()
+        _checkInvariants()
+    }
+
+    /// Runs `body` and commits what it did; rolls everything pending back if it throws.
+    ///
+    /// Changes pending before the call are part of the transaction.
+    ///
+    /// - Parameters:
+    ///   - author: The commit's author tag.
+    ///   - body: The writes.
+    /// - Returns: What `body` returned.
+    /// - Throws: What `body` threw (after rolling back), or the ``CommitError`` of the
+    ///   commit (the changes then stay pending, as with ``commit(author:)``).
+    @discardableResult
+    public func transaction<Result>(author: String? = nil, _ body: () throws -> Result) throws -> Result {
+        let result: Result
+        do {
+            result = try body()
+        } catch {
+            rollback()
+            throw error
+        }
+        try commit(author: author)
+        return result
+    }
+
+    // MARK: Checks
+
+    /// Throws the first reason the pending changes cannot be committed; changes nothing.
+    private func _validatePending() throws(CommitError) {
+        for entry in _pending where entry.writtenAfterDelete {
+            throw .writeToDeletedObject(entry.object.objectID)
+        }
+        for entry in _pending where entry.isDeleted {
+            let entity = _state(of: entry.object)
+            for (index, accessor) in entity.relationships
+            where entity.description.properties[index].relationship?.deleteRule == .deny && !accessor.isEmpty(entry.object) {
+                throw .deleteDenied(entry.object.objectID, relationship: entity.description.properties[index].name)
+            }
+        }
+        for entry in _pending where !entry.isDeleted && entry.object._flags & GraphObject._deletedFlag == 0 {
+            let entity = _state(of: entry.object)
+            for (index, accessor) in entity.relationships
+            where entry.wasInserted || entry.hasOriginal(index) {
+                for target in accessor.objects(entry.object) {
+                    let name = entity.description.properties[index].name
+                    guard target._context === _context else {
+                        throw .objectFromAnotherGraph(entry.object.objectID, relationship: name)
+                    }
+                    if target._flags & GraphObject._deletedFlag != 0 {
+                        throw .relationshipToDeletedObject(entry.object.objectID, relationship: name, target: target.objectID)
+                    }
+                }
+            }
+        }
+        let mode = _context._readMode
+        _context._readMode = .untracked
+        defer { _context._readMode = mode }
+        for entry in _pending
+        where !entry.isDeleted && entry.object._flags & GraphObject._deletedFlag == 0
+            && (entry.wasInserted || !entry.originals.isEmpty)
+        {
+            do {
+                try entry.object.validateForCommit()
+            } catch {
+                throw .validationFailed(entry.object.objectID, error)
+            }
+        }
+    }
+
+    /// The changes the pending entries amount to.
+    private func _collectChanges(author: String?) -> GraphChanges {
+        var changes = GraphChanges(author: author)
+        for entry in _pending {
+            let object = entry.object
+            if entry.wasInserted {
+                if !entry.isDeleted { changes.inserted.insert(object.objectID) }
+                continue
+            }
+            if entry.isDeleted {
+                changes.deleted.insert(object.objectID)
+                continue
+            }
+            let entity = _state(of: object)
+            var changed = ChangedProperties(entity: entity.description)
+            for (index, saved) in entry.originals {
+                let accessor = entity.description.accessors[index]
+                if accessor.isUnchanged(since: saved, in: object) { continue }
+                changed.insert(PropertyIndex(index))
+                guard let relationship = accessor as? any _RelationshipAccessing, relationship.kind == .orderedToMany else { continue }
+                let before = relationship.objects(saved: saved).map(ObjectIdentifier.init)
+                let afterObjects = relationship.objects(object)
+                let after = afterObjects.map(ObjectIdentifier.init)
+                for move in OrderedMove.movedPositions(from: before, to: after) {
+                    changes.moves.append(
+                        OrderedMove(
+                            owner: object.objectID,
+                            relationship: entity.description.properties[index].name,
+                            object: afterObjects[move.to].objectID,
+                            from: move.from,
+                            to: move.to
+                        )
+                    )
+                }
+            }
+            if !changed.isEmpty { changes.updated[object.objectID] = changed }
+        }
+        return changes
+    }
+}

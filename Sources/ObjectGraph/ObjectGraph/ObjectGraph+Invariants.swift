@@ -1,0 +1,62 @@
+extension ObjectGraph {
+    #if FRK_INVARIANT_CHECKS
+        /// Checks the pending changes and per-entity counts (O(pending + entities)).
+        internal func _checkInvariants() {
+            for (position, entry) in _pending.enumerated() {
+                let object = entry.object
+                precondition(Int(object._pendingSlot) == position + 1, "invariant: pending slot of \(object.objectID)")
+                precondition(object._context === _context, "invariant: a pending object of another context")
+                precondition((object._flags & GraphObject._insertedFlag != 0) == entry.wasInserted, "invariant: inserted flag")
+                if entry.isDeleted {
+                    precondition(object._flags & GraphObject._deletedFlag != 0, "invariant: deleted flag")
+                    precondition(_state(of: object).objects[object._serial] == nil, "invariant: a deleted object is still listed")
+                }
+                precondition(!(entry.wasInserted && !entry.originals.isEmpty), "invariant: old values kept for an inserted object")
+            }
+            for case let entity? in _entities {
+                precondition(entity.liveCount >= 0 && entity.liveCount <= entity.objects.count, "invariant: live count of \(entity.description.name)")
+            }
+        }
+
+        /// Checks one object's relationships against their inverses (O(its related objects)).
+        internal func _checkInvariants(around object: GraphObject) {
+            guard object._context === _context else { return }
+            _checkInverses(of: object)
+        }
+
+        /// Every related object of this graph holds `object` in the inverse.
+        private func _checkInverses(of object: GraphObject) {
+            let entity = _state(of: object)
+            for (index, accessor) in entity.relationships {
+                guard let link = entity.inverses[index], let inverse = link.entity.description.relationshipAccessors[link.index] else { continue }
+                for target in accessor.objects(object) where target._context === _context {
+                    precondition(
+                        inverse.contains(target, object),
+                        "invariant: \(object.objectID).\(entity.description.properties[index].name) holds \(target.objectID) but not the other way round"
+                    )
+                }
+            }
+        }
+
+        /// Checks everything (O(objects + relationships)); for tests.
+        internal func _checkAllInvariants() {
+            _checkInvariants()
+            for case let entity? in _entities {
+                var live = 0
+                for (serial, object) in entity.objects.enumerated() {
+                    guard let object else { continue }
+                    live += 1
+                    precondition(object._context === _context && object._serial == serial, "invariant: object table of \(entity.description.name)")
+                    precondition(object._entity === entity.description, "invariant: entity of \(object.objectID)")
+                    precondition(object._flags & GraphObject._deletedFlag == 0, "invariant: a deleted object is listed")
+                    _checkInverses(of: object)
+                }
+                precondition(live == entity.liveCount, "invariant: live count of \(entity.description.name)")
+            }
+        }
+    #else
+        @inline(__always) internal func _checkInvariants() {}
+        @inline(__always) internal func _checkInvariants(around object: GraphObject) {}
+        @inline(__always) internal func _checkAllInvariants() {}
+    #endif
+}

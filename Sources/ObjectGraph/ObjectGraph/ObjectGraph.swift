@@ -1,0 +1,196 @@
+import Foundation
+
+/// An in-memory graph of ``GraphObject``s: it inserts, deletes and relates objects, records
+/// every write as pending, and publishes one ``GraphChanges`` per ``commit(author:)``.
+///
+/// ```swift
+/// let graph = ObjectGraph()
+/// let home = graph.insert(Location())
+/// let milk = graph.insert(Item())
+/// milk.name = "Milk"
+/// milk.location = home          // home.items now holds milk too
+/// let changes = try graph.commit(author: "ui")
+/// ```
+///
+/// A graph is confined to one isolation domain (usually the main actor) and is not
+/// `Sendable`; work from elsewhere arrives as a ``GraphBatch``. Pending changes are kept in
+/// the graph, not in the objects: an object stores only its current values, and the graph
+/// keeps the value each property had before the transaction's first write to it.
+public final class ObjectGraph {
+    /// The context every object of this graph points at.
+    internal let _context: _GraphContext
+
+    /// A number for this graph, unique in the process, stored in every ``ObjectID``.
+    internal let tag: UInt64
+
+    /// The graph's identity in URIs (``ObjectID/uriRepresentation``).
+    public let identifier: UUID
+
+    /// Per-entity state, by the entity's process-wide number.
+    internal var _entities: [_GraphEntity?] = []
+    /// Per-entity state, by class.
+    internal var _entityByType: [ObjectIdentifier: _GraphEntity] = [:]
+    /// Per-entity state, by entity name.
+    internal var _entitiesByName: [String: _GraphEntity] = [:]
+
+    /// The objects written in the pending transaction, in order of their first write;
+    /// an object's `_pendingSlot` is one plus its position here.
+    internal var _pending: [_PendingEntry] = []
+
+    /// The observers, in registration order.
+    internal var _observers: [_Observer] = []
+    internal var _nextObserverID = 0
+    /// Commits waiting for delivery while an earlier one is being delivered.
+    internal var _deliveryQueue: [GraphChanges] = []
+    internal var _isDelivering = false
+
+    /// Reads recorded by ``trackReads(_:)`` (a stack of nested scopes shares it).
+    internal var _readBuffer: [PropertyRead] = []
+
+    /// Makes an empty graph.
+    public init() {
+        _context = _GraphContext(readMode: .observed)
+        identifier = UUID()
+        tag = ObjectID.registerGraph(identifier: identifier)
+        _context.graph = self
+    }
+
+    deinit {
+        _context.graph = nil
+        _context._readMode = .detached
+        // Objects refer to each other strongly; break the cycles so they can go away.
+        for case let entity? in _entities {
+            for case let object? in entity.objects {
+                for (_, accessor) in entity.relationships { accessor.setObjects(object, []) }
+            }
+        }
+        for entry in _pending {
+            let entity = _entities[entry.object._entityNumber]!
+            for (_, accessor) in entity.relationships { accessor.setObjects(entry.object, []) }
+        }
+        for observer in _observers { observer.finish?() }
+    }
+
+    /// Whether there are writes, inserts or deletes not yet committed.
+    public var hasChanges: Bool { !_pending.isEmpty }
+
+    // MARK: Inserting and deleting
+
+    /// Inserts an object that is in no graph; the insertion is pending until ``commit(author:)``.
+    ///
+    /// Relationships set on the object before insertion are applied now, with their inverses.
+    ///
+    /// - Parameter object: A new object (`precondition`: not in a graph).
+    /// - Returns: The same object, for chaining: `let item = graph.insert(Item())`.
+    /// - Complexity: O(1) amortized, plus O(*m*) for *m* related objects.
+    @discardableResult
+    public func insert<Object: GraphObject>(_ object: Object) -> Object {
+        precondition(object._context === _GraphContext.detached, "insert(_:): the object is already in a graph")
+        precondition(object._flags & GraphObject._prototypeFlag == 0, "insert(_:): a prototype cannot be inserted")
+        _insert(object)
+        _checkInvariants(around: object)
+        return object
+    }
+
+    /// Deletes an object, applying its relationships' delete rules; pending until commit.
+    ///
+    /// `.nullify` relationships are emptied (removing the object from the inverses),
+    /// `.cascade` ones are emptied and their objects deleted, `.deny` ones are left as they
+    /// are: the commit throws ``CommitError/deleteDenied(_:relationship:)`` if they still
+    /// hold objects then. Deleting a deleted object does nothing.
+    ///
+    /// - Parameter object: An object of this graph (`precondition`).
+    /// - Complexity: O(*m*) for *m* related objects, plus the cascade.
+    public func delete(_ object: GraphObject) {
+        precondition(object._context === _context, "delete(_:): the object is not in this graph")
+        guard object._flags & GraphObject._deletedFlag == 0 else { return }
+        _delete(object)
+        _checkInvariants(around: object)
+    }
+
+    // MARK: Looking objects up
+
+    /// The entity of a class, as this graph uses it (registering it if needed).
+    ///
+    /// - Parameter type: A ``GraphObject`` subclass.
+    /// - Returns: Its description.
+    public func entity(for type: GraphObject.Type) -> EntityDescription {
+        _entity(for: type).description
+    }
+
+    /// The object with an ID, if it is in the graph and not deleted.
+    ///
+    /// - Parameter id: An ID.
+    /// - Returns: The object; `nil` when the ID is from another graph, was never issued,
+    ///   or its object is deleted (even pending) or its insertion rolled back.
+    /// - Complexity: O(1).
+    public func object(with id: ObjectID) -> GraphObject? {
+        guard id.graphTag == tag else { return nil }
+        let number = id._entity.number
+        guard number < _entities.count, let entity = _entities[number] else { return nil }
+        let serial = id.serial
+        guard serial < entity.objects.count else { return nil }
+        return entity.objects[serial]
+    }
+
+    /// The object with an ID, as a given class.
+    ///
+    /// - Parameters:
+    ///   - id: An ID.
+    ///   - type: The class expected.
+    /// - Returns: The object, or `nil` when ``object(with:)`` is `nil` or it is another class.
+    /// - Complexity: O(1).
+    public func object<Object: GraphObject>(with id: ObjectID, as type: Object.Type) -> Object? {
+        object(with: id) as? Object
+    }
+
+    /// The object with an ID, which must exist.
+    ///
+    /// - Parameter id: An ID.
+    /// - Returns: The object.
+    /// - Throws: ``ObjectGraphError/objectNotFound(_:)`` when the ID is unknown to this
+    ///   graph or its object is deleted.
+    /// - Complexity: O(1).
+    public func existingObject(with id: ObjectID) throws(ObjectGraphError) -> GraphObject {
+        guard let object = object(with: id) else { throw .objectNotFound(id) }
+        return object
+    }
+
+    /// The objects of a class: committed ones and pending inserts, minus deletions (even
+    /// pending), in insertion order.
+    ///
+    /// - Parameter type: A ``GraphObject`` subclass.
+    /// - Returns: The objects.
+    /// - Complexity: O(*n*) for *n* objects of the class ever inserted.
+    public func objects<Object: GraphObject>(of type: Object.Type) -> [Object] {
+        guard let entity = _entityByType[ObjectIdentifier(type)] else { return [] }
+        var result: [Object] = []
+        result.reserveCapacity(entity.liveCount)
+        for case let object? in entity.objects { result.append(unsafeDowncast(object, to: Object.self)) }
+        return result
+    }
+
+    /// The number of objects ``objects(of:)`` returns.
+    ///
+    /// - Parameter type: A ``GraphObject`` subclass.
+    /// - Returns: The count.
+    /// - Complexity: O(1).
+    public func count<Object: GraphObject>(of type: Object.Type) -> Int {
+        _entityByType[ObjectIdentifier(type)]?.liveCount ?? 0
+    }
+}
+
+@available(*, unavailable, message: "a graph is confined to one isolation domain; send a GraphBatch")
+extension ObjectGraph: Sendable {}
+
+extension GraphObject {
+    /// The entity number packed in the ID bits.
+    internal var _entityNumber: Int {
+        Int(truncatingIfNeeded: (_idBits >> ObjectID.serialBits) & (1 << ObjectID.entityBits - 1))
+    }
+
+    /// The serial packed in the ID bits.
+    internal var _serial: Int {
+        Int(truncatingIfNeeded: _idBits & (1 << ObjectID.serialBits - 1))
+    }
+}

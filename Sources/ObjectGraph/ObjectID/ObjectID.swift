@@ -1,0 +1,77 @@
+/// The identity of an object in an ``ObjectGraph``, stable for the object's whole life.
+///
+/// An `ObjectID` is a value: it is `Sendable`, so it can cross isolation domains where the
+/// object itself cannot, and its hash and equality are a couple of integer operations, so
+/// controllers can key dictionaries of a million entries by it.
+///
+/// The identifier packs the graph that issued it, the object's entity and a serial number
+/// that the graph never reuses. IDs compare by that packed value: within one entity of one
+/// graph, an older object orders before a newer one.
+public struct ObjectID: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// Graph tag (20 bits) | entity number (12 bits) | serial within the entity (32 bits).
+    @usableFromInline
+    internal let _bits: UInt64
+
+    /// The entity of the object; descriptions are immortal, so an unowned reference is safe
+    /// and keeps copies of the ID free of reference counting.
+    @usableFromInline
+    internal unowned(unsafe) let _entity: EntityDescription
+
+    @inlinable
+    internal init(_bits: UInt64, entity: EntityDescription) {
+        self._bits = _bits
+        self._entity = entity
+    }
+
+    internal static let serialBits: UInt64 = 32
+    internal static let entityBits: UInt64 = 12
+    internal static let graphBits: UInt64 = 20
+
+    internal init(graphTag: UInt64, entity: EntityDescription, serial: Int) {
+        assert(graphTag < 1 << Self.graphBits && UInt64(entity.number) < 1 << Self.entityBits)
+        precondition(serial >= 0 && UInt64(serial) < 1 << Self.serialBits, "an entity of one graph holds at most 2^32 objects")
+        let bits = graphTag << (Self.serialBits + Self.entityBits)
+            | UInt64(entity.number) << Self.serialBits
+            | UInt64(serial)
+        self.init(_bits: bits, entity: entity)
+    }
+
+    /// The tag of the graph that issued this ID.
+    internal var graphTag: UInt64 { _bits >> (Self.serialBits + Self.entityBits) }
+
+    /// The position of the object in its entity's table, in its graph.
+    internal var serial: Int { Int(truncatingIfNeeded: _bits & (1 << Self.serialBits - 1)) }
+
+    /// The name of the object's entity (``GraphObject/entityName``).
+    public var entityName: String { _entity.name }
+
+    /// The description of the object's entity.
+    public var entity: EntityDescription { _entity }
+
+    /// A short form for debugging, such as `Item/p42`.
+    public var description: String { "\(_entity.name)/p\(serial)" }
+
+    /// Two IDs are equal when they name the same object.
+    ///
+    /// - Complexity: O(1), one integer comparison.
+    @inlinable
+    public static func == (lhs: ObjectID, rhs: ObjectID) -> Bool {
+        lhs._bits == rhs._bits
+    }
+
+    /// Hashes the packed identity.
+    ///
+    /// - Complexity: O(1), one integer.
+    @inlinable
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(_bits)
+    }
+
+    /// Orders IDs by graph, then entity, then age (older first).
+    ///
+    /// - Complexity: O(1).
+    @inlinable
+    public static func < (lhs: ObjectID, rhs: ObjectID) -> Bool {
+        lhs._bits < rhs._bits
+    }
+}

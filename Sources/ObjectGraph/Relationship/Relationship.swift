@@ -1,0 +1,101 @@
+/// A reference from a ``GraphObject`` to others: to-one (`T?`), to-many (`Set<T>`) or
+/// ordered to-many (`[T]`).
+///
+/// Declare the inverse on one side only; the graph keeps both sides in step:
+///
+/// ```swift
+/// final class Location: GraphObject {
+///     @Relationship var items: Set<Item>
+/// }
+/// final class Item: GraphObject {
+///     @Relationship(inverse: \Location.items) var location: Location?
+/// }
+/// ```
+///
+/// Setting `item.location = home` adds `item` to `home.items` and removes it from the old
+/// location's; relating an object that is in no graph inserts it into the owner's graph.
+/// An ordered relationship holds distinct objects; reordering it is reported as
+/// ``OrderedMove``s.
+@propertyWrapper
+public struct Relationship<Value: RelationshipValue>: _GraphPropertyStorage {
+    @usableFromInline
+    internal var _value: Value
+
+    /// Declares a relationship with no declared inverse (the other side may declare it).
+    ///
+    /// - Parameters:
+    ///   - deleteRule: What deleting the owner does to the related objects.
+    ///   - name: The relationship's name in the entity; by default the property's name.
+    public init(deleteRule: DeleteRule = .nullify, name: String? = nil) {
+        _value = Value._empty
+        Self.capture(deleteRule: deleteRule, name: name, inverse: nil)
+    }
+
+    /// Declares a relationship and its inverse on the destination class.
+    ///
+    /// - Parameters:
+    ///   - inverse: The destination's property that holds the owner, such as
+    ///     `\Location.items`. Declare it on one side only.
+    ///   - deleteRule: What deleting the owner does to the related objects.
+    ///   - name: The relationship's name in the entity; by default the property's name.
+    public init<Inverse: RelationshipValue>(
+        inverse: KeyPath<Value.Destination, Inverse> & Sendable,
+        deleteRule: DeleteRule = .nullify,
+        name: String? = nil
+    ) {
+        _value = Value._empty
+        Self.capture(deleteRule: deleteRule, name: name, inverse: inverse)
+    }
+
+    private static func capture(deleteRule: DeleteRule, name: String?, inverse: (any AnyKeyPath & Sendable)?) {
+        if _slowPath(_EntityCapture.isActive) {
+            _EntityCapture.record(
+                _CapturedProperty(
+                    storageType: Relationship<Value>.self,
+                    name: name,
+                    isUnique: false,
+                    relationship: _CapturedRelationship(
+                        kind: Value._relationshipKind,
+                        deleteRule: deleteRule,
+                        destination: Value.Destination.self,
+                        inverse: inverse
+                    ),
+                    makeAccessor: { _RelationshipAccessor<Value>(offset: $0) }
+                )
+            )
+        }
+    }
+
+    /// Unavailable: a relationship lives only in a ``GraphObject`` subclass.
+    @available(*, unavailable, message: "@Relationship can only be used in a GraphObject subclass")
+    public var wrappedValue: Value {
+        get { fatalError("unavailable") }
+        set { fatalError("unavailable") }
+    }
+
+    /// Reads and writes the relationship of `object`, keeping inverses in step.
+    ///
+    /// - Complexity: A read is O(1). A write is O(*m*) for *m* objects added or removed,
+    ///   plus the copy of the old value the first time in a transaction.
+    @inlinable
+    public static subscript<Object: GraphObject>(
+        _enclosingInstance object: Object,
+        wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, Value>,
+        storage storageKeyPath: ReferenceWritableKeyPath<Object, Relationship<Value>>
+    ) -> Value {
+        get {
+            let context = object._context
+            if _slowPath(context._readMode != .untracked) {
+                context._noteRead(object, wrapped: wrappedKeyPath, storage: storageKeyPath)
+            }
+            return object[keyPath: storageKeyPath]._value
+        }
+        set {
+            if let graph = object._context.graph {
+                graph._setRelationship(object, newValue, wrapped: wrappedKeyPath, storage: storageKeyPath)
+            } else {
+                object[keyPath: storageKeyPath]._value = newValue
+            }
+        }
+    }
+}

@@ -1,0 +1,193 @@
+import Foundation
+import ListUpdates
+import Testing
+import TestSupport
+
+private func path(_ section: Int, _ row: Int) -> IndexPath { IndexPath(row: row, section: section) }
+
+private func rows(_ ids: [Int], changed: Set<Int> = []) -> [TestRow] {
+    ids.map { TestRow(id: $0, content: changed.contains($0) ? 1 : 0) }
+}
+
+/// Applies `stages` to a list showing `old` and checks that it then shows `new`.
+private func expectReproduces(
+    _ stages: [ListChanges], from old: [TestSection], to new: [TestSection],
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
+    var list = ReferenceList(old)
+    do {
+        for stage in stages { try list.apply(stage, dataSource: new) }
+    } catch {
+        Issue.record("rejected: \(error)\nold: \(old)\nnew: \(new)\nstages: \(stages)", sourceLocation: sourceLocation)
+        return
+    }
+    #expect(list.shows(new), "old: \(old)\nnew: \(new)\nstages: \(stages)\nshown: \(list.sections)", sourceLocation: sourceLocation)
+    #expect(stages.count <= 2, sourceLocation: sourceLocation)
+    if stages.count == 2 {
+        var refresh = stages[1]
+        refresh.reconfiguredRows = []
+        refresh.reloadedRows = []
+        #expect(refresh.isEmpty, "the second stage only refreshes: \(stages[1])", sourceLocation: sourceLocation)
+    }
+}
+
+@Suite("Sectioned diff")
+struct SectionedDiffTests {
+    @Test func identicalListsHaveNoChanges() throws {
+        let sections = [TestSection(id: 1, rows: rows([1, 2])), TestSection(id: 2, rows: [])]
+        #expect(try ListChanges.difference(from: sections, to: sections, rows: \.rows).isEmpty)
+        #expect(try ListChanges.stagedDifference(from: sections, to: sections, rows: \.rows) == [])
+        #expect(try ListChanges.stagedDifference(from: [TestRow](), to: []) == [])
+    }
+
+    @Test func emptyListsGainAndLoseSections() throws {
+        let sections = [TestSection(id: 1, rows: rows([1, 2])), TestSection(id: 2, rows: [])]
+        #expect(try ListChanges.difference(from: [], to: sections, rows: \.rows) == ListChanges(insertedSections: [0, 1]))
+        #expect(try ListChanges.difference(from: sections, to: [], rows: \.rows) == ListChanges(deletedSections: [0, 1]))
+        #expect(try ListChanges.difference(from: [], to: rows([7, 8])) == ListChanges(insertedRows: [path(0, 0), path(0, 1)]))
+    }
+
+    @Test func onlyRowsOutOfOrderMove() throws {
+        let changes = try ListChanges.difference(from: rows([1, 2, 3, 4, 5]), to: rows([2, 3, 4, 5, 1]))
+        #expect(changes == ListChanges(movedRows: [.init(from: path(0, 0), to: path(0, 4))]))
+
+        let swapped = try ListChanges.difference(from: rows([1, 2, 3, 4]), to: rows([1, 3, 2, 4]))
+        #expect(swapped.movedRows.count == 1)
+        #expect(swapped.count == 1)
+    }
+
+    @Test func insertsDeletesAndUpdatesUseTheirIndexSpaces() throws {
+        let changes = try ListChanges.difference(from: rows([1, 2, 3]), to: rows([0, 1, 3, 4], changed: [3]))
+        #expect(
+            changes
+                == ListChanges(
+                    deletedRows: [path(0, 1)],
+                    insertedRows: [path(0, 0), path(0, 3)],
+                    reconfiguredRows: [path(0, 2)]
+                )
+        )
+    }
+
+    @Test func movedRowThatChangedIsRefreshedInASecondStage() throws {
+        let old = rows([1, 2, 3])
+        let new = [TestRow(id: 3, content: 1)] + rows([1, 2])
+        let general = try ListChanges.difference(from: old, to: new)
+        #expect(general == ListChanges(movedRows: [.init(from: path(0, 2), to: path(0, 0))], reconfiguredRows: [path(0, 2)]))
+        let stages = try ListChanges.stagedDifference(from: old, to: new)
+        #expect(
+            stages == [
+                ListChanges(movedRows: [.init(from: path(0, 2), to: path(0, 0))]),
+                ListChanges(reconfiguredRows: [path(0, 0)]),
+            ]
+        )
+        expectReproduces(stages, from: [TestSection(id: 0, rows: old)], to: [TestSection(id: 0, rows: new)])
+    }
+
+    @Test func rowsMoveAcrossSectionsAndSectionsMove() throws {
+        let old = [
+            TestSection(id: 10, rows: rows([1, 2, 3])),
+            TestSection(id: 20, rows: rows([4, 5])),
+            TestSection(id: 30, rows: rows([6])),
+        ]
+        let new = [
+            TestSection(id: 30, rows: rows([6])),
+            TestSection(id: 10, rows: rows([1, 3])),
+            TestSection(id: 20, rows: rows([4, 2, 5])),
+        ]
+        let changes = try ListChanges.difference(from: old, to: new, rows: \.rows)
+        #expect(
+            changes
+                == ListChanges(
+                    movedSections: [.init(from: 2, to: 0)],
+                    movedRows: [.init(from: path(0, 1), to: path(2, 1))]
+                )
+        )
+        expectReproduces(try ListChanges.stagedDifference(from: old, to: new, rows: \.rows), from: old, to: new)
+    }
+
+    @Test func rowsLeavingDeletedSectionsAreInserted() throws {
+        let old = [TestSection(id: 1, rows: rows([1, 2])), TestSection(id: 2, rows: rows([3]))]
+        let new = [TestSection(id: 2, rows: rows([3, 2])), TestSection(id: 4, rows: rows([1]))]
+        let changes = try ListChanges.difference(from: old, to: new, rows: \.rows)
+        #expect(
+            changes == ListChanges(deletedSections: [0], insertedSections: [1], insertedRows: [path(0, 1)])
+        )
+        expectReproduces(changes.staged(), from: old, to: new)
+    }
+
+    @Test func duplicateRowIdentifiersThrow() {
+        #expect(throws: ListDiffError.duplicateRowIdentifier(identifier: "2", side: .old, first: path(0, 1), second: path(0, 3))) {
+            try ListChanges.difference(from: rows([1, 2, 3, 2]), to: rows([1]))
+        }
+        let new = [TestSection(id: 1, rows: rows([5])), TestSection(id: 2, rows: rows([6, 5]))]
+        #expect(throws: ListDiffError.duplicateRowIdentifier(identifier: "5", side: .new, first: path(0, 0), second: path(1, 1))) {
+            try ListChanges.difference(from: [], to: new, rows: \.rows)
+        }
+        let error = ListDiffError.duplicateRowIdentifier(identifier: "5", side: .new, first: path(0, 0), second: path(1, 1))
+        #expect(error.description == "duplicate row identifier 5 in the new rows, at 0.0 and 1.1")
+    }
+
+    @Test func duplicateSectionIdentifiersThrow() {
+        let twice = [TestSection(id: 1, rows: []), TestSection(id: 1, rows: [])]
+        #expect(throws: ListDiffError.duplicateSectionIdentifier(identifier: "1", side: .old, first: 0, second: 1)) {
+            try ListChanges.difference(from: twice, to: [], rows: \.rows)
+        }
+        #expect(throws: ListDiffError.duplicateSectionIdentifier(identifier: "1", side: .new, first: 0, second: 1)) {
+            try ListChanges.difference(from: [TestSection(id: 1, rows: [])], to: twice, rows: \.rows)
+        }
+    }
+
+    @Test func closuresChooseIdentityAndContent() throws {
+        // Rows are plain strings: the first letter is the identity, the rest the content.
+        let old = [["apple", "banana"], ["cherry"]]
+        let new = [["banana", "cherry"], ["avocado"]]
+        let stages = try ListChanges.stagedDifference(
+            from: old, to: new, sectionID: { $0.count }, rows: { $0 }, rowID: { $0.first! }, rowContentEqual: ==)
+        // Section identity is the row count here. "a" moves to the second section and its
+        // content changed, "c" moves to the first; "b" stays.
+        #expect(
+            stages == [
+                ListChanges(movedRows: [.init(from: path(0, 0), to: path(1, 0)), .init(from: path(1, 0), to: path(0, 1))]),
+                ListChanges(reconfiguredRows: [path(1, 0)]),
+            ]
+        )
+    }
+
+    @Test("The staged diff of random sectioned data reproduces the target", arguments: testSeeds(count: 300))
+    func randomSectionedData(seed: UInt64) throws {
+        var generator = SectionedDataGenerator(seed: seed)
+        let old = generator.list()
+        let new = generator.change(old)
+        let stages = try ListChanges.stagedDifference(from: old, to: new, rows: \.rows)
+        expectReproduces(stages, from: old, to: new)
+        #expect(stages.isEmpty == (old == new))
+    }
+
+    @Test("The staged diff of larger random data reproduces the target", arguments: testSeeds(count: 20))
+    func largerRandomSectionedData(seed: UInt64) throws {
+        var generator = SectionedDataGenerator(seed: seed)
+        var old = generator.list(maxSections: 12, maxRows: 40)
+        for _ in 0..<3 {
+            let new = generator.change(old)
+            expectReproduces(try ListChanges.stagedDifference(from: old, to: new, rows: \.rows), from: old, to: new)
+            old = new
+        }
+    }
+
+    @Test("The staged diff of random flat lists reproduces the target", arguments: testSeeds(count: 100))
+    func randomFlatLists(seed: UInt64) throws {
+        var rng = SeededGenerator(seed: seed)
+        let old = (0..<Int.random(in: 0...30, using: &rng)).map { TestRow(id: $0, content: 0) }
+        var new = old.filter { _ in Int.random(in: 0..<5, using: &rng) > 0 }
+        for _ in 0..<Int.random(in: 0...5, using: &rng) where !new.isEmpty {
+            let row = new.remove(at: Int.random(in: new.indices, using: &rng))
+            new.insert(row, at: Int.random(in: 0...new.count, using: &rng))
+        }
+        for index in new.indices where Int.random(in: 0..<4, using: &rng) == 0 { new[index].content += 1 }
+        for id in 100..<(100 + Int.random(in: 0...5, using: &rng)) {
+            new.insert(TestRow(id: id, content: 0), at: Int.random(in: 0...new.count, using: &rng))
+        }
+        let stages = try ListChanges.stagedDifference(from: old, to: new)
+        expectReproduces(stages, from: [TestSection(id: 0, rows: old)], to: [TestSection(id: 0, rows: new)])
+    }
+}
