@@ -1,3 +1,4 @@
+import FetchedResultsTesting
 import Foundation
 @testable import FetchedResults
 import Testing
@@ -49,6 +50,10 @@ private func randomKeys(_ rng: inout SeededGenerator) -> RowKeys {
 struct ResultsIndexTests {
     @Test(arguments: testSeeds(count: 12))
     func commitsMatchAFreshSortAndReplay(seed: UInt64) throws {
+        var version: [Int: Int] = [:]
+        func rendered(_ rows: [(section: SortValue, ids: [Int])]) -> [ListSimulator<SortValue, Int, String>.Section] {
+            rows.map { .init(id: $0.section, rows: $0.ids.map { .init(id: $0, content: "v\(version[$0, default: 0])") }) }
+        }
         var rng = SeededGenerator(seed: seed)
         let ascending = [Bool.random(using: &rng), Bool.random(using: &rng)]
         let windows: [(Int, Int?)] = [(0, nil), (0, 25), (7, nil), (5, 30), (0, 0), (40, 10)]
@@ -62,6 +67,7 @@ struct ResultsIndexTests {
 
         for _ in 0..<400 {
             let before = reference.visible()
+            let renderedBefore = rendered(before)
             var changes: [ResultsIndex<Int>.Change] = []
             var touched: Set<Int> = []
             for _ in 0..<Int.random(in: 1...6, using: &rng) {
@@ -86,16 +92,13 @@ struct ResultsIndexTests {
                     changes.append(.init(id: id, keys: keys, reportsUpdate: kind != 3 || Bool.random(using: &rng)))
                 }
             }
+            for change in changes where change.reportsUpdate { version[change.id, default: 0] += 1 }
             let diff = index.apply(changes)
             let after = reference.visible()
             #expect(index.visibleRows.map(\.ids) == after.map(\.ids))
             #expect(index.visibleSections.map(\.value) == after.map(\.section))
 
-            let replayed = replay(diff.changes, on: before.map(\.ids), expecting: after.map(\.ids))
-            switch replayed {
-            case .success(let rows): #expect(rows == after.map(\.ids), "\(diff.changes)")
-            case .failure(let error): Issue.record("invalid batch \(diff.changes): \(error)")
-            }
+            expectReproduces(diff.changes, from: renderedBefore, to: rendered(after), "\(diff.changes)")
 
             // Unchanged rows never move, and a changed row that stays reports its update.
             let reported = Set(changes.filter(\.reportsUpdate).map(\.id))
@@ -155,5 +158,28 @@ struct ResultsIndexTests {
         let kept = ResultsIndex<Int>.longestIncreasingSubsequence(values).sorted().map { values[$0] }
         #expect(kept.count == 6)
         #expect(zip(kept, kept.dropFirst()).allSatisfy { $0 < $1 })
+    }
+}
+
+@Suite("ResultsIndex.diff")
+struct ResultsIndexDiffTests {
+    @Test(arguments: testSeeds(count: 20))
+    func diffBetweenTwoListsReproducesTheNewList(seed: UInt64) {
+        var rng = SeededGenerator(seed: seed)
+        func randomList() -> [(section: SortValue, ids: [Int])] {
+            let ids = (0..<40).filter { _ in Int.random(in: 0..<4, using: &rng) > 0 }.shuffled(using: &rng)
+            var sections: [SortValue: [Int]] = [:]
+            for id in ids { sections[.int(Int64.random(in: 0..<5, using: &rng)), default: []].append(id) }
+            let order = sections.keys.sorted().shuffled(using: &rng)
+            return order.map { ($0, sections[$0]!) }
+        }
+        let old = randomList()
+        let new = randomList()
+        func rendered(_ rows: [(section: SortValue, ids: [Int])]) -> [ListSimulator<SortValue, Int, String>.Section] {
+            rows.map { .init(id: $0.section, rows: $0.ids.map { .init(id: $0, content: "") }) }
+        }
+        let diff = ResultsIndex<Int>.diff(from: old, to: new)
+        expectReproduces(diff.changes, from: rendered(old), to: rendered(new), "\(diff.changes)")
+        #expect(diff.changes.reloadedRows.isEmpty && diff.changes.reconfiguredRows.isEmpty)
     }
 }

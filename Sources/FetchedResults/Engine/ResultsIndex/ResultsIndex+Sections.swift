@@ -198,3 +198,34 @@ extension ResultsIndex {
         freeHandles.append(handle)
     }
 }
+
+extension ResultsIndex {
+    /// The keys of a fetched row, or `nil` when it is not fetched.
+    ///
+    /// - Complexity: O(number of sort keys).
+    func keys(of id: ID) -> RowKeys? {
+        slotByID[id].map { keys.keys(of: $0) }
+    }
+
+    /// The identifiers of the rows at ranks `range`, in order.
+    ///
+    /// - Complexity: O(m + log n) for m ranks.
+    func ids(inRanks range: Range<Int>) -> [ID] {
+        var result: [ID] = []
+        result.reserveCapacity(range.count)
+        tree.forEach(in: range) { result.append(keys.ids[Int($0)]) }
+        return result
+    }
+
+    /// The rank range of each visible section's rows.
+    ///
+    /// - Complexity: O(v) for v visible sections.
+    var visibleSectionRanks: [Range<Int>] {
+        let window = window
+        return visibleDirectoryRange.map { position in
+            let start = directoryStarts[position]
+            let end = start + sectionCounts[Int(directory[position])]
+            return max(start, window.lowerBound)..<min(end, window.upperBound)
+        }
+    }
+}

@@ -1,0 +1,188 @@
+import FetchedResults
+import Foundation
+
+/// A location of the controller benchmarks: 100 of them, each holding 10,000 items.
+final class BenchLocation: GraphObject {
+    @Attribute var name = ""
+    @Relationship var items: Set<BenchItem>
+}
+
+/// An item of the controller benchmarks, sectioned by its location's name and sorted by name.
+final class BenchItem: GraphObject {
+    @Attribute var name = ""
+    @Attribute var quantity = 0
+    @Relationship(inverse: \BenchLocation.items) var location: BenchLocation?
+}
+
+/// The keys a baseline reads from each item.
+private typealias ItemKeys = (quantity: Int, section: String, name: String, id: ObjectID)
+
+/// The controller's order: section, then name, then identity.
+private func keysLess(_ a: ItemKeys, _ b: ItemKeys) -> Bool {
+    if a.section != b.section { return a.section < b.section }
+    if a.name != b.name { return a.name < b.name }
+    return a.id < b.id
+}
+
+/// One million items in 100 locations, committed.
+private struct ControllerFixture {
+    static let itemCount = 1_000_000
+    static let locationCount = 100
+
+    let graph = ObjectGraph()
+    var locations: [BenchLocation] = []
+
+    init() {
+        var rng = SystemRandomNumberGenerator()
+        locations = (0..<Self.locationCount).map { index in
+            let location = graph.insert(BenchLocation())
+            location.name = "Location \(index)"
+            return location
+        }
+        for index in 0..<Self.itemCount {
+            let item = graph.insert(BenchItem())
+            item.name = "Item \(UInt32.random(in: 0..<UInt32.max, using: &rng))"
+            item.quantity = index % 7
+            item.location = locations[index % Self.locationCount]
+        }
+        do { _ = try graph.commit() } catch { fatalError("benchmark fixture failed to commit: \(error)") }
+    }
+
+    static var request: FetchRequest<BenchItem> {
+        FetchRequest(BenchItem.self, predicate: .greaterOrEqual(\.quantity, 0), sortedBy: [SortKey(\.name)],
+                     sectionKey: SectionKey(\.location?.name))
+    }
+
+    /// The keys of every item, read once, as a baseline's input.
+    func extractedKeys() -> [ItemKeys] {
+        graph.withoutObservation {
+            graph.objects(of: BenchItem.self).map { ($0.quantity, $0.location?.name ?? "", $0.name, $0.objectID) }
+        }
+    }
+
+    /// The baseline of the commit rows: fetch everything again (read keys, filter, sort,
+    /// group) and diff the old rows with the new ones.
+    func refetchAndDiff(from old: [(section: SortValue, ids: [ObjectID])]) -> (ListChanges, [(section: SortValue, ids: [ObjectID])]) {
+        let keys = extractedKeys().filter { (key: ItemKeys) -> Bool in key.quantity >= 0 }.sorted(by: keysLess)
+        var new: [(section: SortValue, ids: [ObjectID])] = []
+        for key in keys {
+            if case .string(key.section)? = new.last?.section {
+                new[new.count - 1].ids.append(key.id)
+            } else {
+                new.append((.string(key.section), [key.id]))
+            }
+        }
+        let changes = try? ListChanges.difference(
+            from: old, to: new, sectionID: \.section, rows: \.ids, rowID: { $0 }, rowContentEqual: { _, _ in true })
+        return (changes ?? ListChanges(), new)
+    }
+}
+
+private func rows(_ controller: ResultsController<BenchItem>) -> [(section: SortValue, ids: [ObjectID])] {
+    controller.snapshot.sections.map { ($0.identifier, $0.objectIDs) }
+}
+
+/// The controller rows: fetch, commits, a related rename and memory, each against the
+/// re-fetch it replaces.
+func controllerBenchmarks() -> [Benchmark] {
+    [
+        Benchmark("controller.fetch.1m", baseline: "filter + sort of pre-extracted keys", runs: 3) {
+            let fixture = ControllerFixture()
+            let keys = fixture.extractedKeys()
+            return .init(
+                subject: { stopwatch in
+                    let controller = ResultsController(graph: fixture.graph, request: ControllerFixture.request)
+                    stopwatch.measure { controller.performFetch() }
+                    blackHole(controller)
+                },
+                baseline: { stopwatch in
+                    stopwatch.measure { () -> [ItemKeys] in
+                        keys.filter { (key: ItemKeys) -> Bool in key.quantity >= 0 }.sorted(by: keysLess)
+                    }
+                }
+            )
+        },
+        Benchmark("controller.commit.120.1m", baseline: "re-fetch + diff of the whole list", runs: 5) {
+            let fixture = ControllerFixture()
+            let controller = ResultsController(graph: fixture.graph, request: ControllerFixture.request)
+            controller.performFetch()
+            var rng = SystemRandomNumberGenerator()
+            var old = rows(controller)
+            return .init(
+                subject: { stopwatch in
+                    // 100 sort-key updates, 10 inserts and 10 deletes in one commit.
+                    let items = controller.fetchedObjects
+                    for _ in 0..<100 { items.randomElement(using: &rng)!.name = "Item \(UInt32.random(in: 0..<UInt32.max, using: &rng))" }
+                    for index in 0..<10 {
+                        let item = fixture.graph.insert(BenchItem())
+                        item.name = "Item \(UInt32.random(in: 0..<UInt32.max, using: &rng))"
+                        item.location = fixture.locations[index * 7]
+                    }
+                    for _ in 0..<10 { fixture.graph.delete(items.randomElement(using: &rng)!) }
+                    stopwatch.measure { try? fixture.graph.commit() }
+                },
+                baseline: { stopwatch in
+                    let (changes, new) = stopwatch.measure { fixture.refetchAndDiff(from: old) }
+                    old = new
+                    blackHole(changes)
+                }
+            )
+        },
+        Benchmark("controller.related-rename.1m", baseline: "re-fetch + diff of the whole list", runs: 5) {
+            let fixture = ControllerFixture()
+            let controller = ResultsController(graph: fixture.graph, request: ControllerFixture.request)
+            controller.performFetch()
+            var old = rows(controller)
+            var renames = 0
+            return .init(
+                subject: { stopwatch in
+                    // Renaming one location re-sections its 10,000 items.
+                    renames += 1
+                    fixture.locations[42].name = renames % 2 == 0 ? "Location 42" : "Location 99½"
+                    stopwatch.measure { try? fixture.graph.commit() }
+                },
+                baseline: { stopwatch in
+                    let (changes, new) = stopwatch.measure { fixture.refetchAndDiff(from: old) }
+                    old = new
+                    blackHole(changes)
+                }
+            )
+        },
+        Benchmark("controller.memory", baseline: "object(at:) vs. an array of the objects", runs: 3) {
+            let fixture = ControllerFixture()
+            let controller = ResultsController(graph: fixture.graph, request: ControllerFixture.request)
+            controller.performFetch()
+            let objects = controller.fetchedObjects
+            let paths = controller.sections.enumerated().flatMap { section, info in
+                stride(from: 0, to: info.numberOfObjects, by: 997).map { IndexPath(row: $0, section: section) }
+            }
+            var starts: [Int] = [0]
+            for section in controller.sections { starts.append(starts[starts.count - 1] + section.numberOfObjects) }
+            let flat = paths.map { starts[$0.section] + $0.row }
+            return .init(
+                subject: { stopwatch in
+                    stopwatch.measure { () -> Int in paths.reduce(0) { $0 &+ controller.object(at: $1).quantity } }
+                },
+                baseline: { stopwatch in
+                    stopwatch.measure { () -> Int in flat.reduce(0) { $0 &+ objects[$1].quantity } }
+                },
+                memory: {
+                    // Bytes the controller holds beyond the graph and its objects, per fetched
+                    // object; the baseline is an array of the fetched objects.
+                    let start = allocatedBytes()
+                    var fresh: ResultsController<BenchItem>? = ResultsController(graph: fixture.graph, request: ControllerFixture.request)
+                    fresh?.performFetch()
+                    let controllerBytes = allocatedBytes() - start
+                    blackHole(fresh)
+                    fresh = nil
+                    let arrayStart = allocatedBytes()
+                    let array = fixture.graph.objects(of: BenchItem.self)
+                    let arrayBytes = allocatedBytes() - arrayStart
+                    blackHole(array)
+                    let count = Double(objects.count)
+                    return (Double(controllerBytes) / count, Double(arrayBytes) / count)
+                }
+            )
+        },
+    ]
+}
