@@ -4,6 +4,7 @@ extension ResultsController {
         func _checkInvariants() {
             index._checkInvariants()
             if index.totalCount <= 4_096 {
+                dependencies._checkInvariants()
                 for id in index.visibleIDs {
                     precondition(graph.object(with: id) is Object, "internal inconsistency: fetched \(id) is not a live \(Object.self)")
                 }

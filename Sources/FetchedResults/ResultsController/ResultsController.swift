@@ -105,6 +105,7 @@ open class ResultsController<Object: GraphObject>: Observable {
     /// Evaluates every object and rebuilds the index and the dependencies.
     func load(_ objects: [Object]) {
         dependencies = DependencyIndex()
+        dependencies.reserveCapacity(objects.count)
         sectionNames = [:]
         displayedProperties = nil
         var rows: [(id: ObjectID, keys: RowKeys)] = []

@@ -65,7 +65,7 @@ struct ResultsIndexTests {
         index.load(reference.rows.map { ($0.key, $0.value) })
         #expect(index.visibleRows.map(\.ids) == reference.visible().map(\.ids))
 
-        for _ in 0..<400 {
+        for _ in 0..<250 {
             let before = reference.visible()
             let renderedBefore = rendered(before)
             var changes: [ResultsIndex<Int>.Change] = []

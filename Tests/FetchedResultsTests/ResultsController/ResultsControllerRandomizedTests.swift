@@ -93,7 +93,7 @@ struct ResultsControllerRandomizedTests {
         controller.performFetch()
         #expect(rendered(controller) == configuration.reference(graph), "\(configuration)")
 
-        for step in 0..<250 {
+        for step in 0..<200 {
             let before = rendered(controller)
             delegate.events = []
             for _ in 0..<Int.random(in: 1...5, using: &rng) {

@@ -50,11 +50,24 @@ extension ResultsIndex {
             let previous = slotByID.updateValue(Int32(index), forKey: row.id)
             precondition(previous == nil, "internal inconsistency: row \(row.id) loaded twice")
         }
-        var sorted = (0..<Int32(rows.count)).map { $0 }
-        let ordering = keys
-        sorted.sort { ordering.less($0, $1) }
-        tree = OrderTree(sorted: sorted)
         rebuildDirectory()
+        // Sort once by integer summaries — the section's directory position and the first
+        // sort key's summary — and compare full keys only where those tie.
+        var sortable = rows.indices.map { index in
+            let slot = Int32(index)
+            return LoadRow(
+                section: directoryPosition[Int(keys.sectionOf[index])], slot: slot,
+                summary: keys.columns.isEmpty ? SortValueSummary(.null) : SortValueSummary(keys.columns[0][index]))
+        }
+        let ordering = keys
+        let firstAscending = keys.ascending.first ?? true
+        sortable.sort { a, b in
+            if a.section != b.section { return a.section < b.section }
+            let order = SortValueSummary.order(a.summary, b.summary)
+            if order != 0 { return (order < 0) == firstAscending }
+            return ordering.less(a.slot, b.slot)
+        }
+        tree = OrderTree(sorted: sortable.map(\.slot))
         _checkInvariants()
     }
 
@@ -365,6 +378,13 @@ extension ResultsIndex {
 }
 
 extension ResultsIndex {
+/// A row while a load sorts it.
+fileprivate struct LoadRow {
+    var section: Int32
+    var slot: Int32
+    var summary: SortValueSummary
+}
+
 /// What the commit algorithm knows about one changed row.
 fileprivate struct Record {
     var id: ID
