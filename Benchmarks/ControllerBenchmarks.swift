@@ -78,6 +78,48 @@ private struct ControllerFixture {
     }
 }
 
+/// Heap bytes in use, or, where the C library cannot tell, the resident set size (which only
+/// grows, so measure the subject before releasing anything).
+private func retainedBytes() -> Int {
+    let heap = allocatedBytes()
+    if heap > 0 { return heap }
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+          let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }
+    return kilobytes * 1024
+}
+
+/// Times the controller's share of each commit: an observer registered before the
+/// controller notes the start of delivery, one registered after it the end, and the median
+/// is printed once every run (the warm-up included) has been timed.
+private final class DeliveryTimer {
+    let row: String
+    let expected: Int
+    var started: ContinuousClock.Instant?
+    var durations: [Duration] = []
+    var observations: [GraphObservation] = []
+
+    init(row: String, runs: Int) {
+        self.row = row
+        expected = runs + 1
+    }
+
+    func start(on graph: ObjectGraph) {
+        observations.append(graph.addObserver { [unowned self] _ in started = .now })
+    }
+
+    func stop(on graph: ObjectGraph) {
+        observations.append(graph.addObserver { [unowned self] _ in
+            guard let started else { return }
+            durations.append(.now - started)
+            if durations.count == expected {
+                let median = durations.sorted()[durations.count / 2]
+                printError("\(row): the controller's share of a commit (delivery to it): median \(median)")
+            }
+        })
+    }
+}
+
 private func rows(_ controller: ResultsController<BenchItem>) -> [(section: SortValue, ids: [ObjectID])] {
     controller.snapshot.sections.map { ($0.identifier, $0.objectIDs) }
 }
@@ -104,22 +146,33 @@ func controllerBenchmarks() -> [Benchmark] {
         },
         Benchmark("controller.commit.120.1m", baseline: "re-fetch + diff of the whole list", runs: 5) {
             let fixture = ControllerFixture()
+            let timer = DeliveryTimer(row: "controller.commit.120.1m", runs: 5)
+            timer.start(on: fixture.graph)
             let controller = ResultsController(graph: fixture.graph, request: ControllerFixture.request)
             controller.performFetch()
+            timer.stop(on: fixture.graph)
             var rng = SystemRandomNumberGenerator()
             var old = rows(controller)
+            var items = fixture.graph.objects(of: BenchItem.self)
             return .init(
                 subject: { stopwatch in
+                    blackHole(timer)
                     // 100 sort-key updates, 10 inserts and 10 deletes in one commit.
-                    let items = controller.fetchedObjects
                     for _ in 0..<100 { items.randomElement(using: &rng)!.name = "Item \(UInt32.random(in: 0..<UInt32.max, using: &rng))" }
                     for index in 0..<10 {
                         let item = fixture.graph.insert(BenchItem())
                         item.name = "Item \(UInt32.random(in: 0..<UInt32.max, using: &rng))"
                         item.location = fixture.locations[index * 7]
+                        items.append(item)
                     }
-                    for _ in 0..<10 { fixture.graph.delete(items.randomElement(using: &rng)!) }
+                    for _ in 0..<10 {
+                        let index = Int.random(in: 0..<items.count, using: &rng)
+                        fixture.graph.delete(items[index])
+                        items.swapAt(index, items.count - 1)
+                        items.removeLast()
+                    }
                     stopwatch.measure { try? fixture.graph.commit() }
+                    precondition(controller.numberOfObjects == ControllerFixture.itemCount, "the commit did not reach the controller")
                 },
                 baseline: { stopwatch in
                     let (changes, new) = stopwatch.measure { fixture.refetchAndDiff(from: old) }
@@ -130,16 +183,21 @@ func controllerBenchmarks() -> [Benchmark] {
         },
         Benchmark("controller.related-rename.1m", baseline: "re-fetch + diff of the whole list", runs: 5) {
             let fixture = ControllerFixture()
+            let timer = DeliveryTimer(row: "controller.related-rename.1m", runs: 5)
+            timer.start(on: fixture.graph)
             let controller = ResultsController(graph: fixture.graph, request: ControllerFixture.request)
             controller.performFetch()
+            timer.stop(on: fixture.graph)
             var old = rows(controller)
             var renames = 0
             return .init(
                 subject: { stopwatch in
+                    blackHole(timer)
                     // Renaming one location re-sections its 10,000 items.
                     renames += 1
                     fixture.locations[42].name = renames % 2 == 0 ? "Location 42" : "Location 99½"
                     stopwatch.measure { try? fixture.graph.commit() }
+                    precondition(controller.sections.count == 100, "the rename did not reach the controller")
                 },
                 baseline: { stopwatch in
                     let (changes, new) = stopwatch.measure { fixture.refetchAndDiff(from: old) }
@@ -169,15 +227,14 @@ func controllerBenchmarks() -> [Benchmark] {
                 memory: {
                     // Bytes the controller holds beyond the graph and its objects, per fetched
                     // object; the baseline is an array of the fetched objects.
-                    let start = allocatedBytes()
-                    var fresh: ResultsController<BenchItem>? = ResultsController(graph: fixture.graph, request: ControllerFixture.request)
-                    fresh?.performFetch()
-                    let controllerBytes = allocatedBytes() - start
-                    blackHole(fresh)
-                    fresh = nil
-                    let arrayStart = allocatedBytes()
+                    let arrayStart = retainedBytes()
                     let array = fixture.graph.objects(of: BenchItem.self)
-                    let arrayBytes = allocatedBytes() - arrayStart
+                    let arrayBytes = retainedBytes() - arrayStart
+                    let start = retainedBytes()
+                    let fresh = ResultsController(graph: fixture.graph, request: ControllerFixture.request)
+                    fresh.performFetch()
+                    let controllerBytes = retainedBytes() - start
+                    blackHole(fresh)
                     blackHole(array)
                     let count = Double(objects.count)
                     return (Double(controllerBytes) / count, Double(arrayBytes) / count)

@@ -42,7 +42,7 @@ extension ResultsIndex {
         for column in keys.columns.indices { keys.columns[column].reserveCapacity(rows.count) }
         slotByID.reserveCapacity(rows.count)
         for (index, row) in rows.enumerated() {
-            let handle = internSection(row.keys.section)
+            let handle = internSection(row.keys.section, placing: false)
             sectionCounts[Int(handle)] += 1
             keys.ids.append(row.id)
             keys.sectionOf.append(handle)
@@ -50,6 +50,9 @@ extension ResultsIndex {
             let previous = slotByID.updateValue(Int32(index), forKey: row.id)
             precondition(previous == nil, "internal inconsistency: row \(row.id) loaded twice")
         }
+        let values = keys.sectionValues
+        let ascending = keys.sectionsAscending
+        directory.sort { (values[Int($0)] < values[Int($1)]) == ascending }
         rebuildDirectory()
         // Sort once by integer summaries — the section's directory position and the first
         // sort key's summary — and compare full keys only where those tie.

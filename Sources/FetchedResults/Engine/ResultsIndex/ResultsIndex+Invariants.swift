@@ -25,7 +25,6 @@ extension ResultsIndex {
                 start += sectionCounts[Int(handle)]
             }
             precondition(start == tree.count, "internal inconsistency: sections hold \(start) of \(tree.count) rows")
-            precondition(pendingNewHandles.isEmpty, "internal inconsistency: directory not rebuilt")
         }
     #else
         @inline(__always)

@@ -120,24 +120,43 @@ extension ResultsIndex {
 
     // MARK: - Directory maintenance
 
-    /// Returns the handle of a section value, creating the section when it is new. The
-    /// directory is not updated until ``rebuildDirectory()``.
-    mutating func internSection(_ value: SortValue) -> Int32 {
+    /// Returns the handle of a section value, creating the section when it is new and
+    /// placing it in the directory at once (its cumulative counts wait for
+    /// ``rebuildDirectory()``).
+    ///
+    /// - Parameter placing: Whether to place a new section in the directory now; a bulk load
+    ///   passes `false` and sorts the directory once at the end.
+    /// - Complexity: O(1) for an existing section, O(s) for a new one that is placed.
+    mutating func internSection(_ value: SortValue, placing: Bool = true) -> Int32 {
         if let handle = sectionHandleByValue[value] { return handle }
         let handle: Int32
         if let reused = freeHandles.popLast() {
             handle = reused
             keys.sectionValues[Int(handle)] = value
             sectionCounts[Int(handle)] = 0
-            directoryPosition[Int(handle)] = Self.pendingHandleMark
         } else {
             handle = Int32(keys.sectionValues.count)
             keys.sectionValues.append(value)
             sectionCounts.append(0)
-            directoryPosition.append(Self.pendingHandleMark)
+            keys.sectionRank.append(Self.freeHandleMark)
         }
         sectionHandleByValue[value] = handle
-        pendingNewHandles.append(handle)
+        guard placing else {
+            directory.append(handle)
+            return handle
+        }
+        var low = 0
+        var high = directory.count
+        while low < high {
+            let mid = (low + high) / 2
+            if (keys.sectionValues[Int(directory[mid])] < value) == keys.sectionsAscending {
+                low = mid + 1
+            } else {
+                high = mid
+            }
+        }
+        directory.insert(handle, at: low)
+        for position in low..<directory.count { keys.sectionRank[Int(directory[position])] = Int32(position) }
         return handle
     }
 
@@ -146,55 +165,35 @@ extension ResultsIndex {
         sectionHandleByValue[value]
     }
 
-    /// Frees the handles of empty sections, adds new ones to the sorted directory and
-    /// recomputes the cumulative counts.
+    /// Frees the handles of empty sections, renumbers the directory and recomputes the
+    /// cumulative counts.
     ///
-    /// - Complexity: O(s + a log s) for s sections and a new ones.
+    /// - Complexity: O(s) for s sections.
     mutating func rebuildDirectory() {
-        for handle in pendingNewHandles where sectionCounts[Int(handle)] == 0 {
-            freeHandle(handle)
-        }
         var emptied = false
         for handle in directory where sectionCounts[Int(handle)] == 0 {
             emptied = true
             freeHandle(handle)
         }
         if emptied {
-            directory.removeAll { directoryPosition[Int($0)] == Self.freeHandleMark }
+            directory.removeAll { keys.sectionRank[Int($0)] == Self.freeHandleMark }
         }
-        for handle in pendingNewHandles where sectionCounts[Int(handle)] > 0 {
-            let value = keys.sectionValues[Int(handle)]
-            var low = 0
-            var high = directory.count
-            while low < high {
-                let mid = (low + high) / 2
-                if (keys.sectionValues[Int(directory[mid])] < value) == keys.sectionsAscending {
-                    low = mid + 1
-                } else {
-                    high = mid
-                }
-            }
-            directory.insert(handle, at: low)
-        }
-        pendingNewHandles.removeAll(keepingCapacity: true)
         directoryStarts.removeAll(keepingCapacity: true)
         var start = 0
         for (position, handle) in directory.enumerated() {
             directoryStarts.append(start)
-            directoryPosition[Int(handle)] = Int32(position)
+            keys.sectionRank[Int(handle)] = Int32(position)
             start += sectionCounts[Int(handle)]
         }
     }
 
     /// The directory position of a handle that is free.
     static var freeHandleMark: Int32 { -2 }
-    /// The directory position of a live handle not yet in the directory.
-    static var pendingHandleMark: Int32 { -1 }
 
     private mutating func freeHandle(_ handle: Int32) {
         sectionHandleByValue[keys.sectionValues[Int(handle)]] = nil
         keys.sectionValues[Int(handle)] = .null
-        directoryPosition[Int(handle)] = Self.freeHandleMark
+        keys.sectionRank[Int(handle)] = Self.freeHandleMark
         freeHandles.append(handle)
     }
 }

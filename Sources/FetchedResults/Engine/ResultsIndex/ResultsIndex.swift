@@ -21,6 +21,9 @@ struct RowKeyColumns<ID: Hashable & Comparable>: SlotOrdering {
     var sectionOf: [Int32] = []
     /// The value of each section handle.
     var sectionValues: [SortValue] = []
+    /// The position of each live section handle in the sorted section directory, kept
+    /// current during a commit too, so rows of different sections compare two integers.
+    var sectionRank: [Int32] = []
     /// One column per sort key, indexed by slot.
     var columns: [[SortValue]]
     /// The direction of each sort key.
@@ -39,7 +42,7 @@ struct RowKeyColumns<ID: Hashable & Comparable>: SlotOrdering {
         let sa = sectionOf[Int(a)]
         let sb = sectionOf[Int(b)]
         if sa != sb {
-            return (sectionValues[Int(sa)] < sectionValues[Int(sb)]) == sectionsAscending
+            return sectionRank[Int(sa)] < sectionRank[Int(sb)]
         }
         for column in columns.indices {
             let va = columns[column][Int(a)]
@@ -114,10 +117,12 @@ struct ResultsIndex<ID: Hashable & Comparable> {
     var directory: [Int32] = []
     /// The rank of each directory entry's first row.
     var directoryStarts: [Int] = []
-    /// The directory position of each handle (or a mark for pending and free handles).
-    var directoryPosition: [Int32] = []
-    /// Handles created since the directory was last rebuilt.
-    var pendingNewHandles: [Int32] = []
+    /// The directory position of each handle (or a mark for free handles): the section's
+    /// rank in the order, which row comparisons use instead of comparing section values.
+    var directoryPosition: [Int32] {
+        get { keys.sectionRank }
+        set { keys.sectionRank = newValue }
+    }
 
     /// The number of leading rows the window skips.
     var offset: Int
