@@ -49,8 +49,9 @@ private struct ControllerFixture {
     }
 
     static var request: FetchRequest<BenchItem> {
-        FetchRequest(BenchItem.self, predicate: .greaterOrEqual(\.quantity, 0), sortedBy: [SortKey(\.name)],
-                     sectionKey: SectionKey(\.location?.name))
+        // Closures read the keys through direct getters; key paths would be projected at run time.
+        FetchRequest(BenchItem.self, predicate: FetchPredicate { $0.quantity >= 0 }, sortedBy: [SortKey { $0.name }],
+                     sectionKey: SectionKey { $0.location?.name })
     }
 
     /// The keys of every item, read once, as a baseline's input.
@@ -78,11 +79,16 @@ private struct ControllerFixture {
     }
 }
 
-/// Heap bytes in use, or, where the C library cannot tell, the resident set size (which only
-/// grows, so measure the subject before releasing anything).
+/// Heap bytes in use, or, where the C library's heap statistics are unavailable, the resident
+/// set size after returning freed memory to the system (`malloc_trim`), so that transient
+/// allocations of a fetch are not counted.
 private func retainedBytes() -> Int {
     let heap = allocatedBytes()
     if heap > 0 { return heap }
+    typealias Trim = @convention(c) (Int) -> Int32
+    if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") {
+        _ = unsafeBitCast(symbol, to: Trim.self)(0)
+    }
     guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
           let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
           let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }

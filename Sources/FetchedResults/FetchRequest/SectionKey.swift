@@ -36,6 +36,31 @@ public struct SectionKey<Object: GraphObject> {
         }
     }
 
+    /// Groups by a value read by a closure, the fastest way to read a key (a closure calls the
+    /// property getters directly, where a key path is projected at run time).
+    ///
+    /// ```swift
+    /// SectionKey { $0.location?.name }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - name: A description of the key, for debugging.
+    ///   - ascending: Whether sections with smaller keys come first.
+    ///   - title: Makes a section's name from its value; by default as for key paths.
+    ///   - value: Reads the value shared by the rows of a section; it must be deterministic.
+    public init<Value: SortValueConvertible & Hashable>(
+        name: String = "closure", ascending: Bool = true, title: ((Value) -> String)? = nil,
+        _ value: @escaping (Object) -> Value
+    ) {
+        self.name = name
+        self.ascending = ascending
+        extract = { value($0).sortValue }
+        sectionName = { object in
+            let key = value(object)
+            return title?(key) ?? Self.defaultName(key)
+        }
+    }
+
     /// Groups by any `Hashable & Comparable` value, kept boxed and compared through its own
     /// `<` (slower than the types that conform to ``SortValueConvertible``).
     ///

@@ -55,6 +55,37 @@ public struct SortKey<Object: GraphObject> {
         }
     }
 
+    /// Sorts by a value read by a closure, the fastest way to read a key: a closure calls the
+    /// property getters directly, where a key path is projected at run time.
+    ///
+    /// ```swift
+    /// SortKey { $0.name }
+    /// SortKey(ascending: false) { $0.location?.name }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - name: A description of the key, for debugging.
+    ///   - ascending: Whether smaller values come first.
+    ///   - value: Reads the value; it may cross relationships, and must be deterministic.
+    public init<Value: SortValueConvertible>(
+        name: String = "closure", ascending: Bool = true, _ value: @escaping (Object) -> Value
+    ) {
+        self.init(name: name, ascending: ascending) { value($0).sortValue }
+    }
+
+    /// Sorts by a string read by a closure, under a comparison.
+    ///
+    /// - Parameters:
+    ///   - name: A description of the key, for debugging.
+    ///   - ascending: Whether smaller values come first.
+    ///   - comparison: How the strings compare.
+    ///   - value: Reads the string.
+    public init(
+        name: String = "closure", ascending: Bool = true, comparison: StringComparison, _ value: @escaping (Object) -> String
+    ) {
+        self.init(name: name, ascending: ascending) { .string(comparison.fold(value($0))) }
+    }
+
     /// Sorts by any `Comparable` value, kept boxed and compared through its own `<` (slower
     /// than the types that conform to ``SortValueConvertible``).
     ///

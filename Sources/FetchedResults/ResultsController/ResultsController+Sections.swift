@@ -14,7 +14,7 @@ public struct ResultsSection<Object: GraphObject> {
     public let identifier: SortValue
     let ranks: Range<Int>
     let generation: Int
-    unowned let controller: ResultsController<Object>
+    let controller: ResultsController<Object>
 
     /// The section's objects, in order.
     ///

@@ -219,3 +219,31 @@ struct ResultsControllerSurfaceTests {
         _ = try graph.commit()
     }
 }
+
+@Suite("Keys read by closures")
+struct ClosureKeyTests {
+    @Test func closureKeysOrderAndSectionLikeKeyPaths() throws {
+        let graph = ObjectGraph()
+        let shelf = graph.insert(Location())
+        shelf.name = "Shelf"
+        let names = ["b", "a", "c"]
+        let items = names.map { name in
+            let item = graph.insert(Item())
+            item.name = name
+            item.location = name == "c" ? nil : shelf
+            return item
+        }
+        _ = try graph.commit()
+        let controller = ResultsController(graph: graph, request: FetchRequest(
+            Item.self, sortedBy: [SortKey(ascending: false) { $0.name }], sectionKey: SectionKey { $0.location?.name }))
+        controller.performFetch()
+        #expect(controller.sections.map(\.name) == ["", "Shelf"])
+        #expect(controller.fetchedObjects.map(\.name) == ["c", "b", "a"])
+        shelf.name = "Attic"  // closures are tracked like key paths
+        _ = try graph.commit()
+        #expect(controller.sections.map(\.name) == ["", "Attic"])
+        items[2].location = shelf
+        _ = try graph.commit()
+        #expect(controller.sections.map(\.name) == ["Attic"])
+    }
+}
