@@ -70,6 +70,37 @@ struct DependencyIndex {
         store(cross, for: id)
     }
 
+    /// Records the reads of the first evaluation of `id` since the index was made empty (a
+    /// fetch): nothing to replace, so nothing is looked up.
+    ///
+    /// - Complexity: O(r) for r reads.
+    mutating func recordFirst(_ id: ObjectID, reads: ReadSet) {
+        var single: DependencyKey?
+        var cross: [DependencyKey] = []
+        for read in reads {
+            if read.objectID == id {
+                if !ownReads.contains(read.property) { ownReads.insert(read.property) }
+                continue
+            }
+            let key = DependencyKey(object: read.objectID, property: read.property)
+            if single == nil && cross.isEmpty {
+                single = key
+            } else {
+                if let first = single {
+                    cross.append(first)
+                    single = nil
+                }
+                cross.append(key)
+            }
+            dependents[key, default: []].insert(id)
+        }
+        if let single {
+            store([single], for: id)
+        } else if !cross.isEmpty {
+            store(cross, for: id)
+        }
+    }
+
     /// Forgets the reads of an object that no longer exists.
     mutating func remove(_ id: ObjectID) {
         let previous = crossReads(of: id)

@@ -2,9 +2,14 @@ extension ResultsController {
     /// Evaluates an object's predicate and keys while recording what they read, and updates
     /// the dependency index.
     ///
+    /// - Parameters:
+    ///   - object: The object.
+    ///   - id: Its ID.
+    ///   - first: Whether this is the object's first evaluation since the dependencies were
+    ///     emptied (during a fetch).
     /// - Returns: The object's keys, or `nil` when the predicate excludes it.
     /// - Complexity: O(r log r) for r reads, plus the cost of the predicate and keys.
-    func evaluate(_ object: Object, id: ObjectID) -> RowKeys? {
+    func evaluate(_ object: Object, id: ObjectID, first: Bool = false) -> RowKeys? {
         let request = _request
         let (keys, reads) = graph.trackReads { () -> RowKeys? in
             if let predicate = request.predicate, !predicate.isIncluded(object) { return nil }
@@ -13,7 +18,11 @@ extension ResultsController {
                 sort: request.sortKeys.map { $0.extract(object) }
             )
         }
-        dependencies.record(id, reads: reads)
+        if first {
+            dependencies.recordFirst(id, reads: reads)
+        } else {
+            dependencies.record(id, reads: reads)
+        }
         if let keys, let sectionKey = request.sectionKey, sectionNames[keys.section] == nil {
             sectionNames[keys.section] = graph.withoutObservation { sectionKey.sectionName(object) }
         }

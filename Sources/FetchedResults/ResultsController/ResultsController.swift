@@ -112,7 +112,7 @@ open class ResultsController<Object: GraphObject>: Observable {
         rows.reserveCapacity(objects.count)
         for object in objects {
             let id = object.objectID
-            if let keys = evaluate(object, id: id) {
+            if let keys = evaluate(object, id: id, first: true) {
                 rows.append((id, keys))
             }
         }
