@@ -36,9 +36,15 @@ let package = Package(
             swiftSettings: settings
         ),
         .target(name: "HeapStats", path: "Benchmarks/HeapStats"),
+        .target(
+            name: "GroceryDudeCore",
+            dependencies: ["FetchedResultsKit"],
+            path: "Examples/GroceryDudeCore",
+            swiftSettings: settings
+        ),
         .executableTarget(
             name: "GroceryDude",
-            dependencies: ["FetchedResultsKit"],
+            dependencies: ["GroceryDudeCore"],
             path: "Examples/GroceryDude",
             swiftSettings: settings
         ),
@@ -62,6 +68,11 @@ let package = Package(
         .testTarget(
             name: "FetchedResultsTestingTests",
             dependencies: ["ListUpdates", "FetchedResultsTesting", "TestSupport"],
+            swiftSettings: settings
+        ),
+        .testTarget(
+            name: "GroceryDudeTests",
+            dependencies: ["GroceryDudeCore", "GroceryDude", "FetchedResultsTesting", "TestSupport"],
             swiftSettings: settings
         ),
     ],

@@ -1,3 +1,3 @@
-import FetchedResultsKit
+import GroceryDudeCore
 
-print("Grocery Dude")
+print(appTitle)

@@ -55,3 +55,34 @@ extension ListChanges {
             .afterRowCounts
     }
 }
+
+extension ListChanges {
+    /// Checks that a list view accepts these stages as one update: batches performed one after
+    /// another while the data source already holds the final state.
+    ///
+    /// A view validates every stage against the data source's counts, the final ones. So the
+    /// first stage goes from `beforeRowCounts` to `afterRowCounts`, and every later stage
+    /// (a refresh-only stage, when `staged()` made them) from `afterRowCounts` to
+    /// `afterRowCounts`. No stage at all is valid only when the counts do not change.
+    ///
+    /// - Parameters:
+    ///   - stages: The batches, in order.
+    ///   - beforeRowCounts: The number of rows in each section before the update.
+    ///   - afterRowCounts: The number of rows in each section after the update.
+    ///   - strict: Whether to reject tier B batches too (rules 14 and 15).
+    /// - Throws: The first ``BatchUpdateError`` of the first stage that breaks a rule.
+    /// - Complexity: O(c log c + k·s) for c changes over k stages and s sections.
+    public static func validate(
+        stages: [ListChanges],
+        beforeRowCounts: [Int],
+        afterRowCounts: [Int],
+        strict: Bool = true
+    ) throws(BatchUpdateError) {
+        var counts = beforeRowCounts
+        // No stage at all leaves the list as it was, which the counts must then agree with.
+        for stage in stages.isEmpty ? [ListChanges()] : stages {
+            try stage.validate(beforeRowCounts: counts, afterRowCounts: afterRowCounts, strict: strict)
+            counts = afterRowCounts
+        }
+    }
+}

@@ -15,10 +15,20 @@ struct RandomUpdate {
     var changes: ListChanges
     /// Reconfigures, at after-positions, of rows that moved and changed content.
     var refreshes: [IndexPath]
+    /// The same rows' before-positions: where a general set of changes names their refresh.
+    var refreshSources: [IndexPath]
     /// The deletes, inserts and moves that matter (not the rule 9 and 12 noise).
     var realDeletes: [IndexPath]
     var realInserts: [IndexPath]
     var realMoves: [ListChanges.RowMove]
+
+    /// The update as a general set of changes: moved rows that changed are reconfigured at
+    /// their before-positions, which one batch may not do but `staged()` resolves.
+    var general: ListChanges {
+        var general = changes
+        general.reconfiguredRows += refreshSources
+        return general
+    }
 
     /// The stages of the update: the structural one, then the refreshes if any.
     var stages: [ListChanges] {
@@ -66,12 +76,14 @@ struct RandomUpdate {
         var reloads: [IndexPath] = []
         var reconfigures: [IndexPath] = []
         var needsRefresh: Set<Int> = []
+        var beforePath: [Int: IndexPath] = [:]
         var moving: [(row: Table.Row, from: IndexPath, to: Int)] = []
         var insertedIDs: [Int] = []
         for s in old.indices where fates[s] == .kept || fates[s] == .moved {
             var staying: [Table.Row] = []
             for (r, row) in old[s].rows.enumerated() {
                 let path = IndexPath(row: r, section: s)
+                beforePath[row.id] = path
                 let roll = Int.random(in: 0..<100, using: &rng)
                 if eligible.contains(s), roll < 20 {
                     deletes.append(path)
@@ -162,6 +174,7 @@ struct RandomUpdate {
         self.new = new
         self.changes = changes
         self.refreshes = needsRefresh.compactMap { afterPath[$0] }.sorted()
+        self.refreshSources = needsRefresh.compactMap { beforePath[$0] }.sorted()
         self.realDeletes = deletes
         self.realInserts = inserts
         self.realMoves = moves

@@ -84,6 +84,29 @@ struct ListChangesValidationTests {
         #expect(error(ListChanges(reconfiguredRows: [ip(0, 1)]), before: [2], after: [2]) == nil)
     }
 
+    @Test func stagesAreEachCheckedAgainstTheFinalCounts() throws {
+        let move = ListChanges(movedRows: [.init(from: ip(0, 0), to: ip(1, 0))])
+        try ListChanges.validate(
+            stages: [move, ListChanges(reconfiguredRows: [ip(1, 0)])], beforeRowCounts: [2, 1], afterRowCounts: [1, 2]
+        )
+        // The refresh stage runs on the final state: section 0 has one row left.
+        #expect(throws: BatchUpdateError.rowOutOfBounds(.reconfigure, indexPath: ip(0, 1), sectionCount: 2, rowCount: 1)) {
+            try ListChanges.validate(
+                stages: [move, ListChanges(reconfiguredRows: [ip(0, 1)])], beforeRowCounts: [2, 1], afterRowCounts: [1, 2]
+            )
+        }
+        // A structural later stage must keep the final counts.
+        #expect(throws: BatchUpdateError.self) {
+            try ListChanges.validate(
+                stages: [move, ListChanges(deletedRows: [ip(0, 0)])], beforeRowCounts: [2, 1], afterRowCounts: [1, 2]
+            )
+        }
+        try ListChanges.validate(stages: [], beforeRowCounts: [1], afterRowCounts: [1])
+        #expect(throws: BatchUpdateError.self) {
+            try ListChanges.validate(stages: [], beforeRowCounts: [1], afterRowCounts: [2])
+        }
+    }
+
     @Test func boundsAreCheckedBeforeConflictsAndCounts() {
         let changes = ListChanges(deletedRows: [ip(0, 0), ip(0, 7)], reloadedRows: [ip(0, 0)])
         #expect(error(changes, before: [2], after: [9])?.rule == 5)
