@@ -1,7 +1,7 @@
 import Foundation
 
 /// The changes of one commit, in the index spaces of the visible window.
-struct IndexDiff<ID: Hashable & Comparable> {
+struct IndexDiff<ID: RowIdentifier> {
     /// A change to one row, for delegates that follow rows one by one.
     enum RowChange {
         /// A row left the window; `at` is its index path before the commit.

@@ -14,7 +14,7 @@ struct RowKeys: Equatable {
 ///
 /// Section keys are interned: a row keeps a handle to its section's value, so rows of one
 /// section compare their sections with one integer comparison.
-struct RowKeyColumns<ID: Hashable & Comparable>: SlotOrdering {
+struct RowKeyColumns<ID: RowIdentifier>: SlotOrdering {
     /// The identifier of the row in each slot (stale in free slots).
     var ids: [ID] = []
     /// The section handle of the row in each slot.
@@ -85,7 +85,7 @@ struct RowKeyColumns<ID: Hashable & Comparable>: SlotOrdering {
 ///
 /// Rows order by section key, then by the sort keys, then by identifier, so sections are
 /// contiguous runs of the order and never need a matching first sort key.
-struct ResultsIndex<ID: Hashable & Comparable> {
+struct ResultsIndex<ID: RowIdentifier> {
     /// One changed row, as the owner reports it.
     struct Change {
         /// The row's identifier.
@@ -106,7 +106,7 @@ struct ResultsIndex<ID: Hashable & Comparable> {
 
     var keys: RowKeyColumns<ID>
     var tree = OrderTree()
-    var slotByID: [ID: Int32] = [:]
+    var slotByID = SlotMap<ID>()
     var freeSlots: [Int32] = []
 
     /// The number of rows in each section handle.
