@@ -9,7 +9,9 @@
 /// let byInitial = SectionKey(\Item.initial) { $0.uppercased() }
 /// ```
 public struct SectionKey<Object: GraphObject> {
+    @usableFromInline
     let extract: (Object) -> SortValue
+    @usableFromInline
     let sectionName: (Object) -> String
     /// Whether sections with smaller keys come first.
     public var ascending: Bool
@@ -48,14 +50,31 @@ public struct SectionKey<Object: GraphObject> {
     ///   - ascending: Whether sections with smaller keys come first.
     ///   - title: Makes a section's name from its value; by default as for key paths.
     ///   - value: Reads the value shared by the rows of a section; it must be deterministic.
+    ///
+    /// The initializer is inlined into the caller, so the extraction is specialized for
+    /// `Value` there (no generic dispatch per object).
+    @inlinable
     public init<Value: SortValueConvertible & Hashable>(
         name: String = "closure", ascending: Bool = true, title: ((Value) -> String)? = nil,
         _ value: @escaping (Object) -> Value
     ) {
+        self.init(name: name, ascending: ascending, extract: { value($0).sortValue },
+                  sectionName: Self.sectionName(title: title, value))
+    }
+
+    @usableFromInline
+    init(name: String, ascending: Bool, extract: @escaping (Object) -> SortValue, sectionName: @escaping (Object) -> String) {
         self.name = name
         self.ascending = ascending
-        extract = { value($0).sortValue }
-        sectionName = { object in
+        self.extract = extract
+        self.sectionName = sectionName
+    }
+
+    /// Makes a section's name from an object: the title transform of its key, or the
+    /// default name.
+    @usableFromInline
+    static func sectionName<Value>(title: ((Value) -> String)?, _ value: @escaping (Object) -> Value) -> (Object) -> String {
+        { object in
             let key = value(object)
             return title?(key) ?? Self.defaultName(key)
         }

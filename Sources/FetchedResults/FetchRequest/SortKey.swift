@@ -11,12 +11,14 @@ import Foundation
 /// let newestFirst = SortKey(\Item.added, ascending: false)
 /// ```
 public struct SortKey<Object: GraphObject> {
+    @usableFromInline
     let extract: (Object) -> SortValue
     /// Whether smaller values come first.
     public var ascending: Bool
     /// A readable description of the key, for debugging.
     public let name: String
 
+    @usableFromInline
     init(name: String, ascending: Bool, extract: @escaping (Object) -> SortValue) {
         self.name = name
         self.ascending = ascending
@@ -67,6 +69,10 @@ public struct SortKey<Object: GraphObject> {
     ///   - name: A description of the key, for debugging.
     ///   - ascending: Whether smaller values come first.
     ///   - value: Reads the value; it may cross relationships, and must be deterministic.
+    ///
+    /// The initializer is inlined into the caller, so the extraction is specialized for
+    /// `Value` there (no generic dispatch per object).
+    @inlinable
     public init<Value: SortValueConvertible>(
         name: String = "closure", ascending: Bool = true, _ value: @escaping (Object) -> Value
     ) {
@@ -80,6 +86,7 @@ public struct SortKey<Object: GraphObject> {
     ///   - ascending: Whether smaller values come first.
     ///   - comparison: How the strings compare.
     ///   - value: Reads the string.
+    @inlinable
     public init(
         name: String = "closure", ascending: Bool = true, comparison: StringComparison, _ value: @escaping (Object) -> String
     ) {
