@@ -110,6 +110,7 @@ open class ResultsController<Object: GraphObject>: Observable {
         displayedProperties = nil
         let request = _request
         let sortKeys = request.sortKeys
+        let sortKeyCount = sortKeys.count
         var rows = ResultsIndex<ObjectID>.LoadColumns(sortKeyCount: sortKeys.count, capacity: objects.count)
         var reads: [PropertyRead] = []
         reads.reserveCapacity(8)
@@ -120,7 +121,12 @@ open class ResultsController<Object: GraphObject>: Observable {
             let included = graph.trackReads(appendingTo: &reads) { () -> Bool in
                 if let predicate = request.predicate, !predicate.isIncluded(object) { return false }
                 rows.sections.append(request.sectionKey?.extract(object) ?? .null)
-                for column in sortKeys.indices { rows.columns[column].append(sortKeys[column].extract(object)) }
+                // A plain integer range: `indices` would look up generic metadata per object.
+                var column = 0
+                while column < sortKeyCount {
+                    rows.columns[column].append(sortKeys[column].extract(object))
+                    column += 1
+                }
                 return true
             }
             if included { rows.ids.append(id) }
@@ -129,6 +135,7 @@ open class ResultsController<Object: GraphObject>: Observable {
                 displayedProperties = resolveDisplayedProperties(displayed, on: object, id: id)
             }
         }
+        dependencies.shrinkToFit()
         index = Self.makeIndex(for: _request)
         index.load(rows)
         if let sectionKey = request.sectionKey {
