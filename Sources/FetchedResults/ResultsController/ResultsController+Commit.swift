@@ -59,7 +59,7 @@ extension ResultsController {
             let keys = evaluate(object, id: id, reads: &reads)
             // A row whose keys changed because of a related object refreshes too: its cell
             // shows what the keys were made from.
-            let keysChanged = keys != nil && index.keys(of: id).map { $0 != keys } ?? false
+            let keysChanged = keys.map { index.hasKeys(id, differentFrom: $0) } ?? false
             updates.append(.init(id: id, keys: keys, reportsUpdate: ownWrite || keysChanged && displayedProperties == nil))
         }
         guard !updates.isEmpty else { return }

@@ -89,17 +89,23 @@ struct OrderTree {
 
     /// Inserts `slot` at its place in `ordering`'s order. The slot must not be in the tree.
     ///
+    /// - Returns: The slot's rank once inserted (its rank in the tree as it is now).
     /// - Complexity: O(log n) comparisons.
-    mutating func insert<O: SlotOrdering>(_ slot: Int32, _ ordering: O) {
-        if let split = Self.insert(slot, into: root, ordering) {
+    @discardableResult
+    mutating func insert<O: SlotOrdering>(_ slot: Int32, _ ordering: O) -> Int {
+        var rank = 0
+        if let split = Self.insert(slot, into: root, ordering, rank: &rank) {
             root = Node(children: [root, split])
         }
+        return rank
     }
 
-    private static func insert<O: SlotOrdering>(_ slot: Int32, into node: Node, _ ordering: O) -> Node? {
+    private static func insert<O: SlotOrdering>(_ slot: Int32, into node: Node, _ ordering: O, rank: inout Int) -> Node? {
         node.total += 1
         if node.isLeaf {
-            node.slots.insert(slot, at: lowerBound(slot, in: node.slots, ordering))
+            let position = lowerBound(slot, in: node.slots, ordering)
+            rank += position
+            node.slots.insert(slot, at: position)
             guard node.slots.count > leafCapacity else { return nil }
             let half = node.slots.count / 2
             let right = Node(leaf: Array(node.slots[half...]))
@@ -108,8 +114,9 @@ struct OrderTree {
             return right
         }
         let index = childIndex(slot, in: node, ordering)
+        for i in 0..<index { rank += node.counts[i] }
         let child = node.children[index]
-        let split = insert(slot, into: child, ordering)
+        let split = insert(slot, into: child, ordering, rank: &rank)
         node.counts[index] = child.total
         node.firsts[index] = child.first
         if let split {
@@ -129,18 +136,23 @@ struct OrderTree {
 
     /// Removes `slot`, which must be in the tree with the keys `ordering` sees now.
     ///
+    /// - Returns: The rank the slot had before it was removed.
     /// - Complexity: O(log n) comparisons.
-    mutating func remove<O: SlotOrdering>(_ slot: Int32, _ ordering: O) {
-        Self.remove(slot, from: root, ordering)
+    @discardableResult
+    mutating func remove<O: SlotOrdering>(_ slot: Int32, _ ordering: O) -> Int {
+        var rank = 0
+        Self.remove(slot, from: root, ordering, rank: &rank)
         if !root.isLeaf && root.children.count == 1 {
             root = root.children[0]
         }
+        return rank
     }
 
-    private static func remove<O: SlotOrdering>(_ slot: Int32, from node: Node, _ ordering: O) {
+    private static func remove<O: SlotOrdering>(_ slot: Int32, from node: Node, _ ordering: O, rank: inout Int) {
         node.total -= 1
         if node.isLeaf {
             let position = lowerBound(slot, in: node.slots, ordering)
+            rank += position
             guard position < node.slots.count, node.slots[position] == slot else {
                 preconditionFailure("internal inconsistency: slot \(slot) is not in the order tree under its keys")
             }
@@ -148,8 +160,9 @@ struct OrderTree {
             return
         }
         let index = childIndex(slot, in: node, ordering)
+        for i in 0..<index { rank += node.counts[i] }
         let child = node.children[index]
-        remove(slot, from: child, ordering)
+        remove(slot, from: child, ordering, rank: &rank)
         node.counts[index] = child.total
         if child.total == 0 {
             node.children.remove(at: index)

@@ -169,11 +169,10 @@ extension ResultsIndex {
             }
             var record = Record(id: change.id, newKeys: change.keys, reportsUpdate: change.reportsUpdate)
             if let oldSlot {
+                // The old rank and index path are found while the row is removed, below.
                 record.oldSlot = oldSlot
-                record.oldRank = tree.rank(of: oldSlot, keys)
                 record.oldHandle = keys.sectionOf[Int(oldSlot)]
                 noteOldSection(record.oldHandle)
-                record.oldIndexPath = indexPath(forRank: record.oldRank, window: oldWindow, firstDirectory: oldFirstDirectory)
                 changedSlots.insert(oldSlot)
                 removed += 1
             }
@@ -217,12 +216,20 @@ extension ResultsIndex {
         }
 
         // 2. Mutate: remove every changed row under its old keys, then insert the survivors
-        // and newcomers under their new keys.
-        for record in records {
-            guard let slot = record.oldSlot else { continue }
-            tree.remove(slot, keys)
-            sectionCounts[Int(record.oldHandle)] -= 1
+        // and newcomers under their new keys. Rows leave from the last to the first, so the
+        // rank each removal finds is its rank before the commit; they enter from the first
+        // to the last, so the rank each insertion finds is its rank after the commit. One
+        // descent per row each way, no separate rank search (each costs cache misses).
+        var leaving = records.indices.filter { records[$0].oldSlot != nil }
+        leaving.sort { keys.less(records[$1].oldSlot!, records[$0].oldSlot!) }
+        for index in leaving {
+            let rank = tree.remove(records[index].oldSlot!, keys)
+            records[index].oldRank = rank
+            records[index].oldIndexPath = indexPath(forRank: rank, window: oldWindow, firstDirectory: oldFirstDirectory)
+            sectionCounts[Int(records[index].oldHandle)] -= 1
         }
+        var entering: [Int] = []
+        entering.reserveCapacity(inserted)
         for index in records.indices {
             let record = records[index]
             if let newKeys = record.newKeys {
@@ -231,7 +238,7 @@ extension ResultsIndex {
                 sectionCounts[Int(handle)] += 1
                 keys.sectionOf[Int(slot)] = handle
                 for column in keys.columns.indices { keys.columns[column][Int(slot)] = newKeys.sort[column] }
-                tree.insert(slot, keys)
+                entering.append(index)
                 records[index].newSlot = slot
                 records[index].newHandle = handle
                 if sectionValue[handle] == nil { sectionValue[handle] = newKeys.section }
@@ -240,15 +247,18 @@ extension ResultsIndex {
                 freeSlots.append(slot)
             }
         }
+        entering.sort { keys.less(records[$0].newSlot!, records[$1].newSlot!) }
+        for index in entering {
+            records[index].newRank = tree.insert(records[index].newSlot!, keys)
+        }
         rebuildDirectory()
 
         // 3. The new state.
         let newWindow = window
         let newVisibleRange = visibleDirectoryRange
         for index in records.indices {
-            guard let slot = records[index].newSlot else { continue }
-            let rank = tree.rank(of: slot, keys)
-            records[index].newRank = rank
+            guard records[index].newSlot != nil else { continue }
+            let rank = records[index].newRank
             records[index].newIndexPath = indexPath(forRank: rank, window: newWindow, firstDirectory: newVisibleRange.lowerBound)
         }
         for index in boundary.indices {

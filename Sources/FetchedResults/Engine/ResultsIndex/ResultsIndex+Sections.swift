@@ -206,6 +206,14 @@ extension ResultsIndex {
         slotByID[id].map { keys.keys(of: $0) }
     }
 
+    /// Whether a row is fetched with keys other than `keys` (`false` when it is not
+    /// fetched), without copying its keys.
+    ///
+    /// - Complexity: O(number of sort keys).
+    func hasKeys(_ id: ID, differentFrom keys: RowKeys) -> Bool {
+        slotByID[id].map { !self.keys.keys(of: $0, equal: keys) } ?? false
+    }
+
     /// The identifiers of the rows at ranks `range`, in order.
     ///
     /// - Complexity: O(m + log n) for m ranks.
