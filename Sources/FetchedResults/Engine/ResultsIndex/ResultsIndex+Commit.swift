@@ -220,15 +220,19 @@ extension ResultsIndex {
         // rank each removal finds is its rank before the commit; they enter from the first
         // to the last, so the rank each insertion finds is its rank after the commit. One
         // descent per row each way, no separate rank search (each costs cache misses).
-        var leaving = records.indices.filter { records[$0].oldSlot != nil }
-        leaving.sort { keys.less(records[$1].oldSlot!, records[$0].oldSlot!) }
-        for index in leaving {
-            let rank = tree.remove(records[index].oldSlot!, keys)
+        var leaving: [(slot: Int32, record: Int)] = []
+        leaving.reserveCapacity(removed)
+        for index in records.indices {
+            if let slot = records[index].oldSlot { leaving.append((slot, index)) }
+        }
+        Self.sort(&leaving, by: keys, descending: true)
+        for (slot, index) in leaving {
+            let rank = tree.remove(slot, keys)
             records[index].oldRank = rank
             records[index].oldIndexPath = indexPath(forRank: rank, window: oldWindow, firstDirectory: oldFirstDirectory)
             sectionCounts[Int(records[index].oldHandle)] -= 1
         }
-        var entering: [Int] = []
+        var entering: [(slot: Int32, record: Int)] = []
         entering.reserveCapacity(inserted)
         for index in records.indices {
             let record = records[index]
@@ -238,7 +242,7 @@ extension ResultsIndex {
                 sectionCounts[Int(handle)] += 1
                 keys.sectionOf[Int(slot)] = handle
                 for column in keys.columns.indices { keys.columns[column][Int(slot)] = newKeys.sort[column] }
-                entering.append(index)
+                entering.append((slot, index))
                 records[index].newSlot = slot
                 records[index].newHandle = handle
                 if sectionValue[handle] == nil { sectionValue[handle] = newKeys.section }
@@ -247,9 +251,9 @@ extension ResultsIndex {
                 freeSlots.append(slot)
             }
         }
-        entering.sort { keys.less(records[$0].newSlot!, records[$1].newSlot!) }
-        for index in entering {
-            records[index].newRank = tree.insert(records[index].newSlot!, keys)
+        Self.sort(&entering, by: keys, descending: false)
+        for (slot, index) in entering {
+            records[index].newRank = tree.insert(slot, keys)
         }
         rebuildDirectory()
 
@@ -358,6 +362,16 @@ extension ResultsIndex {
         }
         _checkInvariants()
         return diff
+    }
+
+    /// Sorts changed rows by their slots' order under `ordering` (taken as a parameter, so
+    /// the comparisons neither copy nor retain the key columns).
+    private static func sort<O: SlotOrdering>(_ rows: inout [(slot: Int32, record: Int)], by ordering: O, descending: Bool) {
+        if descending {
+            rows.sort { ordering.less($1.slot, $0.slot) }
+        } else {
+            rows.sort { ordering.less($0.slot, $1.slot) }
+        }
     }
 
     private func addMove(
