@@ -125,6 +125,27 @@ struct ReadmeTourTests {
         #expect(path == IndexPath(row: 0, section: 0))
     }
 
+    @Test func formatPredicates() throws {
+        let graph = ObjectGraph()
+        let cafe = graph.insert(Item())
+        cafe.name = "Café au lait"
+        cafe.listed = true
+        let tea = graph.insert(Item())
+        tea.name = "Tea"
+        tea.listed = true
+        try graph.commit()
+
+        let schema = GraphPredicateSchema(Item.self, Location.self)
+        let predicate = try FormatPredicate("name CONTAINS[cd] %@ AND listed == YES", "cafe")
+            .bind(to: schema.entity(for: Item.self))
+        #expect(predicate.evaluate(cafe))
+        #expect(!predicate.evaluate(tea))
+
+        #expect(throws: PredicateSyntaxError.self) {
+            try FormatPredicate("name CONTAINS[cd] AND", "cafe")
+        }
+    }
+
     @Test func arrayDiff() throws {
         struct Aisle: Identifiable { var id: String; var items: [Product] }
         struct Product: Identifiable, Equatable { var id: String; var price: Int }
