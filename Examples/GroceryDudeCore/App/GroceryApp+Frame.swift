@@ -34,7 +34,7 @@ extension GroceryApp {
             return "\(label): \(prompt.text)_   (Enter saves, Esc cancels)"
         }
         if searchText.isEmpty {
-            return "type to search · Space list · Tab view · ^N add ^R rename ^D delete ^O import ^Q quit"
+            return "type to search · Space list · Tab view · ^N add ^R rename ^D delete ^O import"
         }
         let base = panes[activeTab.rawValue].screen.totalRows
         return "search: \(screen.list.predicateFormat) → \(screen.totalRows) of \(base) (Esc clears)"

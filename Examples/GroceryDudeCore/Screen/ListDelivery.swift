@@ -43,7 +43,7 @@ public final class ListDelivery {
     public func flush() -> String? {
         guard let target else { return nil }
         guard target.isVisible else {
-            guard let changes = pending else { return nil }
+            guard pending != nil else { return nil }
             pending = nil
             owedReload = "changed while hidden"
             return "reload owed (not visible)"

@@ -34,9 +34,10 @@ public enum ScriptParser {
     public static func parse(_ text: String) throws(ScriptError) -> [ScriptLine] {
         var lines: [ScriptLine] = []
         var number = 0
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // "\r\n" is one Character, so Windows line endings split here too.
+        for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
             number += 1
-            let line = String(rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine).trimmingWhitespace
+            let line = String(rawLine).trimmingWhitespace
             if line.isEmpty || line.hasPrefix("#") { continue }
             lines.append(ScriptLine(number: number, command: try command(line, number: number)))
         }
