@@ -15,6 +15,7 @@ let all: [Benchmark] = [
     harnessBenchmarks(),
     validationBenchmarks(),
     diffBenchmarks(),
+    accumulatorBenchmarks(),
 ].flatMap { $0 }
 
 var arguments = Array(CommandLine.arguments.dropFirst())
