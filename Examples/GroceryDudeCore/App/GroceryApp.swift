@@ -4,9 +4,9 @@ import FetchedResultsKit
 /// prompts, the commands that change the groceries, and the frame that shows it all.
 ///
 /// Every change reaches the screens the same way: a commit to the graph, the lists' changes,
-/// each list's delivery, and one flush of every delivery at the end of the command, which
-/// animates or reloads each screen from the state at that moment and says why on the status
-/// line. The interactive session and the script player both drive the app through
+/// each list's `ChangeAccumulator`, and one flush of every accumulator at the end of the
+/// command, which animates or reloads each screen from the state at that moment and says why
+/// on the status line. The interactive session and the script player both drive the app through
 /// ``press(_:)``, ``type(_:)`` and the other commands, then draw ``render(styled:)``.
 @MainActor
 public final class GroceryApp {
@@ -26,12 +26,12 @@ public final class GroceryApp {
         public var text: String
     }
 
-    /// One list and the screen that shows it.
+    /// One list, the screen that shows it, and the accumulator between them.
     struct Pane {
         let name: String
         let list: GroceryList
         let screen: ListScreen
-        let delivery: ListDelivery
+        let accumulator: ChangeAccumulator
     }
 
     /// The store whose groceries the app shows.
@@ -61,15 +61,25 @@ public final class GroceryApp {
     var searchPane: Pane?
     /// What the last command did and what the last flush decided.
     var status = "ready"
+    /// The lists that reported changes since the last flush.
+    var changedLists: Set<ObjectIdentifier> = []
+    /// How every accumulator decides between animating and reloading.
+    let reloadPolicy: GroceryReloadPolicy
 
     /// Makes the app over a store.
     ///
     /// - Parameters:
     ///   - store: The groceries; seeded by default.
     ///   - size: The terminal size frames are drawn for.
-    public init(store: GroceryStore = GroceryStore(), size: TerminalSize = .script) {
+    ///   - reloadPolicy: How each list decides, at each flush, between animating and
+    ///     reloading.
+    public init(
+        store: GroceryStore = GroceryStore(), size: TerminalSize = .script,
+        reloadPolicy: GroceryReloadPolicy = GroceryReloadPolicy()
+    ) {
         self.store = store
         self.size = size
+        self.reloadPolicy = reloadPolicy
         panes = ListKind.allCases.map { kind in makePane(kind: kind, searchText: "") }
     }
 
@@ -79,9 +89,12 @@ public final class GroceryApp {
         let screen = ListScreen(list: list) { [unowned self] in
             kind == activeTab && (isSearch ? searchPane?.list === list : searchPane == nil)
         }
-        let delivery = ListDelivery(target: screen)
-        list.onChange = { [unowned delivery] changes in delivery.add(changes) }
-        return Pane(name: isSearch ? "\(kind) search" : "\(kind)", list: list, screen: screen, delivery: delivery)
+        let accumulator = ChangeAccumulator(target: screen, policy: reloadPolicy)
+        list.onChange = { [unowned self, unowned accumulator, unowned list] changes in
+            accumulator.add(changes)
+            changedLists.insert(ObjectIdentifier(list))
+        }
+        return Pane(name: isSearch ? "\(kind) search" : "\(kind)", list: list, screen: screen, accumulator: accumulator)
     }
 
     /// The pane showing now.
@@ -110,7 +123,8 @@ public final class GroceryApp {
     // MARK: Running commands
 
     /// Runs one command: clears the marks of the previous one, runs `body`, flushes every
-    /// delivery and writes the status line.
+    /// accumulator and writes the status line: the visible list's decision and its reason,
+    /// the command's message, and the hidden lists that now owe a reload.
     ///
     /// - Parameter body: The command; returns a message for the status line, or `nil`.
     func command(_ body: () throws(GroceryError) -> String?) {
@@ -122,24 +136,49 @@ public final class GroceryApp {
         } catch {
             message = "error: \(error)"
         }
-        let decisions = flushAll()
-        status = ([message].compactMap { $0 } + decisions).joined(separator: " · ")
+        let (decision, hidden) = flushAll()
+        status = [decision, message, hidden].compactMap { $0 }.joined(separator: " · ")
         if status.isEmpty { status = "no list changed" }
     }
 
-    /// Flushes every delivery; returns what the visible one decided, then notes for hidden
-    /// ones that deferred changes.
-    func flushAll() -> [String] {
-        var notes: [String] = []
+    /// Flushes every accumulator; returns what the visible one decided, and a note naming the
+    /// hidden ones whose lists changed in this command (they owe a reload).
+    func flushAll() -> (visible: String?, hidden: String?) {
+        defer { changedLists = [] }
+        var decision: String?
+        var owing: [String] = []
         let visible = visiblePane
         for pane in panes + [searchPane].compactMap({ $0 }) {
-            guard let decision = pane.delivery.flush() else { continue }
+            let report = pane.accumulator.flush()
             if pane.list === visible.list {
-                notes.insert(decision, at: 0)
-            } else {
-                notes.append("\(pane.name): \(decision)")
+                decision = Self.describe(report)
+            } else if report.outcome == .deferredUntilVisible, changedLists.contains(ObjectIdentifier(pane.list)) {
+                owing.append(pane.name)
             }
         }
-        return notes
+        let hidden = owing.isEmpty ? nil : "\(owing.joined(separator: ", ")): reload owed (hidden)"
+        return (decision, hidden)
+    }
+
+    /// A status-line sentence for a flush report, or `nil` when the flush had nothing to do.
+    ///
+    /// - Parameter report: What a flush decided.
+    /// - Returns: `animated 2 changes`, `reloaded (5000 changes exceed the limit of
+    ///   500)`, `reload owed (hidden)`…
+    static func describe(_ report: FlushReport) -> String? {
+        func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+        switch report.outcome {
+        case .nothing:
+            return nil
+        case .animated:
+            let stages = if case .animate(let stages)? = report.update { stages.count } else { 0 }
+            return "animated \(plural(report.changeCount, "change"))" + (stages > 1 ? " in \(stages) stages" : "")
+        case .reloaded:
+            return "reloaded (\(report.reason.map(\.description) ?? "requested"))"
+        case .deferredUntilVisible:
+            return "reload owed (hidden)"
+        case .postponed:
+            return "flush postponed"
+        }
     }
 }

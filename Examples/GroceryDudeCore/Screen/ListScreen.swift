@@ -24,7 +24,7 @@ public final class ListScreen {
     /// The rows displayed in each section, in section order.
     public private(set) var rowCounts: [Int] = []
     /// The item shown at each displayed row, by section.
-    private var displayedIDs: [[ObjectID]] = []
+    public private(set) var displayedIDs: [[ObjectID]] = []
     /// The flat position of each section's first row.
     private var sectionStarts: [Int] = []
 
