@@ -26,7 +26,7 @@ public final class ListScreen {
     /// The item shown at each displayed row, by section.
     public private(set) var displayedIDs: [[ObjectID]] = []
     /// The flat position of each section's first row.
-    private var sectionStarts: [Int] = []
+    private(set) var sectionStarts: [Int] = []
 
     /// The items the last animated batch changed; cleared by ``clearMarks()`` and by a reload.
     public private(set) var marked: Set<ObjectID> = []
@@ -52,6 +52,7 @@ public final class ListScreen {
         self.visibility = isVisible
         readAll()
         selectedID = displayedIDs.first { !$0.isEmpty }?.first
+        _checkInvariants()
     }
 
     /// The number of rows displayed over all sections.
@@ -119,6 +120,7 @@ public final class ListScreen {
     public func setCursor(_ flat: Int) {
         cursor = max(0, min(flat, totalRows - 1))
         selectedID = selectedItemID
+        _checkInvariants()
     }
 
     /// Moves the cursor to an item's row.
@@ -203,6 +205,7 @@ extension ListScreen: ListUpdateTarget {
         marked = []
         reloadCount += 1
         restoreSelection()
+        _checkInvariants()
     }
 
     /// Re-reads the data source and marks the rows each stage inserted, moved, reloaded or
@@ -250,6 +253,7 @@ extension ListScreen: ListUpdateTarget {
         marked = changed
         batchCount += 1
         restoreSelection()
+        _checkInvariants()
     }
 }
 
