@@ -15,6 +15,18 @@ extension GroceryApp {
                 body = [.note("no items: press Ctrl-N to add one")]
             }
         }
+        // The section index lists each title once; sections that share a first letter share
+        // its entry, as a table view's section index does.
+        var titles: [String] = []
+        var titleOfSection: [Int] = []
+        for title in screen.indexTitles {
+            if let position = titles.firstIndex(of: title) {
+                titleOfSection.append(position)
+            } else {
+                titleOfSection.append(titles.count)
+                titles.append(title)
+            }
+        }
         let items = store.items
         let listed = items.reduce(0) { $0 + ($1.listed ? 1 : 0) }
         return Frame(
@@ -22,8 +34,8 @@ extension GroceryApp {
             activeTab: activeTab.rawValue,
             summary: "\(items.count) items · \(listed) listed",
             body: body,
-            indexTitles: screen.indexTitles,
-            currentIndexTitle: screen.selectedIndexPath?.section,
+            indexTitles: titles,
+            currentIndexTitle: screen.selectedIndexPath.map { titleOfSection[$0.section] },
             searchLine: searchLine(screen),
             statusLine: statusLine)
     }
