@@ -13,9 +13,11 @@ func printError(_ message: String) {
 // One group per line, so that adding a group touches one line.
 let all: [Benchmark] = [
     harnessBenchmarks(),
+    graphBenchmarks(),
     validationBenchmarks(),
     diffBenchmarks(),
     accumulatorBenchmarks(),
+    searchBenchmarks(),
 ].flatMap { $0 }
 
 var arguments = Array(CommandLine.arguments.dropFirst())

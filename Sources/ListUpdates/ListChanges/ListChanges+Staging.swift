@@ -68,9 +68,11 @@ extension PackedPosition {
         self = section << 32 | row
     }
 
+    /// The section of a packed position.
     @inline(__always)
     fileprivate var sectionIndex: Int { self >> 32 }
 
+    /// The index path of a packed position.
     @inline(__always)
     fileprivate var indexPath: IndexPath { IndexPath(listSection: self >> 32, row: self & 0xFFFF_FFFF) }
 }
@@ -157,6 +159,10 @@ private struct Stager {
         }
     }
 
+    /// Rebuilds the moved sections that must be rebuilt, folds row changes into rebuilt
+    /// sections, and splits the result into the structural stage and the refresh stage.
+    ///
+    /// - Returns: The non-empty stages, in order.
     mutating func stages() -> [ListChanges] {
         rebuildMovedSectionsThatChange()
 

@@ -32,6 +32,8 @@ public enum ListDiffError: Error, Sendable, Hashable, CustomStringConvertible {
     ///   - second: The index path of the second one.
     case duplicateRowIdentifier(identifier: String, side: Side, first: IndexPath, second: IndexPath)
 
+    /// A sentence naming the identifier, the side and both positions, such as
+    /// `duplicate row identifier 42 in the new rows, at 0.3 and 2.0`.
     public var description: String {
         switch self {
         case let .duplicateSectionIdentifier(identifier, side, first, second):

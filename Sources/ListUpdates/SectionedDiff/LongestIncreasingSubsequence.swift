@@ -7,7 +7,8 @@ struct LongestIncreasingSubsequence {
     /// After `mark(_:)`: for each element of the sequence, whether it belongs to the
     /// subsequence found.
     private(set) var keep: [Bool] = []
-    /// `tails[k]`: the index of the smallest last element of an increasing run of length k + 1.
+    /// `tails[k]`: the index of the smallest last element of an increasing run of length k + 1
+    /// (only the first `length` entries of a call are meaningful).
     private var tails: [Int] = []
     /// `tailValues[k] == values[tails[k]]`, kept apart so that the search reads one array.
     private var tailValues: [Int] = []
@@ -31,32 +32,40 @@ struct LongestIncreasingSubsequence {
             return
         }
         keep.append(contentsOf: repeatElement(false, count: values.count))
-        tails.removeAll(keepingCapacity: true)
-        tailValues.removeAll(keepingCapacity: true)
-        previous.removeAll(keepingCapacity: true)
-        previous.reserveCapacity(values.count)
-        for index in values.indices {
-            let value = values[index]
-            // Most elements of a list that barely changed extend the longest run.
-            var low = tailValues.count
-            if low > 0 && tailValues[low - 1] > value {
-                var high = low - 1
-                low = 0
-                while low < high {
-                    let middle = (low + high) / 2
-                    if tailValues[middle] < value { low = middle + 1 } else { high = middle }
+        if tails.count < values.count {
+            tails = Array(repeating: 0, count: values.count)
+            tailValues = tails
+            previous = tails
+        }
+        // The hot loop of the diff for lists whose rows moved: unchecked buffers, all indexes
+        // below `values.count`, which every buffer holds at least.
+        var length = 0
+        values.withUnsafeBufferPointer { values in
+            tails.withUnsafeMutableBufferPointer { tails in
+                tailValues.withUnsafeMutableBufferPointer { tailValues in
+                    previous.withUnsafeMutableBufferPointer { previous in
+                        for index in values.indices {
+                            let value = values[index]
+                            // Most elements of a list that barely changed extend the longest run.
+                            var low = length
+                            if low > 0 && tailValues[low - 1] > value {
+                                var high = low - 1
+                                low = 0
+                                while low < high {
+                                    let middle = (low + high) / 2
+                                    if tailValues[middle] < value { low = middle + 1 } else { high = middle }
+                                }
+                            }
+                            previous[index] = low > 0 ? tails[low - 1] : -1
+                            tails[low] = index
+                            tailValues[low] = value
+                            if low == length { length += 1 }
+                        }
+                    }
                 }
             }
-            previous.append(low > 0 ? tails[low - 1] : -1)
-            if low == tails.count {
-                tails.append(index)
-                tailValues.append(value)
-            } else {
-                tails[low] = index
-                tailValues[low] = value
-            }
         }
-        var index = tails[tails.count - 1]
+        var index = tails[length - 1]
         while index >= 0 {
             keep[index] = true
             index = previous[index]

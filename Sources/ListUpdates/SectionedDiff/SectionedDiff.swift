@@ -2,9 +2,10 @@ import Foundation
 
 /// The identifier-free core of the sectioned diff.
 ///
-/// The generic front end (`ListChanges.difference(from:to:sectionID:rows:rowID:rowContentEqual:)`)
-/// hashes every identifier once, matches old and new sections and rows through one hash table
-/// per kind, and records the matches here as flat integer arrays. From them, `changes()`
+/// The generic front end (`ListChanges.difference(from:to:sectionID:rows:rowID:rowContentEqual:)`
+/// and `SectionedDiff+Matching.swift`) hashes every identifier once, matches old and new
+/// sections and rows through one hash table per kind, and records the matches here as flat
+/// integer arrays. From them, `changes()`
 /// derives the list changes without looking at an identifier again, in code that is compiled
 /// once, not per element type.
 ///
@@ -12,7 +13,7 @@ import Foundation
 /// the arrays below) and *packed* (`section << 32 | row`, used to name a position).
 @usableFromInline
 struct SectionedDiff {
-    /// The value of a hash table slot that no side has claimed yet.
+    /// The value of a section table entry that no side has claimed yet.
     @usableFromInline static let absent = -1
 
     /// For each old section, the flat position of its first row; one more element than there
@@ -34,6 +35,10 @@ struct SectionedDiff {
     @usableFromInline var oldRowMatched: [Bool]
     /// The number of rows matched so far.
     @usableFromInline var matchedRowCount = 0
+    /// How position *codes* name rows in the identifier table: `section << codeRowBits | row`
+    /// when every position fits in 29 bits that way (decoding is a shift), or -1 for flat
+    /// positions (decoding is a binary search over the section starts).
+    @usableFromInline var codeRowBits = -1
 
     /// Creates a diff with every section unmatched and no rows.
     ///
@@ -64,6 +69,10 @@ struct SectionedDiff {
         )
         oldStarts = Self.starts(of: old)
         newStarts = Self.starts(of: new)
+        func bits(_ value: Int) -> Int { Int.bitWidth - value.leadingZeroBitCount }
+        let sectionBits = bits(max(old.count, new.count, 1) - 1)
+        let rowBits = bits(max(old.max() ?? 0, new.max() ?? 0, 1) - 1)
+        codeRowBits = sectionBits + rowBits <= 29 ? rowBits : -1
         rowSource = Array(repeating: -1, count: newStarts[new.count])
         rowChanged = Array(repeating: false, count: newStarts[new.count])
         oldRowMatched = Array(repeating: false, count: oldStarts[old.count])
@@ -99,22 +108,36 @@ struct SectionedDiff {
         matchedRowCount += 1
     }
 
-    /// The section and row of the old row at a flat position.
-    ///
-    /// - Complexity: O(log s) for s old sections.
+    /// The code of an old row's position.
     @inlinable
-    func oldPosition(ofFlat flat: Int) -> (section: Int, row: Int) {
-        let section = Self.section(ofFlat: flat, starts: oldStarts)
-        return (section, flat - oldStarts[section])
+    func oldCode(section: Int, row: Int) -> Int {
+        codeRowBits >= 0 ? section << codeRowBits | row : oldStarts[section] + row
     }
 
-    /// The section and row of the new row at a flat position.
-    ///
-    /// - Complexity: O(log s) for s new sections.
+    /// The code of a new row's position.
     @inlinable
-    func newPosition(ofFlat flat: Int) -> (section: Int, row: Int) {
-        let section = Self.section(ofFlat: flat, starts: newStarts)
-        return (section, flat - newStarts[section])
+    func newCode(section: Int, row: Int) -> Int {
+        codeRowBits >= 0 ? section << codeRowBits | row : newStarts[section] + row
+    }
+
+    /// The section and row of an old row from its code.
+    ///
+    /// - Complexity: O(1) for packed codes, O(log s) for s old sections otherwise.
+    @inlinable
+    func oldPosition(ofCode code: Int) -> (section: Int, row: Int) {
+        if codeRowBits >= 0 { return (code >> codeRowBits, code & ((1 << codeRowBits) - 1)) }
+        let section = Self.section(ofFlat: code, starts: oldStarts)
+        return (section, code - oldStarts[section])
+    }
+
+    /// The section and row of a new row from its code.
+    ///
+    /// - Complexity: O(1) for packed codes, O(log s) for s new sections otherwise.
+    @inlinable
+    func newPosition(ofCode code: Int) -> (section: Int, row: Int) {
+        if codeRowBits >= 0 { return (code >> codeRowBits, code & ((1 << codeRowBits) - 1)) }
+        let section = Self.section(ofFlat: code, starts: newStarts)
+        return (section, code - newStarts[section])
     }
 
     /// The last section whose first row is at or before `flat`: the section that holds it.
@@ -210,6 +233,8 @@ extension SectionedDiff {
             }
             stayingOldRows.removeAll(keepingCapacity: true)
             stayingNewRows.removeAll(keepingCapacity: true)
+            stayingOldRows.reserveCapacity(end - start)
+            stayingNewRows.reserveCapacity(end - start)
             for flat in start..<end {
                 let source = rowSource[flat]
                 let row = flat - start

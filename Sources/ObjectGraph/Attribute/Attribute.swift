@@ -23,6 +23,7 @@ public struct Attribute<Value>: _GraphPropertyStorage {
     ///   - name: The attribute's name in the entity; by default the property's name.
     ///   - unique: Whether the attribute identifies objects for ``GraphBatch`` upserts (at
     ///     most one per entity).
+    @inlinable
     public init(wrappedValue: Value, name: String? = nil, unique: Bool = false) {
         _value = wrappedValue
         if _slowPath(_EntityCapture.isActive) {
@@ -32,7 +33,7 @@ public struct Attribute<Value>: _GraphPropertyStorage {
                     name: name,
                     isUnique: unique,
                     relationship: nil,
-                    makeAccessor: { _AttributeAccessor<Value>(offset: $0) }
+                    operations: .attribute(Value.self)
                 )
             )
         }
@@ -55,19 +56,28 @@ public struct Attribute<Value>: _GraphPropertyStorage {
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, Value>,
         storage storageKeyPath: ReferenceWritableKeyPath<Object, Attribute<Value>>
     ) -> Value {
+        @inline(__always)
         get {
             let context = object._context
             if _slowPath(context._readMode != .untracked) {
-                context._noteRead(object, wrapped: wrappedKeyPath, storage: storageKeyPath)
+                context._noteRead(object, offset: _storageOffset(object, storageKeyPath))
             }
             return object[keyPath: storageKeyPath]._value
         }
+        @inline(__always)
         set {
-            if let graph = object._context.graph {
-                graph._setAttribute(object, newValue, wrapped: wrappedKeyPath, storage: storageKeyPath)
-            } else {
+            guard let graph = object._context.graph else {
                 object[keyPath: storageKeyPath]._value = newValue
+                return
             }
+            let offset = _storageOffset(object, storageKeyPath)
+            if _equalIfEquatable(object[keyPath: storageKeyPath]._value, newValue) == true {
+                if object._flags & GraphObject._deletedFlag != 0 { graph._noteWriteToDeleted(object, offset: offset) }
+                return
+            }
+            let index = graph._willWrite(object, offset: offset)
+            object[keyPath: storageKeyPath]._value = newValue
+            graph._didWrite(object, index: index)
         }
     }
 }

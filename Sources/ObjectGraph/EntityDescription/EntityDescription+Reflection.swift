@@ -10,6 +10,7 @@ import Synchronization
 #endif
 
 /// What a wrapper's initializer reports about itself while a prototype is being built.
+@usableFromInline
 internal struct _CapturedProperty {
     /// The wrapper's type (`Attribute<V>` or `Relationship<V>`), checked against reflection.
     var storageType: any Any.Type
@@ -17,34 +18,54 @@ internal struct _CapturedProperty {
     var name: String?
     var isUnique: Bool
     var relationship: _CapturedRelationship?
-    /// Makes the accessor once the storage offset is known.
-    var makeAccessor: (Int) -> any _PropertyAccessor
+    /// Reads and writes the storage, given its offset.
+    var operations: _PropertyOperations
+
+    @usableFromInline
+    init(storageType: any Any.Type, name: String?, isUnique: Bool, relationship: _CapturedRelationship?, operations: _PropertyOperations) {
+        self.storageType = storageType
+        self.name = name
+        self.isUnique = isUnique
+        self.relationship = relationship
+        self.operations = operations
+    }
 }
 
 /// What a relationship wrapper declares.
+@usableFromInline
 internal struct _CapturedRelationship {
     var kind: RelationshipKind
     var deleteRule: DeleteRule
     var destination: GraphObject.Type
     /// The inverse as declared: a key path to the destination's wrapped property.
     var inverse: (any AnyKeyPath & Sendable)?
+
+    @usableFromInline
+    init(kind: RelationshipKind, deleteRule: DeleteRule, destination: GraphObject.Type, inverse: (any AnyKeyPath & Sendable)?) {
+        self.kind = kind
+        self.deleteRule = deleteRule
+        self.destination = destination
+        self.inverse = inverse
+    }
 }
 
 /// Collects what the wrappers of one prototype report while its initializer runs.
 ///
 /// Only the thread building a prototype records: `state.thread` says which. `active` is a
 /// cheap flag that every wrapper initializer reads; `state` is guarded by its mutex.
+@usableFromInline
 internal enum _EntityCapture {
     struct State {
         var thread: pthread_t?
         var entries: [_CapturedProperty] = []
     }
 
+    @usableFromInline
     static let active = Atomic<Int>(0)
     static let state = Mutex(State())
 
     /// Whether some thread is building a prototype (checked by every wrapper initializer).
-    @usableFromInline
+    @inlinable
     static var isActive: Bool { active.load(ordering: .relaxed) != 0 }
 
     /// Records a wrapper, if the current thread is building a prototype.
@@ -72,6 +93,7 @@ internal enum _EntityCapture {
 
 /// Marks the storage of `@Attribute` and `@Relationship`, so reflection can tell them apart
 /// from other stored properties.
+@usableFromInline
 internal protocol _GraphPropertyStorage {}
 
 /// The process-wide table of entity descriptions, one per class, built on first use.
@@ -121,7 +143,7 @@ internal enum _EntityRegistry {
         }
         precondition(reflected, "\(type): its stored properties cannot be reflected")
         var properties: [PropertyDescription] = []
-        var accessors: [any _PropertyAccessor] = []
+        var accessors: [_PropertyAccessor] = []
         for (index, (child, capture)) in zip(children, captured).enumerated() {
             guard let offset = offsets[child.label] else {
                 preconditionFailure("internal inconsistency: no offset for \(type).\(child.label)")
@@ -143,7 +165,7 @@ internal enum _EntityRegistry {
                     relationship: relationship
                 )
             )
-            accessors.append(capture.makeAccessor(offset))
+            accessors.append(_PropertyAccessor(offset: offset, operations: capture.operations))
         }
         precondition(Set(properties.map(\.name)).count == properties.count, "\(type): two properties share a name")
         precondition(properties.filter(\.isUnique).count <= 1, "\(type): at most one attribute can be unique")

@@ -17,14 +17,23 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     /// The number of this entity in the process, used inside ``ObjectID``.
     internal let number: Int
 
-    /// Reads and writes each property's storage at its offset in the object.
-    internal let accessors: [any _PropertyAccessor]
+    /// Reads and writes each property's storage at its offset in the object. The
+    /// accessors are immutable after the description is built; their closures capture
+    /// nothing but their value type, so sharing them across threads is safe.
+    nonisolated(unsafe) internal let accessors: [_PropertyAccessor]
 
     /// The relationship accessors by property index (`nil` for attributes).
-    internal let relationshipAccessors: [(any _RelationshipAccessing)?]
+    nonisolated(unsafe) internal let relationshipAccessors: [_PropertyAccessor?]
 
     /// The attribute accessors by property index (`nil` for relationships).
-    internal let attributeAccessors: [(any _AttributeAccessing)?]
+    nonisolated(unsafe) internal let attributeAccessors: [_PropertyAccessor?]
+
+    /// The storage offset of each property, by index (scanned: entities are small).
+    internal let offsets: [Int]
+
+    /// The key path Observation sees for each property, by index: a stand-in on
+    /// ``GraphObject`` (each object has its own registrar, so entities need no distinct ones).
+    nonisolated(unsafe) internal let observationKeyPaths: [KeyPath<GraphObject, Int>]
 
     /// Each relationship's inverse as its wrapper declared it (a key path to the
     /// destination's wrapped property); resolved per graph.
@@ -44,7 +53,7 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
         objectType: GraphObject.Type,
         number: Int,
         properties: [PropertyDescription],
-        accessors: [any _PropertyAccessor],
+        accessors: [_PropertyAccessor],
         declaredInverses: [(any AnyKeyPath & Sendable)?],
         destinations: [GraphObject.Type?]
     ) {
@@ -53,8 +62,10 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
         self.number = number
         self.properties = properties
         self.accessors = accessors
-        self.relationshipAccessors = accessors.map { $0 as? any _RelationshipAccessing }
-        self.attributeAccessors = accessors.map { $0 as? any _AttributeAccessing }
+        self.relationshipAccessors = accessors.map { $0.isRelationship ? $0 : nil }
+        self.attributeAccessors = accessors.map { $0.isRelationship ? nil : $0 }
+        self.offsets = accessors.map(\.offset)
+        self.observationKeyPaths = accessors.indices.map { \GraphObject.[_observedProperty: $0] }
         self.declaredInverses = declaredInverses
         self.destinations = destinations
         var byOffset: [Int: Int] = [:]
@@ -65,6 +76,24 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
         }
         indexByOffset = byOffset
         indexByName = byName
+    }
+
+    /// The index of the property stored at an offset in the object.
+    ///
+    /// - Complexity: O(*p*) for *p* properties.
+    @inline(__always)
+    internal func index(ofOffset offset: Int) -> Int? {
+        offsets.firstIndex(of: offset)
+    }
+
+    /// The index of the property a key path to a wrapped property names, found by reading
+    /// it on a prototype whose getters report the storage they read; `nil` when the key path
+    /// reads no property, or more than one.
+    internal func index(probing keyPath: AnyKeyPath) -> Int? {
+        let prototype = objectType.init()
+        prototype._flags = GraphObject._prototypeFlag
+        guard prototype[keyPath: keyPath] != nil, prototype._pendingSlot > 0 else { return nil }
+        return index(ofOffset: Int(prototype._pendingSlot))
     }
 
     /// The attributes, in declaration order.

@@ -3,6 +3,7 @@
 /// Entity classes are `final` classes whose wrappers are stored properties at fixed
 /// offsets (found once per class by reflection), so the graph reads and writes any property
 /// by index without a key path — the way a stored-property key path projects its address.
+@inlinable
 @inline(__always)
 internal func _storagePointer<Storage>(
     _ object: GraphObject,
@@ -15,6 +16,11 @@ internal func _storagePointer<Storage>(
 }
 
 /// The byte offset of a stored property of a final class, found by projecting its key path.
+///
+/// Inlined into a wrapper's accessor, where the key path is a literal, the projection folds
+/// to a constant: no key path object is made.
+@inlinable
+@inline(__always)
 internal func _storageOffset<Object: AnyObject, Storage>(
     _ object: Object,
     _ keyPath: ReferenceWritableKeyPath<Object, Storage>
@@ -24,27 +30,33 @@ internal func _storageOffset<Object: AnyObject, Storage>(
 }
 
 /// A property value saved before the first write of a transaction, to roll it back.
+@usableFromInline
 internal protocol _SavedValue: AnyObject {
     /// Puts the saved value back into the object's storage (no inverse maintenance).
     func restore(into object: GraphObject)
 }
 
 /// A saved copy of one wrapper's storage.
+@usableFromInline
 internal final class _SavedStorage<Storage>: _SavedValue {
-    let offset: Int
-    let value: Storage
+    @usableFromInline let offset: Int
+    @usableFromInline let value: Storage
 
+    @inlinable
     init(offset: Int, value: Storage) {
         self.offset = offset
         self.value = value
     }
 
+    @inlinable
     func restore(into object: GraphObject) {
         _storagePointer(object, at: offset, as: Storage.self).pointee = value
     }
 }
 
 /// Whether two values are equal, when their type is `Equatable`; `nil` when it is not.
+///
+/// Specialized for a concrete type, the cast folds away.
 @inlinable
 internal func _equalIfEquatable<Value>(_ lhs: Value, _ rhs: Value) -> Bool? {
     guard let lhs = lhs as? any Equatable else { return nil }
@@ -52,141 +64,158 @@ internal func _equalIfEquatable<Value>(_ lhs: Value, _ rhs: Value) -> Bool? {
 }
 
 extension Equatable {
-    @usableFromInline
+    @inlinable
     internal func _isEqual(toAny other: Any) -> Bool {
         guard let other = other as? Self else { return false }
         return self == other
     }
 }
 
-/// Type-erased access to one property of an entity.
-internal protocol _PropertyAccessor: Sendable {
+/// Reads and writes one property of an entity by its storage offset.
+///
+/// The operations are closures made in the wrapper's inlinable initializer, so they are
+/// compiled in the module that declares the entity, specialized for its value type (a set
+/// of `Item`s hashes and compares without generic dispatch).
+@usableFromInline
+internal final class _PropertyAccessor {
     /// The byte offset of the wrapper's storage in the object.
-    var offset: Int { get }
+    let offset: Int
+    /// The relationship's shape, or `nil` for an attribute.
+    let kind: RelationshipKind?
+    private let ops: _PropertyOperations
+
+    init(offset: Int, operations: _PropertyOperations) {
+        self.offset = offset
+        self.kind = operations.kind
+        self.ops = operations
+    }
+
+    var isRelationship: Bool { kind != nil }
+
+    // Both kinds.
+
     /// The stored value, as `Any` (relationships: the object, set or array of objects).
-    func readAny(_ object: GraphObject) -> Any
+    func readAny(_ object: GraphObject) -> Any { ops.readAny(object, offset) }
     /// A copy of the storage, for rollback.
-    func save(_ object: GraphObject) -> any _SavedValue
-    /// Whether the object's value equals a saved one (`false` for a non-Equatable attribute
-    /// that was written).
-    func isUnchanged(since saved: any _SavedValue, in object: GraphObject) -> Bool
-}
+    func save(_ object: GraphObject) -> any _SavedValue { ops.save(object, offset) }
+    /// Whether the object's value equals a saved one (`false` for a non-Equatable attribute).
+    func isUnchanged(since saved: any _SavedValue, in object: GraphObject) -> Bool { ops.isUnchanged(saved, object, offset) }
 
-/// Access to one attribute.
-internal struct _AttributeAccessor<Value>: _PropertyAccessor {
-    let offset: Int
+    // Attributes.
 
-    func pointer(_ object: GraphObject) -> UnsafeMutablePointer<Attribute<Value>> {
-        _storagePointer(object, at: offset, as: Attribute<Value>.self)
-    }
-
-    func readAny(_ object: GraphObject) -> Any { pointer(object).pointee._value }
-
-    func save(_ object: GraphObject) -> any _SavedValue {
-        _SavedStorage(offset: offset, value: pointer(object).pointee)
-    }
-
-    func isUnchanged(since saved: any _SavedValue, in object: GraphObject) -> Bool {
-        let saved = unsafeDowncast(saved, to: _SavedStorage<Attribute<Value>>.self)
-        return _equalIfEquatable(saved.value._value, pointer(object).pointee._value) ?? false
-    }
-
-    /// The value as a dictionary key, when the attribute's type is `Hashable`.
-    func hashable(_ object: GraphObject) -> AnyHashable? {
-        (pointer(object).pointee._value as? any Hashable).map { AnyHashable($0) }
-    }
-}
-
-/// Type-erased attribute operations the graph needs beyond ``_PropertyAccessor``.
-internal protocol _AttributeAccessing: _PropertyAccessor {
     /// Casts a value to the attribute's type, or returns `nil`.
-    func cast(_ value: Any) -> Any?
+    func cast(_ value: Any) -> Any? { ops.cast(value) }
     /// Stores a value already cast by ``cast(_:)``.
-    func store(_ object: GraphObject, _ value: Any)
+    func store(_ object: GraphObject, _ value: Any) { ops.store(object, offset, value) }
     /// Whether `value` equals the stored value (`false` when not `Equatable`).
-    func isEqual(_ object: GraphObject, to value: Any) -> Bool
-    /// The value as a dictionary key, when the attribute's type is `Hashable`.
-    func hashable(_ object: GraphObject) -> AnyHashable?
-    /// The same for a loose value.
-    func hashable(value: Any) -> AnyHashable?
-}
+    func isEqual(_ object: GraphObject, to value: Any) -> Bool { ops.isEqual(object, offset, value) }
+    /// The stored value as a dictionary key, when its type is `Hashable`.
+    func hashable(_ object: GraphObject) -> AnyHashable? { ops.hashable(ops.readAny(object, offset)) }
+    /// A loose value as a dictionary key, when it is `Hashable`.
+    func hashable(value: Any) -> AnyHashable? { ops.hashable(value) }
 
-extension _AttributeAccessor: _AttributeAccessing {
-    func cast(_ value: Any) -> Any? { value as? Value }
+    // Relationships.
 
-    func store(_ object: GraphObject, _ value: Any) {
-        guard let value = value as? Value else { preconditionFailure("internal inconsistency: storing a value of the wrong type") }
-        pointer(object).pointee._value = value
-    }
-
-    func isEqual(_ object: GraphObject, to value: Any) -> Bool {
-        guard let value = value as? Value else { return false }
-        return _equalIfEquatable(pointer(object).pointee._value, value) ?? false
-    }
-
-    func hashable(value: Any) -> AnyHashable? {
-        (value as? any Hashable).map { AnyHashable($0) }
-    }
-}
-
-/// Type-erased relationship operations.
-internal protocol _RelationshipAccessing: _PropertyAccessor {
-    var kind: RelationshipKind { get }
     /// The related objects, in order for an ordered relationship.
-    func objects(_ object: GraphObject) -> [GraphObject]
+    func objects(_ object: GraphObject) -> [GraphObject] { ops.objects(object, offset) }
     /// The related objects of a saved value.
-    func objects(saved: any _SavedValue) -> [GraphObject]
-    func isEmpty(_ object: GraphObject) -> Bool
-    func toOne(_ object: GraphObject) -> GraphObject?
-    func contains(_ object: GraphObject, _ target: GraphObject) -> Bool
+    func objects(saved: any _SavedValue) -> [GraphObject] { ops.savedObjects(saved) }
+    /// Whether no object is related.
+    func isEmpty(_ object: GraphObject) -> Bool { ops.isEmpty(object, offset) }
+    /// The first related object (the object of a to-one relationship).
+    func toOne(_ object: GraphObject) -> GraphObject? { ops.first(object, offset) }
+    /// Whether `target` is related.
+    func contains(_ object: GraphObject, _ target: GraphObject) -> Bool { ops.contains(object, offset, target) }
     /// Adds a target (to-one: replaces; ordered: appends).
-    func add(_ object: GraphObject, _ target: GraphObject)
+    func add(_ object: GraphObject, _ target: GraphObject) { ops.add(object, offset, target) }
     /// Removes a target if present (to-one: clears only when it holds `target`).
-    func remove(_ object: GraphObject, _ target: GraphObject)
+    func remove(_ object: GraphObject, _ target: GraphObject) { ops.remove(object, offset, target) }
     /// Replaces the related objects (distinct, in order).
-    func setObjects(_ object: GraphObject, _ targets: [GraphObject])
+    func setObjects(_ object: GraphObject, _ targets: [GraphObject]) { ops.setObjects(object, offset, targets) }
 }
 
-/// Access to one relationship whose wrapper stores a `Value` (`T?`, `Set<T>` or `[T]`).
-internal struct _RelationshipAccessor<Value: RelationshipValue>: _RelationshipAccessing {
-    let offset: Int
+/// The closures behind a ``_PropertyAccessor``; each takes the storage offset.
+@usableFromInline
+internal struct _PropertyOperations {
+    @usableFromInline var kind: RelationshipKind?
+    @usableFromInline var readAny: (GraphObject, Int) -> Any
+    @usableFromInline var save: (GraphObject, Int) -> any _SavedValue
+    @usableFromInline var isUnchanged: (any _SavedValue, GraphObject, Int) -> Bool
+    @usableFromInline var cast: (Any) -> Any? = { _ in nil }
+    @usableFromInline var store: (GraphObject, Int, Any) -> Void = { _, _, _ in preconditionFailure("internal inconsistency: not an attribute") }
+    @usableFromInline var isEqual: (GraphObject, Int, Any) -> Bool = { _, _, _ in false }
+    @usableFromInline var hashable: (Any) -> AnyHashable? = { _ in nil }
+    @usableFromInline var objects: (GraphObject, Int) -> [GraphObject] = { _, _ in [] }
+    @usableFromInline var savedObjects: (any _SavedValue) -> [GraphObject] = { _ in [] }
+    @usableFromInline var isEmpty: (GraphObject, Int) -> Bool = { _, _ in true }
+    @usableFromInline var first: (GraphObject, Int) -> GraphObject? = { _, _ in nil }
+    @usableFromInline var contains: (GraphObject, Int, GraphObject) -> Bool = { _, _, _ in false }
+    @usableFromInline var add: (GraphObject, Int, GraphObject) -> Void = { _, _, _ in preconditionFailure("internal inconsistency: not a relationship") }
+    @usableFromInline var remove: (GraphObject, Int, GraphObject) -> Void = { _, _, _ in preconditionFailure("internal inconsistency: not a relationship") }
+    @usableFromInline var setObjects: (GraphObject, Int, [GraphObject]) -> Void = { _, _, _ in preconditionFailure("internal inconsistency: not a relationship") }
 
-    var kind: RelationshipKind { Value._relationshipKind }
-
-    func pointer(_ object: GraphObject) -> UnsafeMutablePointer<Relationship<Value>> {
-        _storagePointer(object, at: offset, as: Relationship<Value>.self)
+    @usableFromInline
+    init(
+        kind: RelationshipKind?,
+        readAny: @escaping (GraphObject, Int) -> Any,
+        save: @escaping (GraphObject, Int) -> any _SavedValue,
+        isUnchanged: @escaping (any _SavedValue, GraphObject, Int) -> Bool
+    ) {
+        self.kind = kind
+        self.readAny = readAny
+        self.save = save
+        self.isUnchanged = isUnchanged
     }
 
-    func readAny(_ object: GraphObject) -> Any { pointer(object).pointee._value }
-
-    func save(_ object: GraphObject) -> any _SavedValue {
-        _SavedStorage(offset: offset, value: pointer(object).pointee)
+    /// The operations of an `@Attribute` holding `Value`.
+    @inlinable
+    static func attribute<Value>(_ type: Value.Type) -> _PropertyOperations {
+        typealias Storage = Attribute<Value>
+        var ops = _PropertyOperations(
+            kind: nil,
+            readAny: { object, offset in _storagePointer(object, at: offset, as: Storage.self).pointee._value },
+            save: { object, offset in _SavedStorage(offset: offset, value: _storagePointer(object, at: offset, as: Storage.self).pointee) },
+            isUnchanged: { saved, object, offset in
+                let saved = unsafeDowncast(saved, to: _SavedStorage<Storage>.self)
+                return _equalIfEquatable(saved.value._value, _storagePointer(object, at: offset, as: Storage.self).pointee._value) ?? false
+            }
+        )
+        ops.cast = { $0 as? Value }
+        ops.store = { object, offset, value in
+            guard let value = value as? Value else { preconditionFailure("internal inconsistency: storing a value of the wrong type") }
+            _storagePointer(object, at: offset, as: Storage.self).pointee._value = value
+        }
+        ops.isEqual = { object, offset, value in
+            guard let value = value as? Value else { return false }
+            return _equalIfEquatable(_storagePointer(object, at: offset, as: Storage.self).pointee._value, value) ?? false
+        }
+        ops.hashable = { value in (value as? any Hashable).map { AnyHashable($0) } }
+        return ops
     }
 
-    func isUnchanged(since saved: any _SavedValue, in object: GraphObject) -> Bool {
-        let saved = unsafeDowncast(saved, to: _SavedStorage<Relationship<Value>>.self)
-        return saved.value._value._hasSameObjects(as: pointer(object).pointee._value)
-    }
-
-    func objects(_ object: GraphObject) -> [GraphObject] { pointer(object).pointee._value._graphObjects }
-
-    func objects(saved: any _SavedValue) -> [GraphObject] {
-        unsafeDowncast(saved, to: _SavedStorage<Relationship<Value>>.self).value._value._graphObjects
-    }
-
-    func isEmpty(_ object: GraphObject) -> Bool { pointer(object).pointee._value._isEmpty }
-
-    func toOne(_ object: GraphObject) -> GraphObject? { pointer(object).pointee._value._first }
-
-    func contains(_ object: GraphObject, _ target: GraphObject) -> Bool {
-        pointer(object).pointee._value._contains(target)
-    }
-
-    func add(_ object: GraphObject, _ target: GraphObject) { pointer(object).pointee._value._add(target) }
-
-    func remove(_ object: GraphObject, _ target: GraphObject) { pointer(object).pointee._value._remove(target) }
-
-    func setObjects(_ object: GraphObject, _ targets: [GraphObject]) {
-        pointer(object).pointee._value = Value(_graphObjects: targets)
+    /// The operations of a `@Relationship` holding `Value`.
+    @inlinable
+    static func relationship<Value: RelationshipValue>(_ type: Value.Type) -> _PropertyOperations {
+        typealias Storage = Relationship<Value>
+        var ops = _PropertyOperations(
+            kind: Value._relationshipKind,
+            readAny: { object, offset in _storagePointer(object, at: offset, as: Storage.self).pointee._value },
+            save: { object, offset in _SavedStorage(offset: offset, value: _storagePointer(object, at: offset, as: Storage.self).pointee) },
+            isUnchanged: { saved, object, offset in
+                let saved = unsafeDowncast(saved, to: _SavedStorage<Storage>.self)
+                return saved.value._value._hasSameObjects(as: _storagePointer(object, at: offset, as: Storage.self).pointee._value)
+            }
+        )
+        ops.objects = { object, offset in _storagePointer(object, at: offset, as: Storage.self).pointee._value._graphObjects }
+        ops.savedObjects = { saved in unsafeDowncast(saved, to: _SavedStorage<Storage>.self).value._value._graphObjects }
+        ops.isEmpty = { object, offset in _storagePointer(object, at: offset, as: Storage.self).pointee._value._isEmpty }
+        ops.first = { object, offset in _storagePointer(object, at: offset, as: Storage.self).pointee._value._first }
+        ops.contains = { object, offset, target in _storagePointer(object, at: offset, as: Storage.self).pointee._value._contains(target) }
+        ops.add = { object, offset, target in _storagePointer(object, at: offset, as: Storage.self).pointee._value._add(target) }
+        ops.remove = { object, offset, target in _storagePointer(object, at: offset, as: Storage.self).pointee._value._remove(target) }
+        ops.setObjects = { object, offset, targets in
+            _storagePointer(object, at: offset, as: Storage.self).pointee._value = Value(_graphObjects: targets)
+        }
+        return ops
     }
 }

@@ -19,6 +19,7 @@ internal enum _ReadMode: UInt8 {
 @usableFromInline
 internal final class _GraphContext {
     @usableFromInline
+    @exclusivity(unchecked)
     internal var _readMode: _ReadMode
 
     /// The graph, or `nil` for the detached context and after the graph is gone.
@@ -33,25 +34,24 @@ internal final class _GraphContext {
     nonisolated(unsafe) static let detached = _GraphContext(readMode: .detached)
 
     /// The slow half of a wrapper's getter: Observation, read tracking, or prototype probing.
+    ///
+    /// - Parameters:
+    ///   - object: The object read.
+    ///   - offset: The storage offset of the property read.
     @usableFromInline
     @inline(never)
-    internal func _noteRead<Object: GraphObject, Value, Storage>(
-        _ object: Object,
-        wrapped: ReferenceWritableKeyPath<Object, Value>,
-        storage: ReferenceWritableKeyPath<Object, Storage>
-    ) {
+    internal func _noteRead(_ object: GraphObject, offset: Int) {
         switch _readMode {
         case .untracked:
             return
         case .observed:
-            guard let graph else { return }
-            graph._noteObservedRead(object, wrapped: wrapped, storage: storage)
+            graph?._noteRead(object, index: graph!._index(of: object, offset: offset))
         case .tracking:
-            guard let graph else { return }
-            graph._noteTrackedRead(object, storage: storage)
+            graph?._noteRead(object, index: graph!._index(of: object, offset: offset))
         case .detached:
             if object._flags & GraphObject._prototypeFlag != 0 {
-                object._pendingSlot = Int32(_storageOffset(object, storage))
+                // The first read of a probe names the property; a second makes it ambiguous.
+                object._pendingSlot = object._pendingSlot == 0 ? Int32(offset) : -1
             }
         }
     }

@@ -94,20 +94,6 @@ extension AnySequence where Element == Any {
 }
 
 extension ObjectGraph {
-    /// A read by property index (``GraphObject/value(forKey:)``): tracked, or registered
-    /// with Observation when the property's key path is known.
-    internal func _noteRead(_ object: GraphObject, index: Int) {
-        let entity = _state(of: object)
-        switch _context._readMode {
-        case .tracking:
-            _readBuffer.append(PropertyRead(objectID: object.objectID, property: PropertyIndex(index)))
-        case .observed:
-            if let notifier = entity.notifiers[index] { notifier.access(object._makeRegistrar(), object) }
-        case .untracked, .detached:
-            break
-        }
-    }
-
     /// A write by property index to an attribute, with a value of its type.
     internal func _setAttribute(_ object: GraphObject, index: Int, _ value: Any, direct: Bool) {
         let entity = _state(of: object)
@@ -120,6 +106,7 @@ extension ObjectGraph {
         }
         _willWrite(object, entity, index, direct: direct)
         _notifying(object, entity, index) { accessor.store(object, value) }
+        _checkInvariants(around: object)
     }
 
     /// A write by property index to a relationship.

@@ -19,29 +19,36 @@ import Observation
 /// pass an ``objectID`` across domains instead. Reads register with Observation, so reading
 /// `item.name` inside `withObservationTracking` fires when the name changes.
 open class GraphObject: Observable, Hashable {
-    /// The graph's context, or the shared detached one.
+    /// The graph's context, or the shared detached one. Read on every property access, so
+    /// it is unowned and unchecked; the object keeps a graph's context alive with a manual
+    /// retain (``_attach(to:)``), the detached one is immortal.
     @usableFromInline
-    internal final var _context: _GraphContext
+    @exclusivity(unchecked)
+    internal final unowned(unsafe) var _context: _GraphContext
+
+    // The fields below are read and written only by the graph that owns the object (or
+    // before it has one), in the graph's isolation domain, and never across a call that
+    // could reach them again: the dynamic exclusivity checks are dropped.
 
     /// The packed ``ObjectID`` bits; 0 until the object is inserted.
     @usableFromInline
+    @exclusivity(unchecked)
     internal final var _idBits: UInt64 = 0
 
     /// The entity, set on insertion; descriptions are immortal.
     @usableFromInline
+    @exclusivity(unchecked)
     internal final unowned(unsafe) var _entity: EntityDescription?
-
-    /// The Observation registrar, made on the first observed read (most objects never have one).
-    @usableFromInline
-    internal final var _registrar: ObservationRegistrar?
 
     /// One plus the index of the object's entry in the graph's pending changes (0: none).
     /// For a prototype: the storage offset its last read probed.
     @usableFromInline
+    @exclusivity(unchecked)
     internal final var _pendingSlot: Int32 = 0
 
-    /// ``_insertedFlag``, ``_deletedFlag``, ``_prototypeFlag``.
+    /// ``_insertedFlag``, ``_deletedFlag``, ``_prototypeFlag``, ``_observedFlag``.
     @usableFromInline
+    @exclusivity(unchecked)
     internal final var _flags: UInt8 = 0
 
     /// Inserted in the pending transaction.
@@ -50,10 +57,23 @@ open class GraphObject: Observable, Hashable {
     @usableFromInline static let _deletedFlag: UInt8 = 2
     /// A prototype made to learn the entity; never inserted.
     @usableFromInline static let _prototypeFlag: UInt8 = 4
+    /// The object has an Observation registrar in its graph (made on its first observed read).
+    @usableFromInline static let _observedFlag: UInt8 = 8
 
     /// Makes an object that is in no graph yet; insert it with ``ObjectGraph/insert(_:)``.
     public required init() {
         _context = _GraphContext.detached
+    }
+
+    deinit {
+        if _context !== _GraphContext.detached { Unmanaged.passUnretained(_context).release() }
+    }
+
+    /// Moves the object to a context, keeping that context alive while the object points at it.
+    internal final func _attach(to context: _GraphContext) {
+        if context !== _GraphContext.detached { _ = Unmanaged.passUnretained(context).retain() }
+        if _context !== _GraphContext.detached { Unmanaged.passUnretained(_context).release() }
+        _context = context
     }
 
     /// The entity name used in URIs, batches and change descriptions: the class's name by
@@ -92,14 +112,8 @@ open class GraphObject: Observable, Hashable {
     /// - Throws: Any error that says why the object is invalid.
     open func validateForCommit() throws {}
 
-    /// The object's registrar, made on first use.
-    @usableFromInline
-    internal final func _makeRegistrar() -> ObservationRegistrar {
-        if let registrar = _registrar { return registrar }
-        let registrar = ObservationRegistrar()
-        _registrar = registrar
-        return registrar
-    }
+    /// A stand-in property whose key paths (one per property index) Observation tracks.
+    internal final subscript(_observedProperty index: Int) -> Int { index }
 
     /// Identity: the same object.
     public static func == (lhs: GraphObject, rhs: GraphObject) -> Bool {

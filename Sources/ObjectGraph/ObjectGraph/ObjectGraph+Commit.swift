@@ -19,9 +19,12 @@ extension ObjectGraph {
         guard !_pending.isEmpty else { return nil }
         try _validatePending()
         let changes = _collectChanges(author: author)
-        for entry in _pending {
-            entry.object._pendingSlot = 0
-            entry.object._flags &= ~GraphObject._insertedFlag
+        _pending.withUnsafeBufferPointer { entries in
+            for position in entries.indices {
+                let object = entries[position].object
+                object._pendingSlot = 0
+                object._flags &= ~GraphObject._insertedFlag
+            }
         }
         _pending.removeAll()
         _checkInvariants()
@@ -48,7 +51,8 @@ extension ObjectGraph {
                     entity.liveCount -= 1
                 }
                 for (_, accessor) in entity.relationships { accessor.setObjects(object, []) }
-                object._context = _GraphContext.detached
+                if object._flags & GraphObject._observedFlag != 0 { _registrars[ObjectIdentifier(object)] = nil }
+                object._attach(to: _GraphContext.detached)
                 object._idBits = 0
                 object._entity = nil
                 object._flags = 0
@@ -100,18 +104,14 @@ extension ObjectGraph {
                 throw .deleteDenied(entry.object.objectID, relationship: entity.description.properties[index].name)
             }
         }
-        for entry in _pending where !entry.isDeleted && entry.object._flags & GraphObject._deletedFlag == 0 {
+        for entry in _pending
+        where entry.mayHoldInvalidTargets && !entry.isDeleted && entry.object._flags & GraphObject._deletedFlag == 0 {
             let entity = _state(of: entry.object)
-            for (index, accessor) in entity.relationships
-            where entry.wasInserted || entry.hasOriginal(index) {
-                for target in accessor.objects(entry.object) {
-                    let name = entity.description.properties[index].name
-                    guard target._context === _context else {
-                        throw .objectFromAnotherGraph(entry.object.objectID, relationship: name)
-                    }
-                    if target._flags & GraphObject._deletedFlag != 0 {
-                        throw .relationshipToDeletedObject(entry.object.objectID, relationship: name, target: target.objectID)
-                    }
+            for (index, accessor) in entity.relationships {
+                if accessor.kind == .toOne {
+                    if let target = accessor.toOne(entry.object) { try _checkTarget(target, of: entry.object, entity, index) }
+                } else {
+                    for target in accessor.objects(entry.object) { try _checkTarget(target, of: entry.object, entity, index) }
                 }
             }
         }
@@ -130,15 +130,30 @@ extension ObjectGraph {
         }
     }
 
+    /// Throws when a relationship holds an object of another graph or a deleted one.
+    @inline(__always)
+    private func _checkTarget(_ target: GraphObject, of owner: GraphObject, _ entity: _GraphEntity, _ index: Int) throws(CommitError) {
+        guard target._context === _context else {
+            throw .objectFromAnotherGraph(owner.objectID, relationship: entity.description.properties[index].name)
+        }
+        if target._flags & GraphObject._deletedFlag != 0 {
+            throw .relationshipToDeletedObject(owner.objectID, relationship: entity.description.properties[index].name, target: target.objectID)
+        }
+    }
+
     /// The changes the pending entries amount to.
     private func _collectChanges(author: String?) -> GraphChanges {
         var changes = GraphChanges(author: author)
-        for entry in _pending {
-            let object = entry.object
-            if entry.wasInserted {
-                if !entry.isDeleted { changes.inserted.insert(object.objectID) }
-                continue
+        var inserted: [ObjectID] = []
+        _pending.withUnsafeBufferPointer { entries in
+            for position in entries.indices where entries[position].wasInserted && !entries[position].isDeleted {
+                let object = entries[position].object
+                inserted.append(ObjectID(_bits: object._idBits, entity: object._entity.unsafelyUnwrapped))
             }
+        }
+        changes.inserted = Set(inserted)
+        for entry in _pending where !entry.wasInserted {
+            let object = entry.object
             if entry.isDeleted {
                 changes.deleted.insert(object.objectID)
                 continue
@@ -149,9 +164,9 @@ extension ObjectGraph {
                 let accessor = entity.description.accessors[index]
                 if accessor.isUnchanged(since: saved, in: object) { continue }
                 changed.insert(PropertyIndex(index))
-                guard let relationship = accessor as? any _RelationshipAccessing, relationship.kind == .orderedToMany else { continue }
-                let before = relationship.objects(saved: saved).map(ObjectIdentifier.init)
-                let afterObjects = relationship.objects(object)
+                guard accessor.kind == .orderedToMany else { continue }
+                let before = accessor.objects(saved: saved).map(ObjectIdentifier.init)
+                let afterObjects = accessor.objects(object)
                 let after = afterObjects.map(ObjectIdentifier.init)
                 for move in OrderedMove.movedPositions(from: before, to: after) {
                     changes.moves.append(

@@ -1,79 +1,104 @@
+import Observation
+
 extension ObjectGraph {
     // MARK: Wrapper entry points
 
-    /// A setter of `@Attribute` on an object of this graph.
+    /// The property index of a storage offset in an object of this graph.
     @usableFromInline
-    @inline(never)
-    internal func _setAttribute<Object: GraphObject, Value>(
-        _ object: Object,
-        _ newValue: Value,
-        wrapped: ReferenceWritableKeyPath<Object, Value>,
-        storage: ReferenceWritableKeyPath<Object, Attribute<Value>>
-    ) {
-        if _equalIfEquatable(object[keyPath: storage]._value, newValue) == true { return }
-        let entity = _state(of: object)
-        let index = entity.index(of: storage, in: object)
-        _willWrite(object, entity, index, direct: true)
-        if let registrar = object._registrar {
-            entity.learn(index, wrapped)
-            registrar.willSet(object, keyPath: wrapped)
-            object[keyPath: storage]._value = newValue
-            registrar.didSet(object, keyPath: wrapped)
-        } else {
-            object[keyPath: storage]._value = newValue
-        }
+    internal func _index(of object: GraphObject, offset: Int) -> Int {
+        _index(of: object, offset: offset, in: _state(of: object))
     }
 
-    /// A setter of `@Relationship` on an object of this graph.
+    /// The property index of a storage offset in an object of an entity.
+    @inline(__always)
+    internal func _index(of object: GraphObject, offset: Int, in entity: _GraphEntity) -> Int {
+        guard let index = entity.description.index(ofOffset: offset) else {
+            preconditionFailure("\(type(of: object)) must be a final class that declares its @Attribute and @Relationship properties itself")
+        }
+        return index
+    }
+
+    /// Before an attribute setter stores a new value: records the old one and tells
+    /// Observation. Returns the property index for ``_didWrite(_:index:)``.
     @usableFromInline
     @inline(never)
-    internal func _setRelationship<Object: GraphObject, Value: RelationshipValue>(
-        _ object: Object,
-        _ newValue: Value,
-        wrapped: ReferenceWritableKeyPath<Object, Value>,
-        storage: ReferenceWritableKeyPath<Object, Relationship<Value>>
-    ) {
+    internal func _willWrite(_ object: GraphObject, offset: Int) -> Int {
         let entity = _state(of: object)
-        let index = entity.index(of: storage, in: object)
-        if object._registrar != nil { entity.learn(index, wrapped) }
-        if object[keyPath: storage]._value._hasSameObjects(as: newValue) {
-            if object._flags & GraphObject._deletedFlag != 0 { _willWrite(object, entity, index, direct: true) }
-            return
+        let index = _index(of: object, offset: offset, in: entity)
+        _willWrite(object, entity, index, direct: true)
+        if let registrar = _registrar(of: object) {
+            registrar.willSet(object, keyPath: entity.description.observationKeyPaths[index])
         }
-        let targets = newValue._graphObjects
-        if Value._relationshipKind == .orderedToMany {
-            precondition(
-                Set(targets.lazy.map(ObjectIdentifier.init)).count == targets.count,
-                "an ordered relationship cannot hold the same object twice"
-            )
+        return index
+    }
+
+    /// After an attribute setter stored a new value: tells Observation.
+    @usableFromInline
+    @inline(never)
+    internal func _didWrite(_ object: GraphObject, index: Int) {
+        if let registrar = _registrar(of: object) {
+            registrar.didSet(object, keyPath: _state(of: object).description.observationKeyPaths[index])
         }
-        _assign(object, entity, index, targets, direct: true)
         _checkInvariants(around: object)
     }
 
-    /// An observed read: register with the object's registrar.
+    /// A setter of a deleted object stored an equal value: still a write to a deleted object.
     @usableFromInline
-    internal func _noteObservedRead<Object: GraphObject, Value, Storage>(
-        _ object: Object,
-        wrapped: ReferenceWritableKeyPath<Object, Value>,
-        storage: ReferenceWritableKeyPath<Object, Storage>
-    ) {
-        object._makeRegistrar().access(object, keyPath: wrapped)
+    @inline(never)
+    internal func _noteWriteToDeleted(_ object: GraphObject, offset: Int) {
+        _willWrite(object, _state(of: object), _index(of: object, offset: offset), direct: true)
+    }
+
+    /// A to-one relationship setter.
+    @usableFromInline
+    @inline(never)
+    internal func _setToOne(_ object: GraphObject, offset: Int, _ target: GraphObject?) {
         let entity = _state(of: object)
-        if entity.learnedNotifiers < entity.notifiers.count {
-            entity.learn(entity.index(of: storage, in: object), wrapped)
+        _assignToOne(object, entity, _index(of: object, offset: offset, in: entity), target, direct: true)
+        _checkInvariants(around: object)
+    }
+
+    /// A to-many or ordered relationship setter.
+    @usableFromInline
+    @inline(never)
+    internal func _setRelationship(_ object: GraphObject, offset: Int, _ targets: [GraphObject]) {
+        precondition(
+            Set(targets.lazy.map(ObjectIdentifier.init)).count == targets.count,
+            "an ordered relationship cannot hold the same object twice"
+        )
+        let entity = _state(of: object)
+        _assign(object, entity, _index(of: object, offset: offset, in: entity), targets, direct: true)
+        _checkInvariants(around: object)
+    }
+
+    /// A read in observed or tracking mode, by property index.
+    internal func _noteRead(_ object: GraphObject, index: Int) {
+        switch _context._readMode {
+        case .tracking:
+            _readBuffer.append(PropertyRead(objectID: object.objectID, property: PropertyIndex(index)))
+        case .observed:
+            _makeRegistrar(of: object).access(object, keyPath: _state(of: object).description.observationKeyPaths[index])
+        case .untracked, .detached:
+            break
         }
     }
 
-    /// A tracked read: record the (object, property) pair.
-    @usableFromInline
-    internal func _noteTrackedRead<Object: GraphObject, Storage>(
-        _ object: Object,
-        storage: ReferenceWritableKeyPath<Object, Storage>
-    ) {
-        let entity = _state(of: object)
-        let index = entity.index(of: storage, in: object)
-        _readBuffer.append(PropertyRead(objectID: ObjectID(_bits: object._idBits, entity: entity.description), property: PropertyIndex(index)))
+    // MARK: Observation
+
+    /// The object's registrar, if it was ever read while observed.
+    @inline(__always)
+    internal func _registrar(of object: GraphObject) -> ObservationRegistrar? {
+        guard object._flags & GraphObject._observedFlag != 0 else { return nil }
+        return _registrars[ObjectIdentifier(object)]
+    }
+
+    /// The object's registrar, made on first use.
+    internal func _makeRegistrar(of object: GraphObject) -> ObservationRegistrar {
+        if let registrar = _registrar(of: object) { return registrar }
+        let registrar = ObservationRegistrar()
+        _registrars[ObjectIdentifier(object)] = registrar
+        object._flags |= GraphObject._observedFlag
+        return registrar
     }
 
     // MARK: Recording
@@ -104,13 +129,14 @@ extension ObjectGraph {
     }
 
     /// Runs a write to a property between the registrar's will-set and did-set, when the
-    /// object has a registrar and the property's key path is known.
+    /// object has a registrar.
     @inline(__always)
     internal func _notifying(_ object: GraphObject, _ entity: _GraphEntity, _ index: Int, _ write: () -> Void) {
-        if let registrar = object._registrar, let notifier = entity.notifiers[index] {
-            notifier.willSet(registrar, object)
+        if let registrar = _registrar(of: object) {
+            let keyPath = entity.description.observationKeyPaths[index]
+            registrar.willSet(object, keyPath: keyPath)
             write()
-            notifier.didSet(registrar, object)
+            registrar.didSet(object, keyPath: keyPath)
         } else {
             write()
         }
@@ -125,21 +151,19 @@ extension ObjectGraph {
         guard let accessor = entity.description.relationshipAccessors[index] else {
             preconditionFailure("internal inconsistency: property \(index) is not a relationship")
         }
+        if accessor.kind == .toOne {
+            assert(targets.count <= 1)
+            _assignToOne(owner, entity, index, targets.first, direct: direct)
+            return
+        }
         for target in targets where target._context === _GraphContext.detached {
-            precondition(target._flags & GraphObject._prototypeFlag == 0, "internal inconsistency: relating a prototype")
-            _insert(target)
+            _insertRelated(target)
         }
         let old = accessor.objects(owner)
         _willWrite(owner, entity, index, direct: direct)
         _notifying(owner, entity, index) { accessor.setObjects(owner, targets) }
+        if targets.contains(where: { !_isValidTarget($0) }) { _pending[_entryIndex(for: owner)].mayHoldInvalidTargets = true }
         guard let link = entity.inverses[index] else { return }
-        if old.count <= 1 && targets.count <= 1 {
-            let before = old.first, after = targets.first
-            if before === after { return }
-            if let before, before._context === _context { _remove(owner, from: before, link.entity, link.index) }
-            if let after, after._context === _context { _inverseAdd(after, link, owner: owner, entity, index) }
-            return
-        }
         let oldIDs = Set(old.lazy.map(ObjectIdentifier.init))
         let newIDs = Set(targets.lazy.map(ObjectIdentifier.init))
         for before in old where !newIDs.contains(ObjectIdentifier(before)) && before._context === _context {
@@ -150,11 +174,55 @@ extension ObjectGraph {
         }
     }
 
+    /// Sets a to-one relationship and keeps the inverses in step.
+    internal func _assignToOne(_ owner: GraphObject, _ entity: _GraphEntity, _ index: Int, _ target: GraphObject?, direct: Bool) {
+        guard let accessor = entity.description.relationshipAccessors[index] else {
+            preconditionFailure("internal inconsistency: property \(index) is not a relationship")
+        }
+        if let target, target._context === _GraphContext.detached { _insertRelated(target) }
+        let before = accessor.toOne(owner)
+        if before === target {
+            if direct && owner._flags & GraphObject._deletedFlag != 0 { _willWrite(owner, entity, index, direct: true) }
+            return
+        }
+        _willWrite(owner, entity, index, direct: direct)
+        if let target, !_isValidTarget(target) { _pending[_entryIndex(for: owner)].mayHoldInvalidTargets = true }
+        _notifying(owner, entity, index) {
+            if let target {
+                accessor.add(owner, target)
+            } else if let before {
+                accessor.remove(owner, before)
+            }
+        }
+        guard let link = entity.inverses[index] else { return }
+        if let before, before._context === _context { _remove(owner, from: before, link.entity, link.index) }
+        if let target, target._context === _context { _inverseAdd(target, link, owner: owner, entity, index) }
+    }
+
+    /// Whether an object can be related to objects of this graph: it is in this graph and
+    /// not deleted.
+    @inline(__always)
+    internal func _isValidTarget(_ target: GraphObject) -> Bool {
+        target._context === _context && target._flags & GraphObject._deletedFlag == 0
+    }
+
+    /// Inserts an object in no graph that is being related to one of this graph.
+    private func _insertRelated(_ object: GraphObject) {
+        precondition(object._flags & GraphObject._prototypeFlag == 0, "internal inconsistency: relating a prototype")
+        _insert(object)
+    }
+
     /// Adds `owner` to `target`'s inverse relationship; when that side is to-one and held
     /// another object, that object's forward relationship lets go of `target`.
     private func _inverseAdd(_ target: GraphObject, _ link: _InverseLink, owner: GraphObject, _ ownerEntity: _GraphEntity, _ forward: Int) {
         guard let accessor = link.entity.description.relationshipAccessors[link.index] else {
             preconditionFailure("internal inconsistency: an inverse that is not a relationship")
+        }
+        if target._flags & (GraphObject._insertedFlag | GraphObject._observedFlag) == GraphObject._insertedFlag && accessor.kind == .toMany {
+            // Nothing to save or notify for a new object: adding is idempotent.
+            accessor.add(target, owner)
+            if !_isValidTarget(owner) { _pending[_entryIndex(for: target)].mayHoldInvalidTargets = true }
+            return
         }
         if accessor.kind == .toOne {
             let previous = accessor.toOne(target)
@@ -164,6 +232,7 @@ extension ObjectGraph {
             return
         }
         _willWrite(target, link.entity, link.index, direct: false)
+        if !_isValidTarget(owner) { _pending[_entryIndex(for: target)].mayHoldInvalidTargets = true }
         _notifying(target, link.entity, link.index) { accessor.add(target, owner) }
     }
 
@@ -186,16 +255,22 @@ extension ObjectGraph {
         let id = ObjectID(graphTag: tag, entity: entity.description, serial: serial)
         object._idBits = id._bits
         object._entity = entity.description
-        object._context = _context
+        object._attach(to: _context)
         object._flags = GraphObject._insertedFlag
         entity.objects.append(object)
         entity.liveCount += 1
         _pending.append(_PendingEntry(object: object, wasInserted: true))
         object._pendingSlot = Int32(_pending.count)
         for (index, accessor) in entity.relationships where !accessor.isEmpty(object) {
-            let targets = accessor.objects(object)
-            accessor.setObjects(object, [])
-            _assign(object, entity, index, targets, direct: false)
+            // Relationships set before insertion: store them again, with their inverses.
+            if accessor.kind == .toOne, let target = accessor.toOne(object) {
+                accessor.remove(object, target)
+                _assignToOne(object, entity, index, target, direct: false)
+            } else {
+                let targets = accessor.objects(object)
+                accessor.setObjects(object, [])
+                _assign(object, entity, index, targets, direct: false)
+            }
         }
     }
 

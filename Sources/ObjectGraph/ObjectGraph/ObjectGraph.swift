@@ -1,4 +1,5 @@
 import Foundation
+import Observation
 
 /// An in-memory graph of ``GraphObject``s: it inserts, deletes and relates objects, records
 /// every write as pending, and publishes one ``GraphChanges`` per ``commit(author:)``.
@@ -27,15 +28,17 @@ public final class ObjectGraph {
     public let identifier: UUID
 
     /// Per-entity state, by the entity's process-wide number.
-    internal var _entities: [_GraphEntity?] = []
+    @exclusivity(unchecked) internal var _entities: [_GraphEntity?] = []
     /// Per-entity state, by class.
     internal var _entityByType: [ObjectIdentifier: _GraphEntity] = [:]
+    /// The entity of the last insertion (bulk inserts are usually of one class).
+    internal var _lastEntity: _GraphEntity?
     /// Per-entity state, by entity name.
     internal var _entitiesByName: [String: _GraphEntity] = [:]
 
     /// The objects written in the pending transaction, in order of their first write;
     /// an object's `_pendingSlot` is one plus its position here.
-    internal var _pending: [_PendingEntry] = []
+    @exclusivity(unchecked) internal var _pending: [_PendingEntry] = []
 
     /// The observers, in registration order.
     internal var _observers: [_Observer] = []
@@ -44,8 +47,16 @@ public final class ObjectGraph {
     internal var _deliveryQueue: [GraphChanges] = []
     internal var _isDelivering = false
 
+    // The `@exclusivity(unchecked)` fields are touched on every write and tracked read; the
+    // graph is confined to one isolation domain and never holds an access to them across a
+    // call that could reach them again, so the dynamic exclusivity checks are dropped.
+
+    /// The Observation registrars of the objects read while observed, by object. Kept here,
+    /// not in each object, so an object that is never observed does not pay for one.
+    internal var _registrars: [ObjectIdentifier: ObservationRegistrar] = [:]
+
     /// Reads recorded by ``trackReads(_:)`` (a stack of nested scopes shares it).
-    internal var _readBuffer: [PropertyRead] = []
+    @exclusivity(unchecked) internal var _readBuffer: [PropertyRead] = []
 
     /// Makes an empty graph.
     public init() {

@@ -26,6 +26,7 @@ public struct Relationship<Value: RelationshipValue>: _GraphPropertyStorage {
     /// - Parameters:
     ///   - deleteRule: What deleting the owner does to the related objects.
     ///   - name: The relationship's name in the entity; by default the property's name.
+    @inlinable
     public init(deleteRule: DeleteRule = .nullify, name: String? = nil) {
         _value = Value._empty
         Self.capture(deleteRule: deleteRule, name: name, inverse: nil)
@@ -38,6 +39,7 @@ public struct Relationship<Value: RelationshipValue>: _GraphPropertyStorage {
     ///     `\Location.items`. Declare it on one side only.
     ///   - deleteRule: What deleting the owner does to the related objects.
     ///   - name: The relationship's name in the entity; by default the property's name.
+    @inlinable
     public init<Inverse: RelationshipValue>(
         inverse: KeyPath<Value.Destination, Inverse> & Sendable,
         deleteRule: DeleteRule = .nullify,
@@ -47,7 +49,8 @@ public struct Relationship<Value: RelationshipValue>: _GraphPropertyStorage {
         Self.capture(deleteRule: deleteRule, name: name, inverse: inverse)
     }
 
-    private static func capture(deleteRule: DeleteRule, name: String?, inverse: (any AnyKeyPath & Sendable)?) {
+    @inlinable
+    internal static func capture(deleteRule: DeleteRule, name: String?, inverse: (any AnyKeyPath & Sendable)?) {
         if _slowPath(_EntityCapture.isActive) {
             _EntityCapture.record(
                 _CapturedProperty(
@@ -60,7 +63,7 @@ public struct Relationship<Value: RelationshipValue>: _GraphPropertyStorage {
                         destination: Value.Destination.self,
                         inverse: inverse
                     ),
-                    makeAccessor: { _RelationshipAccessor<Value>(offset: $0) }
+                    operations: .relationship(Value.self)
                 )
             )
         }
@@ -83,18 +86,29 @@ public struct Relationship<Value: RelationshipValue>: _GraphPropertyStorage {
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, Value>,
         storage storageKeyPath: ReferenceWritableKeyPath<Object, Relationship<Value>>
     ) -> Value {
+        @inline(__always)
         get {
             let context = object._context
             if _slowPath(context._readMode != .untracked) {
-                context._noteRead(object, wrapped: wrappedKeyPath, storage: storageKeyPath)
+                context._noteRead(object, offset: _storageOffset(object, storageKeyPath))
             }
             return object[keyPath: storageKeyPath]._value
         }
+        @inline(__always)
         set {
-            if let graph = object._context.graph {
-                graph._setRelationship(object, newValue, wrapped: wrappedKeyPath, storage: storageKeyPath)
-            } else {
+            guard let graph = object._context.graph else {
                 object[keyPath: storageKeyPath]._value = newValue
+                return
+            }
+            let offset = _storageOffset(object, storageKeyPath)
+            if object[keyPath: storageKeyPath]._value._hasSameObjects(as: newValue) {
+                if object._flags & GraphObject._deletedFlag != 0 { graph._noteWriteToDeleted(object, offset: offset) }
+                return
+            }
+            if Value._relationshipKind == .toOne {
+                graph._setToOne(object, offset: offset, newValue._first)
+            } else {
+                graph._setRelationship(object, offset: offset, newValue._graphObjects)
             }
         }
     }

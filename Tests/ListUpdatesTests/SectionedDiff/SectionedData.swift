@@ -1,3 +1,4 @@
+import FetchedResultsTesting
 import Foundation
 import ListUpdates
 import TestSupport
@@ -16,6 +17,19 @@ struct TestSection: Identifiable, Equatable, Sendable, CustomStringConvertible {
     var rows: [TestRow]
 
     var description: String { "S\(id)\(rows)" }
+}
+
+/// The simulator the diff and staging tests apply their stages to, in strict mode: section and
+/// row identifiers and content versions are integers.
+typealias TestSimulator = ListSimulator<Int, Int, Int>
+
+extension [TestSection] {
+    /// The sections as the simulator holds them.
+    var simulated: [TestSimulator.Section] {
+        map { section in
+            TestSimulator.Section(id: section.id, rows: section.rows.map { .init(id: $0.id, content: $0.content) })
+        }
+    }
 }
 
 /// Random pairs of sectioned lists, old and new, that differ by every kind of change a diff

@@ -1,3 +1,4 @@
+import FetchedResultsTesting
 import Foundation
 import ListUpdates
 import Testing
@@ -9,20 +10,16 @@ private func rows(_ ids: [Int], changed: Set<Int> = []) -> [TestRow] {
     ids.map { TestRow(id: $0, content: changed.contains($0) ? 1 : 0) }
 }
 
-/// Applies `stages` to a list showing `old` and checks that it then shows `new`.
+/// Applies `stages` to a strict `ListSimulator` showing `old` and checks that it then shows
+/// `new`, identifiers and contents, and that the stages have the promised shape.
 private func expectReproduces(
     _ stages: [ListChanges], from old: [TestSection], to new: [TestSection],
     sourceLocation: SourceLocation = #_sourceLocation
 ) {
-    var list = ReferenceList(old)
-    do {
-        for stage in stages { try list.apply(stage, dataSource: new) }
-    } catch {
-        Issue.record("rejected: \(error)\nold: \(old)\nnew: \(new)\nstages: \(stages)", sourceLocation: sourceLocation)
-        return
-    }
-    #expect(list.shows(new), "old: \(old)\nnew: \(new)\nstages: \(stages)\nshown: \(list.sections)", sourceLocation: sourceLocation)
+    expectApplying(
+        stages: stages, from: old.simulated, yields: new.simulated, "stages: \(stages)", sourceLocation: sourceLocation)
     #expect(stages.count <= 2, sourceLocation: sourceLocation)
+    #expect(stages.allSatisfy { !$0.isEmpty }, sourceLocation: sourceLocation)
     if stages.count == 2 {
         var refresh = stages[1]
         refresh.reconfiguredRows = []
@@ -81,6 +78,10 @@ struct SectionedDiffTests {
             ]
         )
         expectReproduces(stages, from: [TestSection(id: 0, rows: old)], to: [TestSection(id: 0, rows: new)])
+        // The general form, applied as one batch, is what staging exists for: rejected.
+        let rejected = TestSimulator.check(
+            applying: [general], from: [TestSection(id: 0, rows: old)].simulated, to: [TestSection(id: 0, rows: new)].simulated)
+        #expect(rejected != nil)
     }
 
     @Test func rowsMoveAcrossSectionsAndSectionsMove() throws {
@@ -171,6 +172,38 @@ struct SectionedDiffTests {
             let new = generator.change(old)
             expectReproduces(try ListChanges.stagedDifference(from: old, to: new, rows: \.rows), from: old, to: new)
             old = new
+        }
+    }
+
+    /// The same lists with UUID identifiers (identifier n becomes the n-th of a set of UUIDs),
+    /// which the diff hashes its own way.
+    @Test("UUID identifiers diff like the integers they stand for", arguments: testSeeds(count: 50))
+    func uuidIdentifiers(seed: UInt64) throws {
+        struct Row: Identifiable, Equatable {
+            var id: UUID
+            var content: Int
+        }
+        var generator = SectionedDataGenerator(seed: seed)
+        let old = generator.list()
+        let new = generator.change(old)
+        let largest = (old + new).flatMap(\.rows).map(\.id).max() ?? 0
+        let uuids = (0...largest).map { _ in UUID() }
+        func withUUIDs(_ sections: [TestSection]) -> [(id: Int, rows: [Row])] {
+            sections.map { ($0.id, $0.rows.map { Row(id: uuids[$0.id], content: $0.content) }) }
+        }
+        let stages = try ListChanges.stagedDifference(
+            from: withUUIDs(old), to: withUUIDs(new), sectionID: \.id, rows: \.rows, rowID: \.id, rowContentEqual: ==)
+        #expect(stages == (try ListChanges.stagedDifference(from: old, to: new, rows: \.rows)))
+        expectReproduces(stages, from: old, to: new)
+
+        let duplicate = uuids[0]
+        #expect(
+            throws: ListDiffError.duplicateRowIdentifier(
+                identifier: "\(duplicate)", side: .new, first: path(0, 1), second: path(0, 2))
+        ) {
+            try ListChanges.difference(
+                from: [Row(id: uuids[0], content: 0)],
+                to: [Row(id: UUID(), content: 0), Row(id: duplicate, content: 0), Row(id: duplicate, content: 1)])
         }
     }
 

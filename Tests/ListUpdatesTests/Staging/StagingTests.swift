@@ -1,3 +1,4 @@
+import FetchedResultsTesting
 import Foundation
 import ListUpdates
 import Testing
@@ -120,6 +121,17 @@ struct StagingTests {
         #expect(stage.deletedRows.count == 1 && stage.reloadedRows.count == 1 && stage.reconfiguredRows.count == 1)
     }
 
+    @Test func inconsistentChangesTrap() async {
+        await #expect(processExitsWith: .failure) {
+            // A row both deleted and moved.
+            _ = ListChanges(deletedRows: [path(0, 0)], movedRows: [move(path(0, 0), path(0, 1))]).staged()
+        }
+        await #expect(processExitsWith: .failure) {
+            // One section moved to two places.
+            _ = ListChanges(movedSections: [.init(from: 0, to: 1), .init(from: 0, to: 2)]).staged()
+        }
+    }
+
     /// Adds to the general diff of `old` → `new` every redundant or unstaged form a general set
     /// may take: extra moves of rows that keep their order, moves out of deleted and into
     /// inserted sections, row changes inside rebuilt sections, reloads instead of
@@ -209,9 +221,7 @@ struct StagingTests {
         let general = noisy(
             try ListChanges.difference(from: old, to: new, rows: \.rows), from: old, to: new, using: &generator.rng)
         let stages = general.staged()
-        var list = ReferenceList(old)
-        for stage in stages { try list.apply(stage, dataSource: new) }
-        #expect(list.shows(new), "general: \(general)\nstages: \(stages)")
+        expectApplying(stages: stages, from: old.simulated, yields: new.simulated, "general: \(general)\nstages: \(stages)")
         #expect(stages.count <= 2)
         #expect(stages.allSatisfy { !$0.isEmpty })
     }

@@ -1,0 +1,268 @@
+import Foundation
+import ObjectGraph
+
+/// Format-predicate entities for ``GraphObject`` classes, built once from their
+/// `EntityDescription`s, with folded text kept per object ID and refreshed at commit.
+///
+/// ```swift
+/// let schema = GraphPredicateSchema(Item.self, Location.self)
+/// let observation = schema.maintainFoldedText(in: graph)   // refold written names at commit
+/// let search = try FormatPredicate("name CONTAINS[cd] %@ AND location.name == 'Fridge'", "milk")
+///     .bind(to: schema.entity(for: Item.self))
+/// let found = graph.objects(of: Item.self).filter(search.evaluate)
+/// ```
+///
+/// Attributes of type `String`, `Int`, `Double`, `Bool` and `Date` (optional or not) are
+/// visible to predicates; attributes of other types are not. Reads go through
+/// `GraphObject.value(forKey:)`, so a controller evaluating inside `trackReads` records every
+/// (object, property) pair a predicate reads, across relationships. For the fastest
+/// evaluation declare a ``PredicateEntity`` by hand with closures such as `{ $0.name }`.
+///
+/// `[c]`/`[d]` comparisons fold each string once and keep the folding per object ID and
+/// attribute; a folding is checked against the current value on every read, so it is never
+/// stale, and ``maintainFoldedText(in:)`` refolds written attributes at commit and forgets
+/// deleted objects.
+///
+/// Not `Sendable`: it belongs to the graph's isolation domain.
+public final class GraphPredicateSchema {
+    /// The entities, by entity name.
+    public let entities: [String: PredicateEntity<GraphObject>]
+    /// The folded-text stores of string attributes, by entity name.
+    private let foldedAttributes: [String: [GraphFoldedAttribute]]
+
+    /// Builds entities for the classes predicates may reach.
+    ///
+    /// - Parameter types: Every class whose objects a predicate may test or reach through a
+    ///   relationship (`precondition`: each relationship's destination is among them).
+    /// - Complexity: O(p) for p properties in all: one prototype per class.
+    public init(_ types: [GraphObject.Type]) {
+        var entities: [String: PredicateEntity<GraphObject>] = [:]
+        var descriptions: [String: EntityDescription] = [:]
+        for type in types {
+            let description = type.entity
+            entities[description.name] = PredicateEntity<GraphObject>(description.name)
+            descriptions[description.name] = description
+        }
+        var folded: [String: [GraphFoldedAttribute]] = [:]
+        for type in types {
+            let description = type.entity
+            let entity = entities[description.name]!
+            let prototype = type.init()
+            for property in description.properties {
+                let name = property.name
+                if let relationship = property.relationship {
+                    guard let target = entities[relationship.destinationName] else {
+                        preconditionFailure(
+                            "GraphPredicateSchema: \(description.name).\(name) leads to \(relationship.destinationName), which is not among the schema's types")
+                    }
+                    switch relationship.kind {
+                    case .toOne:
+                        entity.register(name, .toOne(target: target, read: { object in
+                            unsafeDowncast(object, to: GraphObject.self).value(forKey: name) as? GraphObject
+                        }))
+                    case .toMany, .orderedToMany:
+                        entity.register(name, .toMany(ErasedToMany(
+                            target: target,
+                            contains: { object, body in
+                                Self.objects(in: unsafeDowncast(object, to: GraphObject.self).value(forKey: name)).contains { body($0) }
+                            },
+                            count: { object in
+                                Self.objects(in: unsafeDowncast(object, to: GraphObject.self).value(forKey: name)).count
+                            })))
+                    }
+                    continue
+                }
+                guard let (kind, isOptional, read) = Self.attribute(named: name, of: prototype) else { continue }
+                var attribute = ErasedAttribute(
+                    kind: kind, isOptional: isOptional, read: read, caches: kind == .string ? FoldedTextCaches() : nil)
+                if kind == .string {
+                    let store = GraphFoldedAttribute(name: name, index: property.index)
+                    folded[description.name, default: []].append(store)
+                    attribute.foldedRead = { object, value, options in
+                        store.folded(unsafeDowncast(object, to: GraphObject.self).objectID, value, options: options)
+                    }
+                }
+                entity.register(name, .attribute(attribute))
+            }
+        }
+        self.entities = entities
+        self.foldedAttributes = folded
+    }
+
+    /// Builds entities for the classes predicates may reach.
+    ///
+    /// - Parameter types: Every class a predicate may test or reach through a relationship.
+    public convenience init(_ types: GraphObject.Type...) {
+        self.init(types)
+    }
+
+    /// The entity of a class.
+    ///
+    /// - Parameter type: One of the schema's classes (`precondition`).
+    /// - Returns: Its entity, to bind predicates to.
+    public func entity(for type: GraphObject.Type) -> PredicateEntity<GraphObject> {
+        guard let entity = entities[type.entity.name] else {
+            preconditionFailure("GraphPredicateSchema: \(type.entity.name) is not among the schema's types")
+        }
+        return entity
+    }
+
+    /// Keeps the folded text current with a graph's commits: written string attributes
+    /// that have foldings are refolded, deleted objects' foldings are dropped.
+    ///
+    /// - Parameter graph: The graph whose objects predicates test.
+    /// - Returns: The observation; maintenance stops when it is cancelled or released.
+    /// - Complexity: O(k) per commit of k changes, plus folding the written strings.
+    public func maintainFoldedText(in graph: ObjectGraph) -> GraphObservation {
+        graph.addObserver { [weak self, weak graph] changes in
+            guard let self, let graph else { return }
+            self.apply(changes, in: graph)
+        }
+    }
+
+    /// Refolds written attributes and forgets deleted objects.
+    func apply(_ changes: GraphChanges, in graph: ObjectGraph) {
+        for id in changes.deleted {
+            for store in foldedAttributes[id.entityName] ?? [] { store.remove(id) }
+        }
+        for (id, changed) in changes.updated {
+            guard let stores = foldedAttributes[id.entityName] else { continue }
+            for store in stores where changed.contains(store.index) {
+                store.refresh(id) { graph.object(with: id)?.value(forKey: store.name) as? String }
+            }
+        }
+    }
+
+    /// Forgets every folding (they are rebuilt by the next comparisons).
+    public func removeAllFoldedText() {
+        for stores in foldedAttributes.values {
+            for store in stores { store.removeAll() }
+        }
+    }
+
+    /// The number of foldings held, over all attributes and options.
+    public var foldedTextCount: Int {
+        foldedAttributes.values.reduce(0) { $0 + $1.reduce(0) { $0 + $1.count } }
+    }
+
+    /// The kind, optionality and erased read of an attribute, from its prototype value.
+    private static func attribute(
+        named name: String, of prototype: GraphObject
+    ) -> (PredicateAttributeKind, Bool, ErasedRead)? {
+        guard let value = prototype.value(forKey: name) else { return nil }
+        func object(_ object: AnyObject) -> GraphObject { unsafeDowncast(object, to: GraphObject.self) }
+        switch ObjectIdentifier(type(of: value)) {
+        case ObjectIdentifier(String.self), ObjectIdentifier(String?.self):
+            return (.string, type(of: value) == String?.self, .string { object($0).value(forKey: name) as? String })
+        case ObjectIdentifier(Int.self), ObjectIdentifier(Int?.self):
+            return (.integer, type(of: value) == Int?.self, .integer { object($0).value(forKey: name) as? Int })
+        case ObjectIdentifier(Double.self), ObjectIdentifier(Double?.self):
+            return (.double, type(of: value) == Double?.self, .double { object($0).value(forKey: name) as? Double })
+        case ObjectIdentifier(Bool.self), ObjectIdentifier(Bool?.self):
+            return (.bool, type(of: value) == Bool?.self, .bool { object($0).value(forKey: name) as? Bool })
+        case ObjectIdentifier(Date.self), ObjectIdentifier(Date?.self):
+            return (.date, type(of: value) == Date?.self, .date { object($0).value(forKey: name) as? Date })
+        default:
+            return nil
+        }
+    }
+
+    /// The objects of a to-many relationship value (a set or an array).
+    static func objects(in value: Any?) -> [GraphObject] {
+        if let array = value as? [GraphObject] { return array }
+        guard let sequence = value as? any Sequence else { return [] }
+        func collect<Elements: Sequence>(_ elements: Elements) -> [GraphObject] {
+            elements.compactMap { $0 as? GraphObject }
+        }
+        return collect(sequence)
+    }
+}
+
+@available(*, unavailable)
+extension GraphPredicateSchema: Sendable {}
+
+/// The foldings of one string attribute of one entity, by object ID and options.
+final class GraphFoldedAttribute {
+    /// The foldings of one object's value, one per option combination used.
+    struct Foldings {
+        /// The value every folding here was made from.
+        var source: String
+        var texts: (FoldedText?, FoldedText?, FoldedText?, FoldedText?)
+
+        subscript(mode: Int) -> FoldedText? {
+            get {
+                switch mode {
+                case 0: texts.0
+                case 1: texts.1
+                case 2: texts.2
+                default: texts.3
+                }
+            }
+            set {
+                switch mode {
+                case 0: texts.0 = newValue
+                case 1: texts.1 = newValue
+                case 2: texts.2 = newValue
+                default: texts.3 = newValue
+                }
+            }
+        }
+
+        var count: Int { (0..<4).reduce(0) { $0 + (self[$1] == nil ? 0 : 1) } }
+
+        /// Refolds every folding held for a new value.
+        mutating func refold(_ value: String) {
+            source = value
+            for mode in 0..<4 where self[mode] != nil {
+                self[mode] = FoldedText(value, options: TextComparisonOptions(rawValue: UInt8(mode)))
+            }
+        }
+    }
+
+    let name: String
+    let index: PropertyIndex
+    private var entries: [ObjectID: Foldings] = [:]
+
+    init(name: String, index: PropertyIndex) {
+        self.name = name
+        self.index = index
+    }
+
+    var count: Int { entries.values.reduce(0) { $0 + $1.count } }
+
+    /// The folding of `value`, the attribute's current value on the object `id`.
+    func folded(_ id: ObjectID, _ value: String, options: TextComparisonOptions) -> FoldedText {
+        let mode = Int(options.rawValue)
+        if let entry = entries[id], entry.source == value, let text = entry[mode] { return text }
+        let text = FoldedText(value, options: options)
+        if entries[id]?.source == value {
+            entries[id]?[mode] = text
+        } else {
+            var foldings = Foldings(source: value, texts: (nil, nil, nil, nil))
+            foldings[mode] = text
+            entries[id] = foldings
+        }
+        return text
+    }
+
+    /// Refolds the object's foldings, if it has any, for its new value (read only then).
+    func refresh(_ id: ObjectID, _ read: () -> String?) {
+        guard entries[id] != nil else { return }
+        guard let value = read() else {
+            entries[id] = nil
+            return
+        }
+        entries[id]?.refold(value)
+    }
+
+    func remove(_ id: ObjectID) {
+        entries[id] = nil
+    }
+
+    func removeAll() {
+        entries.removeAll()
+    }
+}
+
+@available(*, unavailable)
+extension GraphFoldedAttribute: Sendable {}

@@ -1,0 +1,87 @@
+/// A format predicate that cannot be parsed or bound: where, what was found there and what
+/// was expected.
+///
+/// Thrown by ``FormatPredicate/init(_:_:)`` for malformed strings and by
+/// ``FormatPredicate/bind(to:variables:)`` for unknown keys, type mismatches, unbound
+/// variables and invalid regular expressions. Its ``description`` shows the format string
+/// with a caret under the offending token:
+///
+/// ```
+/// type mismatch at offset 7: found 3, expected a string (name is a string attribute)
+/// name == 3
+///         ^
+/// ```
+public struct PredicateSyntaxError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What went wrong.
+    public enum Kind: Hashable, Sendable {
+        /// The string does not follow the grammar.
+        case syntax
+        /// A key path names an attribute or relationship the entity does not have.
+        case unknownKey
+        /// The two sides of a comparison, or an operator and its operands, do not fit.
+        case typeMismatch
+        /// A `%@`, `%K`, `%d` or `%f` has no argument.
+        case missingArgument
+        /// An argument does not fit its specifier (`%d` given a string).
+        case invalidArgument
+        /// More arguments were given than the string has specifiers.
+        case unusedArgument
+        /// A `$VARIABLE` has no value.
+        case unboundVariable
+        /// A `MATCHES` pattern is not a valid regular expression.
+        case invalidRegularExpression
+        /// The construct is valid NSPredicate syntax this implementation does not evaluate.
+        case unsupported
+    }
+
+    /// What went wrong.
+    public let kind: Kind
+    /// The format string.
+    public let format: String
+    /// The UTF-8 offset, in ``format``, of the offending token (its length when the input
+    /// ended too early).
+    public let offset: Int
+    /// The offending token as written; empty at the end of the input.
+    public let token: String
+    /// What would have been valid there.
+    public let expected: String
+
+    /// Creates an error.
+    ///
+    /// - Parameters:
+    ///   - kind: What went wrong.
+    ///   - format: The format string.
+    ///   - offset: The UTF-8 offset of the offending token in `format`.
+    ///   - token: The offending token; empty at the end of the input.
+    ///   - expected: What would have been valid there.
+    public init(_ kind: Kind, format: String, offset: Int, token: String, expected: String) {
+        self.kind = kind
+        self.format = format
+        self.offset = offset
+        self.token = token
+        self.expected = expected
+    }
+
+    /// A message, the format string and a caret under the offending token.
+    public var description: String {
+        let found = token.isEmpty ? "the end of the input" : token
+        let line = String(format.map { $0.isNewline || $0 == "\t" ? " " : $0 })
+        let column = String(decoding: format.utf8.prefix(offset), as: UTF8.self).count
+        return "\(kindDescription) at offset \(offset): found \(found), expected \(expected)\n\(line)\n"
+            + String(repeating: " ", count: column) + "^"
+    }
+
+    private var kindDescription: String {
+        switch kind {
+        case .syntax: "syntax error"
+        case .unknownKey: "unknown key"
+        case .typeMismatch: "type mismatch"
+        case .missingArgument: "missing argument"
+        case .invalidArgument: "invalid argument"
+        case .unusedArgument: "unused argument"
+        case .unboundVariable: "unbound variable"
+        case .invalidRegularExpression: "invalid regular expression"
+        case .unsupported: "unsupported construct"
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+
+/// A constant in a format predicate: a literal, an argument for `%@`/`%d`/`%f`, or the value
+/// of a `$VARIABLE`.
+///
+/// Literal syntax lets arguments read naturally: `FormatPredicate("name == %@", "Milk")`,
+/// `FormatPredicate("quantity IN %@", [1, 2, 3])`.
+public enum PredicateValue: Hashable, Sendable, CustomStringConvertible {
+    /// `nil` / `NULL`.
+    case null
+    /// `TRUE`/`YES` or `FALSE`/`NO`.
+    case bool(Bool)
+    /// An integer.
+    case integer(Int)
+    /// A floating-point number.
+    case double(Double)
+    /// A string.
+    case string(String)
+    /// A date (only as an argument or variable value; the grammar has no date literal).
+    case date(Date)
+    /// An array: `{1, 2, 3}`.
+    case array([PredicateValue])
+
+    /// The value as written in a format string (dates as their time interval since 2001).
+    public var description: String {
+        switch self {
+        case .null: "nil"
+        case .bool(let value): value ? "TRUE" : "FALSE"
+        case .integer(let value): String(value)
+        case .double(let value): String(value)
+        case .string(let value): Self.quoted(value)
+        case .date(let value): "CAST(\(value.timeIntervalSinceReferenceDate), \"NSDate\")"
+        case .array(let values): "{" + values.map(\.description).joined(separator: ", ") + "}"
+        }
+    }
+
+    /// A string literal with quotes and backslash escapes.
+    static func quoted(_ string: String) -> String {
+        var result = "\""
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\t": result += "\\t"
+            case "\r": result += "\\r"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}
+
+extension PredicateValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
+    ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral
+{
+    /// `nil`.
+    public init(nilLiteral: ()) { self = .null }
+    /// A boolean.
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// An integer.
+    public init(integerLiteral value: Int) { self = .integer(value) }
+    /// A floating-point number.
+    public init(floatLiteral value: Double) { self = .double(value) }
+    /// A string.
+    public init(stringLiteral value: String) { self = .string(value) }
+    /// An array.
+    public init(arrayLiteral elements: PredicateValue...) { self = .array(elements) }
+}

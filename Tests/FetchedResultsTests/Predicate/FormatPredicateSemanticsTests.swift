@@ -1,0 +1,120 @@
+import FetchedResults
+import Foundation
+import Testing
+import TestSupport
+
+/// Compiled predicates against `ReferenceEvaluator` over generated objects.
+@Suite struct FormatPredicateSemanticsTests {
+    static let optionSuffixes = ["", "[c]", "[d]", "[cd]"]
+
+    /// A needle outside the documented Foundation corners (see `FoldedText`).
+    static func needle(_ rng: inout SeededGenerator) -> String {
+        while true {
+            let candidate = TextSamples.needle(for: TextSamples.string(&rng, maxLength: 4), &rng)
+            let first = candidate.unicodeScalars.first
+            if first?.properties.isGraphemeExtend == true { continue }
+            if candidate.contains(where: { ["ß", "ẞ", "ﬁ", "ﬀ"].contains($0) }) { continue }
+            return candidate
+        }
+    }
+
+    static func stringKey(_ rng: inout SeededGenerator) -> String {
+        ["name", "note", "location.name", "location.storedIn", "name", "name"].randomElement(using: &rng)!
+    }
+
+    /// One random comparison with its arguments.
+    static func comparison(_ rng: inout SeededGenerator, arguments: inout [PredicateValue]) -> String {
+        let orderings = ["==", "!=", "<", "<=", ">", ">=", "=", "<>", "=<", "=>"]
+        let options = optionSuffixes.randomElement(using: &rng)!
+        switch Int.random(in: 0..<16, using: &rng) {
+        case 0:
+            return "quantity \(orderings.randomElement(using: &rng)!) \(Int.random(in: -2...6, using: &rng))"
+        case 1:
+            return "price \(orderings.randomElement(using: &rng)!) \(Double(Int.random(in: 0...20, using: &rng)) / 4)"
+        case 2:
+            return ["quantity > price", "quantity BETWEEN {1, 4}", "price BETWEEN {1.5, 3}", "quantity IN {1, 3, 5}",
+                "price IN {0.5, 2, 3}", "location.floor == 1", "tags.@count > 1", "tags.@count == 0",
+                "location.items.@count >= 3", "3 < quantity"].randomElement(using: &rng)!
+        case 3:
+            return ["listed == YES", "listed != TRUE", "listed == NO", "note == nil", "note != NULL", "location == nil",
+                "location != nil", "location.storedIn == nil", "nil == note"].randomElement(using: &rng)!
+        case 4:
+            arguments.append(.date(TestData.epoch.addingTimeInterval(Double(Int.random(in: 0...10, using: &rng)) * 86_400)))
+            return "added \(orderings.randomElement(using: &rng)!) %@"
+        case 5, 6, 7, 8:
+            arguments.append(.string(needle(&rng)))
+            let op = ["CONTAINS", "BEGINSWITH", "ENDSWITH", "contains", "beginswith"].randomElement(using: &rng)!
+            return "\(stringKey(&rng)) \(op)\(options) %@"
+        case 9:
+            arguments.append(.string(needle(&rng)))
+            return "\(stringKey(&rng)) \(["==", "!="].randomElement(using: &rng)!)\(options) %@"
+        case 10:
+            arguments.append(.array((0..<3).map { _ in .string(needle(&rng)) } + [.null]))
+            return "\(stringKey(&rng)) IN\(options) %@"
+        case 11:
+            var pattern = ""
+            for _ in 0..<Int.random(in: 1...3, using: &rng) {
+                switch Int.random(in: 0..<3, using: &rng) {
+                case 0: pattern += "*"
+                case 1: pattern += "?"
+                default: pattern += needle(&rng).replacingOccurrences(of: "*", with: "").replacingOccurrences(of: "?", with: "")
+                }
+            }
+            arguments.append(.string(pattern))
+            return "\(stringKey(&rng)) LIKE\(options) %@"
+        case 12:
+            arguments.append(.string(["[a-z]+", ".*e.*", "a.*", "(?:ss|s).*", ".*", "[^ ]*", "e\\u0301.*"].randomElement(using: &rng)!))
+            return "\(stringKey(&rng)) MATCHES\(options) %@"
+        case 13:
+            arguments.append(.string(needle(&rng)))
+            return "\(["ANY", "ALL", "NONE", "SOME"].randomElement(using: &rng)!) tags.label \(["CONTAINS", "==", "BEGINSWITH"].randomElement(using: &rng)!)\(options) %@"
+        case 14:
+            return "\(["ANY", "ALL", "NONE"].randomElement(using: &rng)!) tags.weight \(orderings.randomElement(using: &rng)!) \(Int.random(in: 0...4, using: &rng))"
+        default:
+            arguments.append(.string(needle(&rng)))
+            return "name \(["<", ">", "<=", ">="].randomElement(using: &rng)!)\(options) %@"
+        }
+    }
+
+    static func predicate(_ rng: inout SeededGenerator, depth: Int, arguments: inout [PredicateValue]) -> String {
+        if depth == 0 || Int.random(in: 0..<3, using: &rng) == 0 {
+            return comparison(&rng, arguments: &arguments)
+        }
+        switch Int.random(in: 0..<5, using: &rng) {
+        case 0: return "NOT (\(predicate(&rng, depth: depth - 1, arguments: &arguments)))"
+        case 1, 2:
+            let joiner = [" AND ", " && "].randomElement(using: &rng)!
+            return "(" + (0..<Int.random(in: 2...3, using: &rng)).map { _ in predicate(&rng, depth: depth - 1, arguments: &arguments) }
+                .joined(separator: joiner) + ")"
+        default:
+            let joiner = [" OR ", " || "].randomElement(using: &rng)!
+            return "(" + (0..<Int.random(in: 2...3, using: &rng)).map { _ in predicate(&rng, depth: depth - 1, arguments: &arguments) }
+                .joined(separator: joiner) + ")"
+        }
+    }
+
+    @Test(arguments: testSeeds(count: 8))
+    func compiledPredicatesMatchReference(seed: UInt64) throws {
+        var rng = SeededGenerator(seed: seed)
+        let schema = TestSchema(nameFolding: TestSchema.NameFolding.allCases[Int(seed % 3)])
+        let items = TestData.items(count: 150, &rng)
+        var failures: [String] = []
+        for _ in 0..<60 {
+            var arguments: [PredicateValue] = []
+            let format = Self.predicate(&rng, depth: 2, arguments: &arguments)
+            let predicate = try FormatPredicate(format: format, arguments: arguments)
+            let bound = try predicate.bind(to: schema.item)
+            // Several passes, so measured selectivity reorders compound predicates midway.
+            let expected = items.map { ReferenceEvaluator.evaluate(predicate.root, $0) }
+            for pass in 0..<8 {
+                for (item, expected) in zip(items, expected) {
+                    if bound.evaluate(item) != expected {
+                        failures.append("pass \(pass): \(predicate) on name \(item.name.debugDescription) note \(item.note.debugDescription) location \(item.location.map { "\($0.name.debugDescription)/\($0.storedIn.debugDescription)" } ?? "nil") tags \(item.tags.map(\.label)): expected \(expected)")
+                    }
+                }
+                if !failures.isEmpty { break }
+            }
+        }
+        #expect(failures.isEmpty, "\(failures.count) failures:\n\(failures.prefix(10).joined(separator: "\n"))")
+    }
+}

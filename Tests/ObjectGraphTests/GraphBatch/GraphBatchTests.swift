@@ -1,0 +1,100 @@
+import ObjectGraph
+import Testing
+
+@Suite("Sendable batches")
+struct GraphBatchTests {
+    @Test func aBatchBuiltElsewhereAppliesInOneCommit() async throws {
+        let (graph, home, shop, milk, eggs, _) = try groceryGraph()
+        var deliveries: [GraphChanges] = []
+        let token = graph.addObserver { deliveries.append($0) }
+        let homeID = home.objectID, shopID = shop.objectID, milkID = milk.objectID, eggsID = eggs.objectID
+        // Built on another isolation domain, from values only.
+        let batch = await Task.detached { () -> GraphBatch in
+            var batch = GraphBatch()
+            let dairy = batch.upsert(Tag.self, values: ["label": "dairy"])
+            let cheese = batch.insert(Item.self, values: ["name": "Cheese", "quantity": 2, "note": "aged"], relationships: ["location": [.existing(homeID)], "tags": [dairy]])
+            batch.update(milkID, values: ["listed": true], relationships: ["location": [.existing(shopID)], "tags": [dairy]])
+            batch.delete(eggsID)
+            _ = cheese
+            return batch
+        }.value
+        #expect(batch.count == 4)
+        let changes = try #require(try graph.apply(batch, author: "sync"))
+        #expect(deliveries == [changes])
+        #expect(changes.author == "sync")
+        #expect(changes.inserted.count == 2)
+        #expect(changes.deleted == [eggsID])
+        #expect(changes.updated[milkID]?.names == ["listed", "location", "tags"])
+        let cheese = try #require(graph.objects(of: Item.self).first { $0.name == "Cheese" })
+        let dairy = try #require(graph.objects(of: Tag.self).first)
+        #expect(cheese.quantity == 2 && cheese.note == "aged" && cheese.location === home)
+        #expect(home.items == [cheese] && shop.items.contains(milk) && milk.listed)
+        #expect(dairy.label == "dairy" && dairy.items == [cheese, milk])
+        #expect(!graph.hasChanges)
+        withExtendedLifetime(token) {}
+    }
+
+    @Test func upsertsMatchTheUniqueAttribute() throws {
+        let graph = ObjectGraph()
+        var first = GraphBatch()
+        first.upsert(Tag.self, values: ["label": "fruit"])
+        first.upsert(Tag.self, values: ["label": "dairy"])
+        first.upsert(Tag.self, values: ["label": "fruit"])  // the same object again
+        let inserted = try #require(try graph.apply(first))
+        #expect(inserted.inserted.count == 2 && graph.count(of: Tag.self) == 2)
+
+        var second = GraphBatch()
+        let fruit = second.upsert(Tag.self, values: ["label": "fruit"])
+        second.insert(Item.self, values: ["name": "Apple"], relationships: ["tags": [fruit]])
+        let changes = try #require(try graph.apply(second))
+        #expect(changes.inserted.count == 1 && graph.count(of: Tag.self) == 2)
+        let fruitTag = try #require(graph.objects(of: Tag.self).first { $0.label == "fruit" })
+        #expect(fruitTag.items.map(\.name) == ["Apple"])
+        #expect(changes.updated[fruitTag.objectID]?.names == ["items"])
+    }
+
+    @Test func aFailingBatchLeavesTheGraphUnchanged() throws {
+        let (graph, home, _, milk, eggs, _) = try groceryGraph()
+        let other = ObjectGraph()
+        let stranger = other.insert(Item())
+
+        var cases: [(GraphBatch, (CommitError) -> Bool)] = []
+        var unknownProperty = GraphBatch()
+        unknownProperty.update(milk.objectID, values: ["quantity": 3, "colour": "white"])
+        cases.append((unknownProperty, { if case .unknownProperty("Item", "colour") = $0 { true } else { false } }))
+        var wrongType = GraphBatch()
+        wrongType.insert(Item.self, values: ["quantity": "three"])
+        cases.append((wrongType, { if case .typeMismatch("Item", "quantity") = $0 { true } else { false } }))
+        var unknownObject = GraphBatch()
+        unknownObject.update(milk.objectID, values: ["quantity": 3])
+        unknownObject.delete(stranger.objectID)
+        cases.append((unknownObject, { if case .unknownObject = $0 { true } else { false } }))
+        var noUnique = GraphBatch()
+        noUnique.upsert(Item.self, values: ["name": "Milk"])
+        cases.append((noUnique, { if case .missingUniqueValue("Item") = $0 { true } else { false } }))
+        var missingValue = GraphBatch()
+        missingValue.upsert(Tag.self, values: [:])
+        cases.append((missingValue, { if case .missingUniqueValue("Tag") = $0 { true } else { false } }))
+        var wrongDestination = GraphBatch()
+        wrongDestination.update(milk.objectID, relationships: ["location": [.existing(eggs.objectID)]])
+        cases.append((wrongDestination, { if case .typeMismatch("Item", "location") = $0 { true } else { false } }))
+        var attributeAsRelationship = GraphBatch()
+        attributeAsRelationship.update(milk.objectID, relationships: ["name": []])
+        cases.append((attributeAsRelationship, { if case .unknownProperty("Item", "name") = $0 { true } else { false } }))
+        var invalid = GraphBatch()
+        invalid.insert(Stock.self, values: ["count": -4])
+        cases.append((invalid, { if case .validationFailed = $0 { true } else { false } }))
+
+        for (batch, matches) in cases {
+            do {
+                try graph.apply(batch)
+                Issue.record("applied a batch that should fail")
+            } catch {
+                #expect(matches(error), "\(error)")
+            }
+            #expect(!graph.hasChanges)
+            #expect(milk.quantity == 0 && milk.location === home && !eggs.isDeleted)
+            #expect(graph.count(of: Item.self) == 3 && graph.count(of: Stock.self) == 0)
+        }
+    }
+}
