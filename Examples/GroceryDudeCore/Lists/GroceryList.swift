@@ -5,6 +5,9 @@ import FetchedResultsKit
 /// by a search text with `name CONTAINS[cd] text` — sectioned and sorted by name, and the
 /// data source its ``ListScreen`` reads.
 ///
+/// Which items a list holds is a format predicate (``predicate(kind:searchText:)``) bound to
+/// the store's schema.
+///
 /// After every commit that changes its rows the list reports the changes, as one general
 /// `ListChanges` relative to its previous rows, to ``onChange``; changing ``searchText`` does
 /// the same (an animated re-filter). The list derives its sections from the graph and turns
@@ -18,9 +21,14 @@ public final class GroceryList {
     public var searchText: String = "" {
         didSet {
             guard searchText != oldValue else { return }
+            predicate = Self.predicate(kind: kind, searchText: searchText)
+            boundPredicate = predicate.map(bind)
             refresh()
         }
     }
+    /// The format predicate that chooses the list's items, or `nil` for every item.
+    public private(set) var predicate: FormatPredicate?
+    private var boundPredicate: BoundFormatPredicate<GraphObject>?
 
     private let store: GroceryStore
     private var observation: GraphObservation?
@@ -42,17 +50,46 @@ public final class GroceryList {
         self.store = store
         self.kind = kind
         self.searchText = searchText
+        predicate = Self.predicate(kind: kind, searchText: searchText)
+        boundPredicate = predicate.map(bind)
         sections = derive()
         index()
         observation = store.graph.addObserver { [weak self] _ in self?.refresh() }
     }
 
-    /// The predicate as a format string, for the search line.
-    public var predicateFormat: String {
-        let base = kind == .shop ? "listed == YES" : ""
-        guard !searchText.isEmpty else { return base.isEmpty ? "all items" : base }
-        let search = "name CONTAINS[cd] \"\(searchText)\""
-        return base.isEmpty ? search : "\(base) AND \(search)"
+    /// The format predicate of a list: `listed == YES` for Shop, `name CONTAINS[cd] %@`
+    /// with the search text for a search, both for a search in Shop.
+    ///
+    /// - Parameters:
+    ///   - kind: Which list.
+    ///   - searchText: The search text; empty for none.
+    /// - Returns: The predicate, or `nil` when the list holds every item.
+    public static func predicate(kind: ListKind, searchText: String) -> FormatPredicate? {
+        let format: String
+        var arguments: [PredicateValue] = []
+        switch (kind, searchText.isEmpty) {
+        case (.prepare, true): return nil
+        case (.shop, true): format = "listed == YES"
+        case (.prepare, false): format = "name CONTAINS[cd] %@"
+        case (.shop, false): format = "listed == YES AND name CONTAINS[cd] %@"
+        }
+        if !searchText.isEmpty { arguments.append(.string(searchText)) }
+        do {
+            return try FormatPredicate(format: format, arguments: arguments)
+        } catch {
+            preconditionFailure("internal inconsistency: the list predicate \(format) does not parse: \(error)")
+        }
+    }
+
+    /// The predicate in format syntax with its arguments in place, for the search line.
+    public var predicateFormat: String { predicate?.description ?? "TRUEPREDICATE" }
+
+    private func bind(_ predicate: FormatPredicate) -> BoundFormatPredicate<GraphObject> {
+        do {
+            return try predicate.bind(to: store.predicateSchema.entity(for: Item.self))
+        } catch {
+            preconditionFailure("internal inconsistency: the list predicate \(predicate) does not bind: \(error)")
+        }
     }
 
     // MARK: Data source
@@ -119,12 +156,10 @@ public final class GroceryList {
     }
 
     private func derive() -> [Section] {
-        let needle = Self.fold(searchText)
         var groups: [String: [(key: String, row: GroceryRow)]] = [:]
-        for item in store.items where kind == .prepare || item.listed {
+        for item in store.items where boundPredicate?.evaluate(item) ?? true {
             let name = item.name
             let folded = Self.fold(name)
-            if !needle.isEmpty && !folded.contains(needle) { continue }
             let section = (kind == .prepare ? item.location?.name : item.aisle?.name) ?? kind.unsectionedName
             groups[section, default: []].append((folded, GroceryRow(id: item.objectID, name: name, listed: item.listed)))
         }

@@ -13,6 +13,10 @@ public final class GroceryStore {
     public private(set) var locations: [Location] = []
     /// The shop aisles, in the order they were made.
     public private(set) var aisles: [Aisle] = []
+    /// The entities format predicates over the graph bind to, with the folded names that
+    /// `CONTAINS[cd]` compares kept current at every commit.
+    public let predicateSchema = GraphPredicateSchema(Item.self, Location.self, Aisle.self)
+    private var foldedTextMaintenance: GraphObservation?
 
     /// The author tag of the store's commits.
     public static let author = "grocery-dude"
@@ -22,6 +26,7 @@ public final class GroceryStore {
     /// - Parameter seeded: Whether to add the seed groceries.
     public init(seeded: Bool = true) {
         graph = ObjectGraph()
+        foldedTextMaintenance = predicateSchema.maintainFoldedText(in: graph)
         guard seeded else { return }
         for name in Self.seedLocations { locations.append(makeLocation(name)) }
         for name in Self.seedAisles { aisles.append(makeAisle(name)) }

@@ -22,7 +22,7 @@ struct GroceryAppRandomTests {
         var rng = SeededGenerator(seed: seed)
         let app = GroceryApp(size: TerminalSize(width: 60, height: 16))
         let keys: [Key] = [.up, .down, .pageUp, .pageDown, .home, .end, .left, .right, .tab, .space, .escape, .backspace]
-        let words = ["a", "e", "jam", "o", "Mi", "é", "zz"]
+        let words = ["a", "e", "jam", "o", "Mi", "é", "zz", "\"", "%@", "\\"]
         for step in 0..<80 {
             switch Int.random(in: 0..<10, using: &rng) {
             case 0...4: app.press(keys.randomElement(using: &rng)!)

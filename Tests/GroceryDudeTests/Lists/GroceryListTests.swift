@@ -103,3 +103,24 @@ struct GroceryListTests {
         #expect(screen.marked == [croissants.objectID])
     }
 }
+
+@Suite("Grocery list predicates")
+@MainActor
+struct GroceryListPredicateTests {
+    @Test func predicatesOfEachList() throws {
+        #expect(GroceryList.predicate(kind: .prepare, searchText: "") == nil)
+        let shop = try #require(GroceryList.predicate(kind: .shop, searchText: ""))
+        #expect(shop.format == "listed == YES")
+        let search = try #require(GroceryList.predicate(kind: .shop, searchText: "jam"))
+        #expect(search.format == "listed == YES AND name CONTAINS[cd] %@")
+        #expect(search.description.contains("CONTAINS[cd]"))
+    }
+
+    @Test(arguments: ["\"", "%@", "\\", "' OR TRUEPREDICATE", "ÉCLAIR"])
+    func searchTextIsAValueNeverSyntax(text: String) {
+        let store = GroceryStore()
+        let list = GroceryList(store: store, kind: .prepare, searchText: text)
+        #expect(list.rowCount == 0)
+        #expect(names(list) == referenceNames(store, kind: .prepare, search: text))
+    }
+}
