@@ -5,42 +5,34 @@ import FetchedResultsKit
 /// by a search text with `name CONTAINS[cd] text` — sectioned and sorted by name, and the
 /// data source its ``ListScreen`` reads.
 ///
-/// Which items a list holds is a format predicate (``predicate(kind:searchText:)``) bound to
-/// the store's schema.
-///
-/// After every commit that changes its rows the list reports the changes, as one general
-/// `ListChanges` relative to its previous rows, to ``onChange``; changing ``searchText`` does
-/// the same (an animated re-filter). The list derives its sections from the graph and turns
-/// old rows into new ones with `ListChanges.difference`.
+/// Each list is a `ResultsController` on the store's graph: Prepare fetches every item,
+/// sectioned by its location's name; Shop fetches listed items, sectioned by its aisle's
+/// name; both sort by name as the Finder does. Which items a list holds is a format predicate
+/// (``predicate(kind:searchText:)``) bound to the store's schema. A search is a second list whose request adds
+/// the search predicate, so its results keep the same sections and order. The controller
+/// reports each commit's changes as one general `ListChanges`, which the list passes to
+/// ``onChange``; setting ``searchText`` replaces the controller's request, which reports the
+/// difference the same way (an animated re-filter).
 public final class GroceryList {
     /// Which list this is.
     public let kind: ListKind
     /// Told about each change of the rows, as a general set of changes.
     public var onChange: ((ListChanges) -> Void)?
     /// The search text; empty shows every item of the list. Setting it reports the difference.
-    public var searchText: String = "" {
+    public var searchText: String {
         didSet {
             guard searchText != oldValue else { return }
             predicate = Self.predicate(kind: kind, searchText: searchText)
-            boundPredicate = predicate.map(bind)
-            refresh()
+            controller.request = Self.request(kind: kind, predicate: predicate, schema: store.predicateSchema)
         }
     }
     /// The format predicate that chooses the list's items, or `nil` for every item.
     public private(set) var predicate: FormatPredicate?
-    private var boundPredicate: BoundFormatPredicate<GraphObject>?
 
     private let store: GroceryStore
-    private var observation: GraphObservation?
-    private var sections: [Section] = []
-    private var positions: [ObjectID: IndexPath] = [:]
+    private let controller: ResultsController<Item>
 
-    private struct Section: Hashable {
-        var name: String
-        var rows: [GroceryRow]
-    }
-
-    /// Makes a list and reads its rows.
+    /// Makes a list and fetches its rows.
     ///
     /// - Parameters:
     ///   - store: The store whose graph the list shows.
@@ -50,11 +42,42 @@ public final class GroceryList {
         self.store = store
         self.kind = kind
         self.searchText = searchText
-        predicate = Self.predicate(kind: kind, searchText: searchText)
-        boundPredicate = predicate.map(bind)
-        sections = derive()
-        index()
-        observation = store.graph.addObserver { [weak self] _ in self?.refresh() }
+        let predicate = Self.predicate(kind: kind, searchText: searchText)
+        self.predicate = predicate
+        controller = ResultsController(
+            graph: store.graph, request: Self.request(kind: kind, predicate: predicate, schema: store.predicateSchema))
+        controller.delegate = self
+        controller.performFetch()
+    }
+
+    /// The fetch request of a list: its predicate, its section key and its sort key.
+    ///
+    /// - Parameters:
+    ///   - kind: Which list.
+    ///   - predicate: Which items it holds; `nil` for all.
+    ///   - schema: The entities the predicate binds to.
+    /// - Returns: The request.
+    public static func request(
+        kind: ListKind, predicate: FormatPredicate?, schema: GraphPredicateSchema
+    ) -> FetchRequest<Item> {
+        let fetchPredicate = predicate.map { predicate in
+            let bound: BoundFormatPredicate<GraphObject>
+            do {
+                bound = try predicate.bind(to: schema.entity(for: Item.self))
+            } catch {
+                preconditionFailure("internal inconsistency: the list predicate \(predicate) does not bind: \(error)")
+            }
+            return FetchPredicate<Item> { bound.evaluate($0) }
+        }
+        let unsectioned = kind.unsectionedName
+        let sectionKey =
+            switch kind {
+            case .prepare: SectionKey<Item>(\.location?.name, title: { $0 ?? unsectioned })
+            case .shop: SectionKey<Item>(\.aisle?.name, title: { $0 ?? unsectioned })
+            }
+        return FetchRequest(
+            Item.self, predicate: fetchPredicate, sortedBy: [SortKey(\.name, comparison: .localizedStandard)],
+            sectionKey: sectionKey)
     }
 
     /// The format predicate of a list: `listed == YES` for Shop, `name CONTAINS[cd] %@`
@@ -84,102 +107,60 @@ public final class GroceryList {
     /// The predicate in format syntax with its arguments in place, for the search line.
     public var predicateFormat: String { predicate?.description ?? "TRUEPREDICATE" }
 
-    private func bind(_ predicate: FormatPredicate) -> BoundFormatPredicate<GraphObject> {
-        do {
-            return try predicate.bind(to: store.predicateSchema.entity(for: Item.self))
-        } catch {
-            preconditionFailure("internal inconsistency: the list predicate \(predicate) does not bind: \(error)")
-        }
-    }
-
     // MARK: Data source
 
     /// The number of sections.
-    public var sectionCount: Int { sections.count }
+    public var sectionCount: Int { controller.sections.count }
 
     /// The number of rows over all sections.
-    public var rowCount: Int { positions.count }
+    public var rowCount: Int { controller.numberOfObjects }
 
     /// The name of a section.
     ///
     /// - Parameter section: A section position.
     /// - Returns: Its name.
-    public func sectionName(at section: Int) -> String { sections[section].name }
+    public func sectionName(at section: Int) -> String { controller.sections[section].name }
 
     /// The section index title of a section: its name's first letter, upper-cased.
     ///
     /// - Parameter section: A section position.
     /// - Returns: The title.
-    public func indexTitle(at section: Int) -> String {
-        sections[section].name.first.map { String($0).uppercased() } ?? "#"
-    }
+    public func indexTitle(at section: Int) -> String { controller.sections[section].indexTitle ?? "#" }
 
     /// The number of rows in a section.
     ///
     /// - Parameter section: A section position.
     /// - Returns: The count.
-    public func rowCount(inSection section: Int) -> Int { sections[section].rows.count }
+    public func rowCount(inSection section: Int) -> Int { controller.sections[section].numberOfObjects }
 
     /// What the row at an index path displays.
     ///
     /// - Parameter indexPath: A section and row.
     /// - Returns: The row.
-    public func row(at indexPath: IndexPath) -> GroceryRow { sections[indexPath.section].rows[indexPath.row] }
+    /// - Complexity: O(log n).
+    public func row(at indexPath: IndexPath) -> GroceryRow {
+        let item = controller.object(at: indexPath)
+        return GroceryRow(id: item.objectID, name: item.name, listed: item.listed)
+    }
 
     /// The item at an index path.
     ///
     /// - Parameter indexPath: A section and row.
-    /// - Returns: The item, or `nil` when it is gone from the graph.
-    public func item(at indexPath: IndexPath) -> Item? {
-        store.graph.object(with: row(at: indexPath).id, as: Item.self)
-    }
+    /// - Returns: The item, or `nil` when no row is there.
+    public func item(at indexPath: IndexPath) -> Item? { controller.object(ifPresentAt: indexPath) }
 
     /// Where an item's row is.
     ///
     /// - Parameter id: The item's identity.
     /// - Returns: Its index path, or `nil` when the list does not show it.
-    public func indexPath(of id: ObjectID) -> IndexPath? { positions[id] }
+    /// - Complexity: O(log n).
+    public func indexPath(of id: ObjectID) -> IndexPath? { controller.indexPath(forObjectID: id) }
+}
 
-    // MARK: Deriving
-
-    private func refresh() {
-        let old = sections
-        sections = derive()
-        index()
-        do {
-            let changes = try ListChanges.difference(
-                from: old, to: sections, sectionID: \.name, rows: \.rows, rowID: \.id, rowContentEqual: ==)
-            if !changes.isEmpty { onChange?(changes) }
-        } catch {
-            preconditionFailure("internal inconsistency: a list holds a duplicate: \(error)")
-        }
-    }
-
-    private func derive() -> [Section] {
-        var groups: [String: [(key: String, row: GroceryRow)]] = [:]
-        for item in store.items where boundPredicate?.evaluate(item) ?? true {
-            let name = item.name
-            let folded = Self.fold(name)
-            let section = (kind == .prepare ? item.location?.name : item.aisle?.name) ?? kind.unsectionedName
-            groups[section, default: []].append((folded, GroceryRow(id: item.objectID, name: name, listed: item.listed)))
-        }
-        return groups.keys.sorted().map { name in
-            let rows = groups[name]!.sorted { $0.key != $1.key ? $0.key < $1.key : $0.row.id < $1.row.id }
-            return Section(name: name, rows: rows.map(\.row))
-        }
-    }
-
-    private func index() {
-        positions = [:]
-        for (section, value) in sections.enumerated() {
-            for (row, element) in value.rows.enumerated() {
-                positions[element.id] = IndexPath(row: row, section: section)
-            }
-        }
-    }
-
-    private static func fold(_ text: String) -> String {
-        text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+extension GroceryList: ResultsControllerDelegate {
+    /// Passes the changes of a commit (or of a new request) to ``onChange``.
+    public func controller(_ controller: ResultsController<Item>, didChangeContentWith changes: ListChanges) {
+        if !changes.isEmpty { onChange?(changes) }
     }
 }
 

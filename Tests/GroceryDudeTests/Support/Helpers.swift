@@ -28,18 +28,18 @@ func names(_ list: GroceryList) -> [String: [String]] {
     return result
 }
 
-/// The names the reference model expects: the list's items re-fetched from scratch, grouped
-/// by section and sorted by folded name.
+/// The names the reference model expects: the list's items re-fetched from scratch with
+/// Foundation (`range(of:options:)` for `CONTAINS[cd]`), grouped by section and sorted as the
+/// Finder sorts (`localizedStandardCompare`).
 func referenceNames(_ store: GroceryStore, kind: ListKind, search: String) -> [String: [String]] {
-    let needle = search.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
-    var result: [String: [(String, String)]] = [:]
+    var result: [String: [String]] = [:]
     for item in store.items where kind == .prepare || item.listed {
-        let folded = item.name.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
-        guard needle.isEmpty || folded.contains(needle) else { continue }
+        guard search.isEmpty || item.name.range(of: search, options: [.caseInsensitive, .diacriticInsensitive]) != nil
+        else { continue }
         let section = (kind == .prepare ? item.location?.name : item.aisle?.name) ?? kind.unsectionedName
-        result[section, default: []].append((folded, item.name))
+        result[section, default: []].append(item.name)
     }
-    return result.mapValues { $0.sorted { $0.0 < $1.0 }.map(\.1) }
+    return result.mapValues { $0.sorted { $0.localizedStandardCompare($1) == .orderedAscending } }
 }
 
 /// The text of a rendered frame, lines joined.
