@@ -34,7 +34,7 @@ extension GroceryApp {
             command { () throws(GroceryError) in
                 let items = try result.get()
                 let count = try store.commitImport(items)
-                return "imported \(count) items in 1 commit"
+                return "imported \(count) items, 1 commit"
             }
         }
     }

@@ -211,7 +211,7 @@ struct GroceryAppTests {
         #expect(app.store.items.count == before + 40)
         #expect(events.filter { if case .progress = $0 { true } else { false } }.count == 4)
         #expect(app.importProgress == nil)
-        #expect(app.statusLine.contains("imported 40 items in 1 commit"))
+        #expect(app.statusLine.contains("imported 40 items, 1 commit"))
         #expect(app.statusLine.contains("reloaded"))
         observation.cancel()
     }
