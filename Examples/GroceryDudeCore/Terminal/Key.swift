@@ -1,7 +1,10 @@
 /// A key the app reacts to, decoded from terminal input or named in a script.
 public enum Key: Sendable, Hashable, CustomStringConvertible {
+    /// An arrow key.
     case up, down, left, right
+    /// A paging key.
     case pageUp, pageDown, home, end
+    /// An editing or whitespace key (Shift-Tab decodes as Tab).
     case tab, enter, escape, backspace, delete, space
     /// A printable character other than space.
     case character(Character)
