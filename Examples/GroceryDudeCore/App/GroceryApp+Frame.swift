@@ -48,7 +48,7 @@ extension GroceryApp {
         if searchText.isEmpty {
             return "type to search · Space list · Tab view · ^N add ^R rename ^D delete ^O import"
         }
-        let base = panes[activeTab.rawValue].screen.totalRows
+        let base = panes[activeTab.rawValue].list.rowCount
         return "search: \(screen.list.predicateFormat) → \(screen.totalRows) of \(base) (Esc clears)"
     }
 

@@ -256,3 +256,21 @@ struct GroceryAppTests {
         #expect(app.render().count == 15)
     }
 }
+
+@Suite("Grocery app, search in Shop")
+@MainActor
+struct GroceryAppShopSearchTests {
+    @Test func unlistingInShopResultsCountsTheLiveList() throws {
+        let app = GroceryApp()
+        app.switchTab(to: .shop)
+        app.type("m")
+        app.select(named: "Milk")
+        app.toggleSelected()
+        #expect(screenText(app).contains("listed == TRUE AND name CONTAINS[cd] \"m\""))
+        #expect(screenText(app).contains("of 8 (Esc clears)"), "Shop now holds 8 listed items, though its screen is hidden")
+        #expect(screenText(app).contains("no listed item matches \"m\""))
+        app.escape()
+        #expect(!screenText(app).contains("[x] Milk"))
+        #expect(app.statusLine.hasPrefix("reloaded (target not visible)"))
+    }
+}
