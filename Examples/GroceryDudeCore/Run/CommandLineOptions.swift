@@ -17,6 +17,11 @@ public enum CommandLineOptions: Sendable, Hashable {
           --script FILE   play FILE (- reads standard input) and print each frame as text
           --tour          play the built-in tour and print each frame as text
 
+        keys: arrows, Page Up/Down, Home/End move (Left/Right jump between sections);
+          Space lists or unlists the item; Tab switches Prepare/Shop; typing searches
+          (name CONTAINS[cd]), Backspace edits, Esc clears; Ctrl-N adds, Ctrl-R renames,
+          Ctrl-D deletes; Ctrl-O imports 5000 items in the background; Ctrl-Q quits.
+
         script commands, one per line (# starts a comment):
           \(ScriptParser.syntax.joined(separator: "\n  "))
         """
