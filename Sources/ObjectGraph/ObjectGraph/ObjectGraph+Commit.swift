@@ -148,7 +148,6 @@ extension ObjectGraph {
 
     /// The changes the pending entries amount to.
     private func _collectChanges(author: String?) -> GraphChanges {
-        var changes = GraphChanges(author: author)
         var inserted: [ObjectID] = []
         _pending.withUnsafeBufferPointer { entries in
             for position in entries.indices where entries[position].wasInserted && !entries[position].isDeleted {
@@ -156,7 +155,8 @@ extension ObjectGraph {
                 inserted.append(ObjectID(_bits: object._idBits, entity: object._entity.unsafelyUnwrapped))
             }
         }
-        changes.inserted = Set(inserted)
+        // Each object has one pending entry, so the IDs are distinct.
+        var changes = GraphChanges(insertedDistinct: inserted, author: author)
         for entry in _pending where !entry.wasInserted {
             let object = entry.object
             if entry.isDeleted {
