@@ -132,7 +132,13 @@ extension ObjectGraph {
     /// object has a registrar.
     @inline(__always)
     internal func _notifying(_ object: GraphObject, _ entity: _GraphEntity, _ index: Int, _ write: () -> Void) {
-        if let registrar = _registrar(of: object) {
+        // The flag is tested first, so an object never observed (every object being
+        // inserted in bulk) does not even make an optional registrar.
+        guard object._flags & GraphObject._observedFlag != 0 else {
+            write()
+            return
+        }
+        if let registrar = _registrars[ObjectIdentifier(object)] {
             let keyPath = entity.description.observationKeyPaths[index]
             registrar.willSet(object, keyPath: keyPath)
             write()
