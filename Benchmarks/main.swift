@@ -18,6 +18,7 @@ let all: [Benchmark] = [
     diffBenchmarks(),
     accumulatorBenchmarks(),
     searchBenchmarks(),
+    controllerBenchmarks(),
 ].flatMap { $0 }
 
 var arguments = Array(CommandLine.arguments.dropFirst())

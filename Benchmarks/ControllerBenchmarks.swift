@@ -1,0 +1,251 @@
+import FetchedResults
+import Foundation
+
+/// A location of the controller benchmarks: 100 of them, each holding 10,000 items.
+final class BenchLocation: GraphObject {
+    @Attribute var name = ""
+    @Relationship var items: Set<BenchItem>
+}
+
+/// An item of the controller benchmarks, sectioned by its location's name and sorted by name.
+final class BenchItem: GraphObject {
+    @Attribute var name = ""
+    @Attribute var quantity = 0
+    @Relationship(inverse: \BenchLocation.items) var location: BenchLocation?
+}
+
+/// The keys a baseline reads from each item.
+private typealias ItemKeys = (quantity: Int, section: String, name: String, id: ObjectID)
+
+/// The controller's order: section, then name, then identity.
+private func keysLess(_ a: ItemKeys, _ b: ItemKeys) -> Bool {
+    if a.section != b.section { return a.section < b.section }
+    if a.name != b.name { return a.name < b.name }
+    return a.id < b.id
+}
+
+/// One million items in 100 locations, committed.
+private struct ControllerFixture {
+    static let itemCount = 1_000_000
+    static let locationCount = 100
+
+    let graph = ObjectGraph()
+    var locations: [BenchLocation] = []
+
+    init() {
+        var rng = SystemRandomNumberGenerator()
+        locations = (0..<Self.locationCount).map { index in
+            let location = graph.insert(BenchLocation())
+            location.name = "Location \(index)"
+            return location
+        }
+        for index in 0..<Self.itemCount {
+            let item = graph.insert(BenchItem())
+            item.name = "Item \(UInt32.random(in: 0..<UInt32.max, using: &rng))"
+            item.quantity = index % 7
+            item.location = locations[index % Self.locationCount]
+        }
+        do { _ = try graph.commit() } catch { fatalError("benchmark fixture failed to commit: \(error)") }
+    }
+
+    static var request: FetchRequest<BenchItem> {
+        // Closures read the keys through direct getters; key paths would be projected at run time.
+        FetchRequest(BenchItem.self, predicate: FetchPredicate { $0.quantity >= 0 }, sortedBy: [SortKey { $0.name }],
+                     sectionKey: SectionKey { $0.location?.name })
+    }
+
+    /// The keys of every item, read once, as a baseline's input.
+    func extractedKeys() -> [ItemKeys] {
+        graph.withoutObservation {
+            graph.objects(of: BenchItem.self).map { ($0.quantity, $0.location?.name ?? "", $0.name, $0.objectID) }
+        }
+    }
+
+    /// The baseline of the commit rows: fetch everything again (read keys, filter, sort,
+    /// group) and diff the old rows with the new ones.
+    func refetchAndDiff(from old: [(section: SortValue, ids: [ObjectID])]) -> (ListChanges, [(section: SortValue, ids: [ObjectID])]) {
+        let keys = extractedKeys().filter { (key: ItemKeys) -> Bool in key.quantity >= 0 }.sorted(by: keysLess)
+        var new: [(section: SortValue, ids: [ObjectID])] = []
+        for key in keys {
+            if case .string(key.section)? = new.last?.section {
+                new[new.count - 1].ids.append(key.id)
+            } else {
+                new.append((.string(key.section), [key.id]))
+            }
+        }
+        let changes = try? ListChanges.difference(
+            from: old, to: new, sectionID: \.section, rows: \.ids, rowID: { $0 }, rowContentEqual: { _, _ in true })
+        return (changes ?? ListChanges(), new)
+    }
+}
+
+/// Heap bytes in use, or, where the C library's heap statistics are unavailable, the resident
+/// set size after returning freed memory to the system (`malloc_trim`), so that transient
+/// allocations of a fetch are not counted.
+private func retainedBytes() -> Int {
+    let heap = allocatedBytes()
+    if heap > 0 { return heap }
+    typealias Trim = @convention(c) (Int) -> Int32
+    if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") {
+        _ = unsafeBitCast(symbol, to: Trim.self)(0)
+    }
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+          let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }
+    return kilobytes * 1024
+}
+
+/// Times the controller's share of each commit: an observer registered before the
+/// controller notes the start of delivery, one registered after it the end, and the median
+/// is printed once every run (the warm-up included) has been timed.
+private final class DeliveryTimer {
+    let row: String
+    let expected: Int
+    var started: ContinuousClock.Instant?
+    var durations: [Duration] = []
+    var observations: [GraphObservation] = []
+
+    init(row: String, runs: Int) {
+        self.row = row
+        expected = runs + 1
+    }
+
+    func start(on graph: ObjectGraph) {
+        observations.append(graph.addObserver { [unowned self] _ in started = .now })
+    }
+
+    func stop(on graph: ObjectGraph) {
+        observations.append(graph.addObserver { [unowned self] _ in
+            guard let started else { return }
+            durations.append(.now - started)
+            if durations.count == expected {
+                let median = durations.sorted()[durations.count / 2]
+                printError("\(row): the controller's share of a commit (delivery to it): median \(median)")
+            }
+        })
+    }
+}
+
+private func rows(_ controller: ResultsController<BenchItem>) -> [(section: SortValue, ids: [ObjectID])] {
+    controller.snapshot.sections.map { ($0.identifier, $0.objectIDs) }
+}
+
+/// The controller rows: fetch, commits, a related rename and memory, each against the
+/// re-fetch it replaces.
+func controllerBenchmarks() -> [Benchmark] {
+    [
+        Benchmark("controller.fetch.1m", baseline: "filter + sort of pre-extracted keys", runs: 3) {
+            let fixture = ControllerFixture()
+            let keys = fixture.extractedKeys()
+            return .init(
+                subject: { stopwatch in
+                    let controller = ResultsController(graph: fixture.graph, request: ControllerFixture.request)
+                    stopwatch.measure { controller.performFetch() }
+                    blackHole(controller)
+                },
+                baseline: { stopwatch in
+                    stopwatch.measure { () -> [ItemKeys] in
+                        keys.filter { (key: ItemKeys) -> Bool in key.quantity >= 0 }.sorted(by: keysLess)
+                    }
+                }
+            )
+        },
+        Benchmark("controller.commit.120.1m", baseline: "re-fetch + diff of the whole list", runs: 5) {
+            let fixture = ControllerFixture()
+            let timer = DeliveryTimer(row: "controller.commit.120.1m", runs: 5)
+            timer.start(on: fixture.graph)
+            let controller = ResultsController(graph: fixture.graph, request: ControllerFixture.request)
+            controller.performFetch()
+            timer.stop(on: fixture.graph)
+            var rng = SystemRandomNumberGenerator()
+            var old = rows(controller)
+            var items = fixture.graph.objects(of: BenchItem.self)
+            return .init(
+                subject: { stopwatch in
+                    blackHole(timer)
+                    // 100 sort-key updates, 10 inserts and 10 deletes in one commit.
+                    for _ in 0..<100 { items.randomElement(using: &rng)!.name = "Item \(UInt32.random(in: 0..<UInt32.max, using: &rng))" }
+                    for index in 0..<10 {
+                        let item = fixture.graph.insert(BenchItem())
+                        item.name = "Item \(UInt32.random(in: 0..<UInt32.max, using: &rng))"
+                        item.location = fixture.locations[index * 7]
+                        items.append(item)
+                    }
+                    for _ in 0..<10 {
+                        let index = Int.random(in: 0..<items.count, using: &rng)
+                        fixture.graph.delete(items[index])
+                        items.swapAt(index, items.count - 1)
+                        items.removeLast()
+                    }
+                    stopwatch.measure { try? fixture.graph.commit() }
+                    precondition(controller.numberOfObjects == ControllerFixture.itemCount, "the commit did not reach the controller")
+                },
+                baseline: { stopwatch in
+                    let (changes, new) = stopwatch.measure { fixture.refetchAndDiff(from: old) }
+                    old = new
+                    blackHole(changes)
+                }
+            )
+        },
+        Benchmark("controller.related-rename.1m", baseline: "re-fetch + diff of the whole list", runs: 5) {
+            let fixture = ControllerFixture()
+            let timer = DeliveryTimer(row: "controller.related-rename.1m", runs: 5)
+            timer.start(on: fixture.graph)
+            let controller = ResultsController(graph: fixture.graph, request: ControllerFixture.request)
+            controller.performFetch()
+            timer.stop(on: fixture.graph)
+            var old = rows(controller)
+            var renames = 0
+            return .init(
+                subject: { stopwatch in
+                    blackHole(timer)
+                    // Renaming one location re-sections its 10,000 items.
+                    renames += 1
+                    fixture.locations[42].name = renames % 2 == 0 ? "Location 42" : "Location 99½"
+                    stopwatch.measure { try? fixture.graph.commit() }
+                    precondition(controller.sections.count == 100, "the rename did not reach the controller")
+                },
+                baseline: { stopwatch in
+                    let (changes, new) = stopwatch.measure { fixture.refetchAndDiff(from: old) }
+                    old = new
+                    blackHole(changes)
+                }
+            )
+        },
+        Benchmark("controller.memory", baseline: "object(at:) vs. an array of the objects", runs: 3) {
+            let fixture = ControllerFixture()
+            let controller = ResultsController(graph: fixture.graph, request: ControllerFixture.request)
+            controller.performFetch()
+            let objects = controller.fetchedObjects
+            let paths = controller.sections.enumerated().flatMap { section, info in
+                stride(from: 0, to: info.numberOfObjects, by: 997).map { IndexPath(row: $0, section: section) }
+            }
+            var starts: [Int] = [0]
+            for section in controller.sections { starts.append(starts[starts.count - 1] + section.numberOfObjects) }
+            let flat = paths.map { starts[$0.section] + $0.row }
+            return .init(
+                subject: { stopwatch in
+                    stopwatch.measure { () -> Int in paths.reduce(0) { $0 &+ controller.object(at: $1).quantity } }
+                },
+                baseline: { stopwatch in
+                    stopwatch.measure { () -> Int in flat.reduce(0) { $0 &+ objects[$1].quantity } }
+                },
+                memory: {
+                    // Bytes the controller holds beyond the graph and its objects, per fetched
+                    // object; the baseline is an array of the fetched objects.
+                    let arrayStart = retainedBytes()
+                    let array = fixture.graph.objects(of: BenchItem.self)
+                    let arrayBytes = retainedBytes() - arrayStart
+                    let start = retainedBytes()
+                    let fresh = ResultsController(graph: fixture.graph, request: ControllerFixture.request)
+                    fresh.performFetch()
+                    let controllerBytes = retainedBytes() - start
+                    blackHole(fresh)
+                    blackHole(array)
+                    let count = Double(objects.count)
+                    return (Double(controllerBytes) / count, Double(arrayBytes) / count)
+                }
+            )
+        },
+    ]
+}

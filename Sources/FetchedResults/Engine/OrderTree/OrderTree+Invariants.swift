@@ -1,0 +1,39 @@
+extension OrderTree {
+    #if FRK_INVARIANT_CHECKS
+        /// Checks every count, every cached first slot and the order of all slots.
+        func _checkInvariants<O: SlotOrdering>(_ ordering: O) {
+            var previous: Int32?
+            func check(_ node: Node, isRoot: Bool) -> Int {
+                if node.isLeaf {
+                    precondition(isRoot || !node.slots.isEmpty, "internal inconsistency: empty leaf below the root")
+                    precondition(node.slots.count <= Self.leafCapacity, "internal inconsistency: overfull leaf")
+                    for slot in node.slots {
+                        if let previous {
+                            precondition(ordering.less(previous, slot), "internal inconsistency: slots \(previous), \(slot) out of order")
+                        }
+                        previous = slot
+                    }
+                    precondition(node.total == node.slots.count, "internal inconsistency: leaf total \(node.total) ≠ \(node.slots.count)")
+                    return node.total
+                }
+                precondition(!node.children.isEmpty, "internal inconsistency: internal node without children")
+                precondition(node.children.count <= Self.branchCapacity, "internal inconsistency: overfull branch")
+                precondition(node.counts.count == node.children.count && node.firsts.count == node.children.count,
+                             "internal inconsistency: branch arrays of different lengths")
+                var sum = 0
+                for (index, child) in node.children.enumerated() {
+                    let childTotal = check(child, isRoot: false)
+                    precondition(node.counts[index] == childTotal, "internal inconsistency: stale child count")
+                    precondition(node.firsts[index] == child.first, "internal inconsistency: stale first slot")
+                    sum += childTotal
+                }
+                precondition(node.total == sum, "internal inconsistency: branch total \(node.total) ≠ \(sum)")
+                return sum
+            }
+            _ = check(root, isRoot: true)
+        }
+    #else
+        @inline(__always)
+        func _checkInvariants<O: SlotOrdering>(_ ordering: O) {}
+    #endif
+}

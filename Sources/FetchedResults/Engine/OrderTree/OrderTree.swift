@@ -1,0 +1,304 @@
+/// An ordering of slots (small integers naming rows) that a ``SlotOrdering`` compares.
+///
+/// The tree never reads a key itself: every comparison goes through the ordering passed to
+/// each operation, so the caller keeps the keys in compact columns and decides when they
+/// change. A slot must be removed with the keys it was inserted with, then re-inserted with
+/// its new keys.
+protocol SlotOrdering {
+    /// Whether slot `a` sorts before slot `b`. A strict total order over the live slots.
+    func less(_ a: Int32, _ b: Int32) -> Bool
+}
+
+/// A counted B-tree of slots: insert, remove, rank and select in O(log n).
+///
+/// Leaves hold up to ``leafCapacity`` slots in order; internal nodes hold their children,
+/// each child's element count and each child's first slot, which is what a search compares
+/// with. Nodes that fall below a quarter of their capacity merge with a neighbour when the
+/// two fit in one node, so the tree stays within a constant factor of its minimal height.
+struct OrderTree {
+    final class Node {
+        /// The slots of a leaf, in order. Empty in an internal node.
+        var slots: [Int32]
+        /// The children of an internal node. Empty in a leaf.
+        var children: [Node]
+        /// The number of slots under each child.
+        var counts: [Int]
+        /// The first slot under each child.
+        var firsts: [Int32]
+        /// The number of slots under this node.
+        var total: Int
+        let isLeaf: Bool
+
+        init(leaf slots: [Int32]) {
+            self.slots = slots
+            children = []
+            counts = []
+            firsts = []
+            total = slots.count
+            isLeaf = true
+        }
+
+        init(children: [Node]) {
+            slots = []
+            self.children = children
+            counts = children.map(\.total)
+            firsts = children.map(\.first)
+            total = counts.reduce(0, +)
+            isLeaf = false
+        }
+
+        /// The first slot under this node; the node must not be empty.
+        var first: Int32 { isLeaf ? slots[0] : firsts[0] }
+
+        var width: Int { isLeaf ? slots.count : children.count }
+    }
+
+    static let leafCapacity = 256
+    static let branchCapacity = 64
+
+    private(set) var root: Node
+
+    /// Creates an empty tree.
+    init() {
+        root = Node(leaf: [])
+    }
+
+    /// Creates a tree holding `sorted`, which must already be in the ordering's order.
+    ///
+    /// - Complexity: O(n).
+    init(sorted: [Int32]) {
+        guard !sorted.isEmpty else {
+            root = Node(leaf: [])
+            return
+        }
+        let leafFill = Self.leafCapacity * 3 / 4
+        var level: [Node] = stride(from: 0, to: sorted.count, by: leafFill).map { start in
+            Node(leaf: Array(sorted[start..<min(start + leafFill, sorted.count)]))
+        }
+        let branchFill = Self.branchCapacity * 3 / 4
+        while level.count > 1 {
+            level = stride(from: 0, to: level.count, by: branchFill).map { start in
+                Node(children: Array(level[start..<min(start + branchFill, level.count)]))
+            }
+        }
+        root = level[0]
+    }
+
+    /// The number of slots in the tree.
+    var count: Int { root.total }
+
+    /// Inserts `slot` at its place in `ordering`'s order. The slot must not be in the tree.
+    ///
+    /// - Complexity: O(log n) comparisons.
+    mutating func insert<O: SlotOrdering>(_ slot: Int32, _ ordering: O) {
+        if let split = Self.insert(slot, into: root, ordering) {
+            root = Node(children: [root, split])
+        }
+    }
+
+    private static func insert<O: SlotOrdering>(_ slot: Int32, into node: Node, _ ordering: O) -> Node? {
+        node.total += 1
+        if node.isLeaf {
+            node.slots.insert(slot, at: lowerBound(slot, in: node.slots, ordering))
+            guard node.slots.count > leafCapacity else { return nil }
+            let half = node.slots.count / 2
+            let right = Node(leaf: Array(node.slots[half...]))
+            node.slots.removeSubrange(half...)
+            node.total = node.slots.count
+            return right
+        }
+        let index = childIndex(slot, in: node, ordering)
+        let child = node.children[index]
+        let split = insert(slot, into: child, ordering)
+        node.counts[index] = child.total
+        node.firsts[index] = child.first
+        if let split {
+            node.children.insert(split, at: index + 1)
+            node.counts.insert(split.total, at: index + 1)
+            node.firsts.insert(split.first, at: index + 1)
+        }
+        guard node.children.count > branchCapacity else { return nil }
+        let half = node.children.count / 2
+        let right = Node(children: Array(node.children[half...]))
+        node.children.removeSubrange(half...)
+        node.counts.removeSubrange(half...)
+        node.firsts.removeSubrange(half...)
+        node.total = node.counts.reduce(0, +)
+        return right
+    }
+
+    /// Removes `slot`, which must be in the tree with the keys `ordering` sees now.
+    ///
+    /// - Complexity: O(log n) comparisons.
+    mutating func remove<O: SlotOrdering>(_ slot: Int32, _ ordering: O) {
+        Self.remove(slot, from: root, ordering)
+        if !root.isLeaf && root.children.count == 1 {
+            root = root.children[0]
+        }
+    }
+
+    private static func remove<O: SlotOrdering>(_ slot: Int32, from node: Node, _ ordering: O) {
+        node.total -= 1
+        if node.isLeaf {
+            let position = lowerBound(slot, in: node.slots, ordering)
+            guard position < node.slots.count, node.slots[position] == slot else {
+                preconditionFailure("internal inconsistency: slot \(slot) is not in the order tree under its keys")
+            }
+            node.slots.remove(at: position)
+            return
+        }
+        let index = childIndex(slot, in: node, ordering)
+        let child = node.children[index]
+        remove(slot, from: child, ordering)
+        node.counts[index] = child.total
+        if child.total == 0 {
+            node.children.remove(at: index)
+            node.counts.remove(at: index)
+            node.firsts.remove(at: index)
+            return
+        }
+        node.firsts[index] = child.first
+        let capacity = child.isLeaf ? leafCapacity : branchCapacity
+        guard child.width < capacity / 4, node.children.count > 1 else { return }
+        let left = index > 0 ? index - 1 : index
+        mergeIfFits(node, left)
+    }
+
+    /// Merges child `index + 1` into child `index` when their contents fit in one node.
+    private static func mergeIfFits(_ node: Node, _ index: Int) {
+        let a = node.children[index]
+        let b = node.children[index + 1]
+        let capacity = a.isLeaf ? leafCapacity : branchCapacity
+        guard a.width + b.width <= capacity * 3 / 4 else { return }
+        if a.isLeaf {
+            a.slots.append(contentsOf: b.slots)
+        } else {
+            a.children.append(contentsOf: b.children)
+            a.counts.append(contentsOf: b.counts)
+            a.firsts.append(contentsOf: b.firsts)
+        }
+        a.total += b.total
+        node.counts[index] = a.total
+        node.children.remove(at: index + 1)
+        node.counts.remove(at: index + 1)
+        node.firsts.remove(at: index + 1)
+    }
+
+    /// The number of slots that sort before `slot` (its position, when it is in the tree).
+    ///
+    /// - Complexity: O(log n) comparisons.
+    func rank<O: SlotOrdering>(of slot: Int32, _ ordering: O) -> Int {
+        var node = root
+        var rank = 0
+        while !node.isLeaf {
+            let index = Self.childIndex(slot, in: node, ordering)
+            for i in 0..<index { rank += node.counts[i] }
+            node = node.children[index]
+        }
+        return rank + Self.lowerBound(slot, in: node.slots, ordering)
+    }
+
+    /// The number of slots for which `isBefore` holds, where `isBefore` is true for a prefix
+    /// of the order and false after it.
+    ///
+    /// - Complexity: O(log n) calls of `isBefore`.
+    func partitionPoint(_ isBefore: (Int32) -> Bool) -> Int {
+        var node = root
+        var rank = 0
+        while !node.isLeaf {
+            // The last child whose first slot is still before the boundary holds it.
+            var low = 0
+            var high = node.firsts.count
+            while low < high {
+                let mid = (low + high) / 2
+                if isBefore(node.firsts[mid]) { low = mid + 1 } else { high = mid }
+            }
+            let index = max(low - 1, 0)
+            for i in 0..<index { rank += node.counts[i] }
+            node = node.children[index]
+        }
+        var low = 0
+        var high = node.slots.count
+        while low < high {
+            let mid = (low + high) / 2
+            if isBefore(node.slots[mid]) { low = mid + 1 } else { high = mid }
+        }
+        return rank + low
+    }
+
+    /// The slot at position `rank`, which must be in `0..<count`.
+    ///
+    /// - Complexity: O(log n).
+    func select(_ rank: Int) -> Int32 {
+        precondition(rank >= 0 && rank < count, "internal inconsistency: rank \(rank) outside 0..<\(count)")
+        var node = root
+        var remaining = rank
+        while !node.isLeaf {
+            var index = 0
+            while remaining >= node.counts[index] {
+                remaining -= node.counts[index]
+                index += 1
+            }
+            node = node.children[index]
+        }
+        return node.slots[remaining]
+    }
+
+    /// Calls `body` with each slot at positions `range`, in order.
+    ///
+    /// - Complexity: O(log n + m) for m positions.
+    func forEach(in range: Range<Int>, _ body: (Int32) -> Void) {
+        guard !range.isEmpty else { return }
+        precondition(range.lowerBound >= 0 && range.upperBound <= count, "internal inconsistency: range \(range) outside 0..<\(count)")
+        Self.visit(root, skipping: range.lowerBound, taking: range.count, body)
+    }
+
+    /// Visits `take` slots under `node` after skipping `skip`; returns how many it visited.
+    @discardableResult
+    private static func visit(_ node: Node, skipping skip: Int, taking take: Int, _ body: (Int32) -> Void) -> Int {
+        if node.isLeaf {
+            let end = min(node.slots.count, skip + take)
+            guard skip < end else { return 0 }
+            for i in skip..<end { body(node.slots[i]) }
+            return end - skip
+        }
+        var skip = skip
+        var visited = 0
+        for (index, child) in node.children.enumerated() where visited < take {
+            let childCount = node.counts[index]
+            if skip >= childCount {
+                skip -= childCount
+                continue
+            }
+            visited += visit(child, skipping: skip, taking: take - visited, body)
+            skip = 0
+        }
+        return visited
+    }
+
+    /// The index of the child of `node` where `slot` belongs: the last child whose first slot
+    /// does not sort after it.
+    @inline(__always)
+    private static func childIndex<O: SlotOrdering>(_ slot: Int32, in node: Node, _ ordering: O) -> Int {
+        var low = 1
+        var high = node.firsts.count
+        while low < high {
+            let mid = (low + high) / 2
+            let first = node.firsts[mid]
+            if first == slot || ordering.less(first, slot) { low = mid + 1 } else { high = mid }
+        }
+        return low - 1
+    }
+
+    /// The first position in `slots` whose slot does not sort before `slot`.
+    @inline(__always)
+    private static func lowerBound<O: SlotOrdering>(_ slot: Int32, in slots: [Int32], _ ordering: O) -> Int {
+        var low = 0
+        var high = slots.count
+        while low < high {
+            let mid = (low + high) / 2
+            if ordering.less(slots[mid], slot) { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+}

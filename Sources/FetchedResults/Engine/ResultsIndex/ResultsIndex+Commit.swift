@@ -1,0 +1,414 @@
+import Foundation
+
+/// The changes of one commit, in the index spaces of the visible window.
+struct IndexDiff<ID: Hashable & Comparable> {
+    /// A change to one row, for delegates that follow rows one by one.
+    enum RowChange {
+        /// A row left the window; `at` is its index path before the commit.
+        case delete(ID, at: IndexPath)
+        /// A row entered the window; `at` is its index path after the commit.
+        case insert(ID, at: IndexPath)
+        /// A row moved from an index path before the commit to one after it; `changed` says
+        /// whether its content changed too.
+        case move(ID, from: IndexPath, to: IndexPath, changed: Bool)
+        /// A row whose content changed and whose relative order did not, at its index path
+        /// before and after the commit.
+        case update(ID, at: IndexPath, newIndexPath: IndexPath)
+    }
+
+    /// The general changes (a moved row that changed is a move source and reconfigured).
+    var changes = ListChanges()
+    /// Sections that left the window: positions before the commit, with their key values.
+    var deletedSections: [(index: Int, value: SortValue)] = []
+    /// Sections that entered the window: positions after the commit, with their key values.
+    var insertedSections: [(index: Int, value: SortValue)] = []
+    /// Every row change, including rows inside inserted and deleted sections.
+    var rows: [RowChange] = []
+
+    /// Whether the commit changed nothing visible.
+    var isEmpty: Bool { deletedSections.isEmpty && insertedSections.isEmpty && rows.isEmpty }
+}
+
+extension ResultsIndex {
+    /// Replaces every row, as a fetch does.
+    ///
+    /// - Parameter rows: The fetched rows with their keys, in any order; identifiers must be
+    ///   unique.
+    /// - Complexity: O(n log n).
+    mutating func load(_ rows: [(id: ID, keys: RowKeys)]) {
+        self = ResultsIndex(ascending: keys.ascending, sectionsAscending: keys.sectionsAscending, offset: offset, limit: limit)
+        keys.ids.reserveCapacity(rows.count)
+        keys.sectionOf.reserveCapacity(rows.count)
+        for column in keys.columns.indices { keys.columns[column].reserveCapacity(rows.count) }
+        slotByID.reserveCapacity(rows.count)
+        for (index, row) in rows.enumerated() {
+            let handle = internSection(row.keys.section, placing: false)
+            sectionCounts[Int(handle)] += 1
+            keys.ids.append(row.id)
+            keys.sectionOf.append(handle)
+            for column in keys.columns.indices { keys.columns[column].append(row.keys.sort[column]) }
+            let previous = slotByID.updateValue(Int32(index), forKey: row.id)
+            precondition(previous == nil, "internal inconsistency: row \(row.id) loaded twice")
+        }
+        let values = keys.sectionValues
+        let ascending = keys.sectionsAscending
+        directory.sort { (values[Int($0)] < values[Int($1)]) == ascending }
+        rebuildDirectory()
+        // Sort once by integer summaries — the section's directory position and the first
+        // sort key's summary — and compare full keys only where those tie.
+        var sortable = rows.indices.map { index in
+            let slot = Int32(index)
+            return LoadRow(
+                section: directoryPosition[Int(keys.sectionOf[index])], slot: slot,
+                summary: keys.columns.isEmpty ? SortValueSummary(.null) : SortValueSummary(keys.columns[0][index]))
+        }
+        let ordering = keys
+        let firstAscending = keys.ascending.first ?? true
+        sortable.sort { a, b in
+            if a.section != b.section { return a.section < b.section }
+            let order = SortValueSummary.order(a.summary, b.summary)
+            if order != 0 { return (order < 0) == firstAscending }
+            return ordering.less(a.slot, b.slot)
+        }
+        tree = OrderTree(sorted: sortable.map(\.slot))
+        _checkInvariants()
+    }
+
+    /// Changes the window; the caller diffs the old rows with the new ones.
+    mutating func setWindow(offset: Int, limit: Int?) {
+        precondition(offset >= 0, "fetchOffset must not be negative, got \(offset)")
+        precondition(limit.map { $0 >= 0 } ?? true, "fetchLimit must not be negative, got \(limit ?? 0)")
+        self.offset = offset
+        self.limit = limit
+    }
+
+    /// Applies the changed rows of one commit and returns the changes of the window.
+    ///
+    /// Rows that did not change keep their relative order, so only the changed rows and the
+    /// few unchanged rows that cross an edge of the window (at most two per change) are
+    /// visited. A changed row that stays between the same unchanged neighbours in the same
+    /// section is not moved (an update, or nothing when it does not report one); among
+    /// changed rows that share a gap, a longest increasing subsequence stays and the rest
+    /// move. A row whose section appears or disappears is deleted and inserted instead of
+    /// moved, as a list view requires.
+    ///
+    /// - Parameter input: The changed rows; each identifier at most once.
+    /// - Returns: The changes of the visible window.
+    /// - Complexity: O(k log n + k log k + s) for k changes, n rows and s sections.
+    mutating func apply(_ input: [Change]) -> IndexDiff<ID> {
+        let oldWindow = window
+        let oldVisibleRange = visibleDirectoryRange
+        let oldFirstDirectory = oldVisibleRange.lowerBound
+
+        // 1. Everything about the old state, before any mutation.
+        var records: [Record] = []
+        records.reserveCapacity(input.count)
+        var removed = 0
+        var inserted = 0
+        var changedSlots: Set<Int32> = []
+        var oldSectionIndex: [Int32: Int] = [:]
+        var sectionValue: [Int32: SortValue] = [:]
+        func noteOldSection(_ handle: Int32) {
+            guard sectionValue[handle] == nil else { return }
+            sectionValue[handle] = keys.sectionValues[Int(handle)]
+            let position = Int(directoryPosition[Int(handle)])
+            if position >= 0, oldVisibleRange.contains(position) {
+                oldSectionIndex[handle] = position - oldFirstDirectory
+            }
+        }
+        for change in input {
+            let oldSlot = slotByID[change.id]
+            guard oldSlot != nil || change.keys != nil else { continue }
+            if let oldSlot, let newKeys = change.keys, !change.reportsUpdate, keys.keys(of: oldSlot, equal: newKeys) {
+                continue
+            }
+            var record = Record(id: change.id, newKeys: change.keys, reportsUpdate: change.reportsUpdate)
+            if let oldSlot {
+                record.oldSlot = oldSlot
+                record.oldRank = tree.rank(of: oldSlot, keys)
+                record.oldHandle = keys.sectionOf[Int(oldSlot)]
+                noteOldSection(record.oldHandle)
+                record.oldIndexPath = indexPath(forRank: record.oldRank, window: oldWindow, firstDirectory: oldFirstDirectory)
+                changedSlots.insert(oldSlot)
+                removed += 1
+            }
+            if let newKeys = change.keys {
+                inserted += 1
+                if let handle = existingHandle(of: newKeys.section) { noteOldSection(handle) }
+            }
+            records.append(record)
+        }
+        guard !records.isEmpty else { return IndexDiff() }
+
+        // Unchanged rows near an edge of the window may cross it.
+        var boundary: [Boundary] = []
+        if offset > 0 || limit != nil {
+            let margin = 2 * (removed + inserted) + 1
+            let count = tree.count
+            var ranges: [Range<Int>] = []
+            for edge in [oldWindow.lowerBound, oldWindow.upperBound] {
+                let range = max(0, edge - margin)..<min(count, edge + margin)
+                if let last = ranges.last, last.upperBound >= range.lowerBound {
+                    ranges[ranges.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
+                } else if !range.isEmpty {
+                    ranges.append(range)
+                }
+            }
+            for range in ranges {
+                var rank = range.lowerBound
+                tree.forEach(in: range) { slot in
+                    if !changedSlots.contains(slot) {
+                        boundary.append(Boundary(slot: slot, oldRank: rank))
+                    }
+                    rank += 1
+                }
+            }
+            for index in boundary.indices {
+                let handle = keys.sectionOf[Int(boundary[index].slot)]
+                noteOldSection(handle)
+                boundary[index].oldIndexPath = indexPath(
+                    forRank: boundary[index].oldRank, window: oldWindow, firstDirectory: oldFirstDirectory)
+            }
+        }
+
+        // 2. Mutate: remove every changed row under its old keys, then insert the survivors
+        // and newcomers under their new keys.
+        for record in records {
+            guard let slot = record.oldSlot else { continue }
+            tree.remove(slot, keys)
+            sectionCounts[Int(record.oldHandle)] -= 1
+        }
+        for index in records.indices {
+            let record = records[index]
+            if let newKeys = record.newKeys {
+                let slot = record.oldSlot ?? allocateSlot(for: record.id)
+                let handle = internSection(newKeys.section)
+                sectionCounts[Int(handle)] += 1
+                keys.sectionOf[Int(slot)] = handle
+                for column in keys.columns.indices { keys.columns[column][Int(slot)] = newKeys.sort[column] }
+                tree.insert(slot, keys)
+                records[index].newSlot = slot
+                records[index].newHandle = handle
+                if sectionValue[handle] == nil { sectionValue[handle] = newKeys.section }
+            } else if let slot = record.oldSlot {
+                slotByID[record.id] = nil
+                freeSlots.append(slot)
+            }
+        }
+        rebuildDirectory()
+
+        // 3. The new state.
+        let newWindow = window
+        let newVisibleRange = visibleDirectoryRange
+        for index in records.indices {
+            guard let slot = records[index].newSlot else { continue }
+            let rank = tree.rank(of: slot, keys)
+            records[index].newRank = rank
+            records[index].newIndexPath = indexPath(forRank: rank, window: newWindow, firstDirectory: newVisibleRange.lowerBound)
+        }
+        for index in boundary.indices {
+            let rank = tree.rank(of: boundary[index].slot, keys)
+            boundary[index].newIndexPath = indexPath(forRank: rank, window: newWindow, firstDirectory: newVisibleRange.lowerBound)
+            boundary[index].newRank = rank
+        }
+        var newSectionIndex: [Int32: Int] = [:]
+        for handle in sectionValue.keys {
+            let position = Int(directoryPosition[Int(handle)])
+            if position >= 0, newVisibleRange.contains(position), sectionCounts[Int(handle)] > 0 {
+                newSectionIndex[handle] = position - newVisibleRange.lowerBound
+            }
+        }
+
+        // 4. Sections that left or entered the window.
+        var diff = IndexDiff<ID>()
+        var deletedSectionHandles: Set<Int32> = []
+        var insertedSectionHandles: Set<Int32> = []
+        for (handle, value) in sectionValue {
+            let old = oldSectionIndex[handle]
+            let new = newSectionIndex[handle]
+            if let old, new == nil {
+                deletedSectionHandles.insert(handle)
+                diff.deletedSections.append((old, value))
+            } else if let new, old == nil {
+                insertedSectionHandles.insert(handle)
+                diff.insertedSections.append((new, value))
+            }
+        }
+        diff.deletedSections.sort { $0.index < $1.index }
+        diff.insertedSections.sort { $0.index < $1.index }
+        diff.changes.deletedSections = diff.deletedSections.map(\.index)
+        diff.changes.insertedSections = diff.insertedSections.map(\.index)
+
+        // 5. Rows.
+        var oldNonStayers: [Int] = []
+        var newNonStayers: [Int] = []
+        for record in records {
+            if record.oldIndexPath != nil { oldNonStayers.append(record.oldRank) }
+            if record.newIndexPath != nil { newNonStayers.append(record.newRank) }
+        }
+        for row in boundary {
+            if row.oldIndexPath != nil && row.newIndexPath == nil { oldNonStayers.append(row.oldRank) }
+            if row.oldIndexPath == nil && row.newIndexPath != nil { newNonStayers.append(row.newRank) }
+        }
+        oldNonStayers.sort()
+        newNonStayers.sort()
+
+        var candidates: [Int] = []
+        for (index, record) in records.enumerated() {
+            switch (record.oldIndexPath, record.newIndexPath) {
+            case (let old?, nil):
+                diff.rows.append(.delete(record.id, at: old))
+                if !deletedSectionHandles.contains(record.oldHandle) { diff.changes.deletedRows.append(old) }
+            case (nil, let new?):
+                diff.rows.append(.insert(record.id, at: new))
+                if !insertedSectionHandles.contains(record.newHandle) { diff.changes.insertedRows.append(new) }
+            case (.some, .some):
+                let oldGap = record.oldRank - oldWindow.lowerBound - Self.countBelow(record.oldRank, in: oldNonStayers)
+                let newGap = record.newRank - newWindow.lowerBound - Self.countBelow(record.newRank, in: newNonStayers)
+                if oldGap == newGap && record.oldHandle == record.newHandle {
+                    candidates.append(index)
+                } else {
+                    addMove(records[index], deletedSectionHandles, insertedSectionHandles, &diff)
+                }
+            case (nil, nil):
+                break
+            }
+        }
+        candidates.sort { records[$0].oldRank < records[$1].oldRank }
+        let staying = Self.longestIncreasingSubsequence(candidates.map { records[$0].newRank })
+        for (position, index) in candidates.enumerated() {
+            let record = records[index]
+            if staying.contains(position) {
+                if record.reportsUpdate, let old = record.oldIndexPath, let new = record.newIndexPath {
+                    diff.rows.append(.update(record.id, at: old, newIndexPath: new))
+                    diff.changes.reloadedRows.append(old)
+                }
+            } else {
+                addMove(record, deletedSectionHandles, insertedSectionHandles, &diff)
+            }
+        }
+        for row in boundary {
+            switch (row.oldIndexPath, row.newIndexPath) {
+            case (let old?, nil):
+                let id = keys.ids[Int(row.slot)]
+                diff.rows.append(.delete(id, at: old))
+                if !deletedSectionHandles.contains(keys.sectionOf[Int(row.slot)]) { diff.changes.deletedRows.append(old) }
+            case (nil, let new?):
+                let id = keys.ids[Int(row.slot)]
+                diff.rows.append(.insert(id, at: new))
+                if !insertedSectionHandles.contains(keys.sectionOf[Int(row.slot)]) { diff.changes.insertedRows.append(new) }
+            default:
+                break
+            }
+        }
+        _checkInvariants()
+        return diff
+    }
+
+    private func addMove(
+        _ record: Record, _ deletedSections: Set<Int32>, _ insertedSections: Set<Int32>, _ diff: inout IndexDiff<ID>
+    ) {
+        guard let old = record.oldIndexPath, let new = record.newIndexPath else { return }
+        diff.rows.append(.move(record.id, from: old, to: new, changed: record.reportsUpdate))
+        let fromGone = deletedSections.contains(record.oldHandle)
+        let intoNew = insertedSections.contains(record.newHandle)
+        if fromGone || intoNew {
+            if !fromGone { diff.changes.deletedRows.append(old) }
+            if !intoNew { diff.changes.insertedRows.append(new) }
+        } else {
+            diff.changes.movedRows.append(.init(from: old, to: new))
+            if record.reportsUpdate { diff.changes.reconfiguredRows.append(old) }
+        }
+    }
+
+    private mutating func allocateSlot(for id: ID) -> Int32 {
+        let slot: Int32
+        if let reused = freeSlots.popLast() {
+            slot = reused
+            keys.ids[Int(slot)] = id
+        } else {
+            slot = Int32(keys.ids.count)
+            keys.ids.append(id)
+            keys.sectionOf.append(0)
+            for column in keys.columns.indices { keys.columns[column].append(.null) }
+        }
+        slotByID[id] = slot
+        return slot
+    }
+
+    /// The index path of `rank` in a window of the given state, or `nil` outside it.
+    private func indexPath(forRank rank: Int, window: Range<Int>, firstDirectory: Int) -> IndexPath? {
+        guard window.contains(rank) else { return nil }
+        let position = directoryIndex(containing: rank)
+        return IndexPath(indexes: [position - firstDirectory, rank - max(directoryStarts[position], window.lowerBound)])
+    }
+
+    /// How many elements of the sorted array are below `value`.
+    private static func countBelow(_ value: Int, in sorted: [Int]) -> Int {
+        var low = 0
+        var high = sorted.count
+        while low < high {
+            let mid = (low + high) / 2
+            if sorted[mid] < value { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+
+    /// The positions of one longest strictly increasing subsequence of `values`.
+    ///
+    /// - Complexity: O(m log m).
+    static func longestIncreasingSubsequence(_ values: [Int]) -> Set<Int> {
+        var tails: [Int] = []  // positions of the smallest tail of each length
+        var previous = [Int](repeating: -1, count: values.count)
+        for (position, value) in values.enumerated() {
+            var low = 0
+            var high = tails.count
+            while low < high {
+                let mid = (low + high) / 2
+                if values[tails[mid]] < value { low = mid + 1 } else { high = mid }
+            }
+            previous[position] = low > 0 ? tails[low - 1] : -1
+            if low == tails.count { tails.append(position) } else { tails[low] = position }
+        }
+        var result: Set<Int> = []
+        var position = tails.last ?? -1
+        while position >= 0 {
+            result.insert(position)
+            position = previous[position]
+        }
+        return result
+    }
+}
+
+extension ResultsIndex {
+/// A row while a load sorts it.
+fileprivate struct LoadRow {
+    var section: Int32
+    var slot: Int32
+    var summary: SortValueSummary
+}
+
+/// What the commit algorithm knows about one changed row.
+fileprivate struct Record {
+    var id: ID
+    var newKeys: RowKeys?
+    var reportsUpdate: Bool
+    var oldSlot: Int32?
+    var oldRank = 0
+    var oldHandle: Int32 = -1
+    var oldIndexPath: IndexPath?
+    var newSlot: Int32?
+    var newRank = 0
+    var newHandle: Int32 = -1
+    var newIndexPath: IndexPath?
+}
+
+/// An unchanged row near an edge of the window.
+fileprivate struct Boundary {
+    var slot: Int32
+    var oldRank: Int
+    var oldIndexPath: IndexPath?
+    var newRank = 0
+    var newIndexPath: IndexPath?
+}
+}

@@ -1,0 +1,164 @@
+import Foundation
+
+/// The keys extracted from one fetched object: its section key and its sort keys, in the
+/// compact form the index compares.
+struct RowKeys: Equatable {
+    /// The section key; `.null` for every row of an unsectioned request.
+    var section: SortValue
+    /// One value per sort key of the request, in the request's order.
+    var sort: [SortValue]
+}
+
+/// The keys of every row, in columns indexed by slot, and the order they define: section key
+/// first, then the sort keys, then the row's identifier as the final tie-break.
+///
+/// Section keys are interned: a row keeps a handle to its section's value, so rows of one
+/// section compare their sections with one integer comparison.
+struct RowKeyColumns<ID: Hashable & Comparable>: SlotOrdering {
+    /// The identifier of the row in each slot (stale in free slots).
+    var ids: [ID] = []
+    /// The section handle of the row in each slot.
+    var sectionOf: [Int32] = []
+    /// The value of each section handle.
+    var sectionValues: [SortValue] = []
+    /// The position of each live section handle in the sorted section directory, kept
+    /// current during a commit too, so rows of different sections compare two integers.
+    var sectionRank: [Int32] = []
+    /// One column per sort key, indexed by slot.
+    var columns: [[SortValue]]
+    /// The direction of each sort key.
+    let ascending: [Bool]
+    /// The direction of the section key.
+    let sectionsAscending: Bool
+
+    init(ascending: [Bool], sectionsAscending: Bool) {
+        self.ascending = ascending
+        self.sectionsAscending = sectionsAscending
+        columns = Array(repeating: [], count: ascending.count)
+    }
+
+    @inline(__always)
+    func less(_ a: Int32, _ b: Int32) -> Bool {
+        let sa = sectionOf[Int(a)]
+        let sb = sectionOf[Int(b)]
+        if sa != sb {
+            return sectionRank[Int(sa)] < sectionRank[Int(sb)]
+        }
+        for column in columns.indices {
+            let va = columns[column][Int(a)]
+            let vb = columns[column][Int(b)]
+            if va < vb { return ascending[column] }
+            if vb < va { return !ascending[column] }
+        }
+        return ids[Int(a)] < ids[Int(b)]
+    }
+
+    /// Whether the row in `slot` has exactly these keys.
+    func keys(of slot: Int32, equal keys: RowKeys) -> Bool {
+        guard sectionValues[Int(sectionOf[Int(slot)])] == keys.section else { return false }
+        for column in columns.indices where columns[column][Int(slot)] != keys.sort[column] {
+            return false
+        }
+        return true
+    }
+
+    /// The keys of the row in `slot`.
+    func keys(of slot: Int32) -> RowKeys {
+        RowKeys(
+            section: sectionValues[Int(sectionOf[Int(slot)])],
+            sort: columns.map { $0[Int(slot)] }
+        )
+    }
+}
+
+/// The ordering engine of a results controller: the fetched rows in order, their sections
+/// and the window that `fetchOffset` and `fetchLimit` cut out of them.
+///
+/// The index never reads an object. Its owner extracts the keys, tells it which rows
+/// changed, and receives the `ListChanges` of the visible window in return:
+///
+/// - a counted B-tree of slots answers rank and select in O(log n);
+/// - a sorted directory of the sections (with cumulative row counts) maps a rank to an
+///   index path in O(log s) for s sections;
+/// - ``apply(_:)`` turns k changed rows into the changes of one commit in
+///   O(k log n + s), without visiting the unchanged rows.
+///
+/// Rows order by section key, then by the sort keys, then by identifier, so sections are
+/// contiguous runs of the order and never need a matching first sort key.
+struct ResultsIndex<ID: Hashable & Comparable> {
+    /// One changed row, as the owner reports it.
+    struct Change {
+        /// The row's identifier.
+        var id: ID
+        /// The row's new keys, or `nil` when it is no longer fetched (deleted or filtered out).
+        var keys: RowKeys?
+        /// Whether the row's content changed, so its cell must refresh wherever it ends up.
+        var reportsUpdate: Bool
+    }
+
+    /// A section of the visible window.
+    struct Section: Equatable {
+        /// The section key's value.
+        var value: SortValue
+        /// The number of visible rows in the section.
+        var count: Int
+    }
+
+    var keys: RowKeyColumns<ID>
+    var tree = OrderTree()
+    var slotByID: [ID: Int32] = [:]
+    var freeSlots: [Int32] = []
+
+    /// The number of rows in each section handle.
+    var sectionCounts: [Int] = []
+    var sectionHandleByValue: [SortValue: Int32] = [:]
+    var freeHandles: [Int32] = []
+    /// Live section handles, sorted by value in the order rows sort.
+    var directory: [Int32] = []
+    /// The rank of each directory entry's first row.
+    var directoryStarts: [Int] = []
+    /// The directory position of each handle (or a mark for free handles): the section's
+    /// rank in the order, which row comparisons use instead of comparing section values.
+    var directoryPosition: [Int32] {
+        get { keys.sectionRank }
+        set { keys.sectionRank = newValue }
+    }
+
+    /// The number of leading rows the window skips.
+    var offset: Int
+    /// The most rows the window shows, or `nil` for no limit.
+    var limit: Int?
+
+    /// Creates an empty index.
+    ///
+    /// - Parameters:
+    ///   - ascending: The direction of each sort key.
+    ///   - sectionsAscending: The direction of the section key.
+    ///   - offset: Rows skipped at the start of the order (`fetchOffset`).
+    ///   - limit: The most rows shown (`fetchLimit`), or `nil`.
+    init(ascending: [Bool], sectionsAscending: Bool = true, offset: Int = 0, limit: Int? = nil) {
+        precondition(offset >= 0, "fetchOffset must not be negative, got \(offset)")
+        precondition(limit.map { $0 >= 0 } ?? true, "fetchLimit must not be negative, got \(limit ?? 0)")
+        keys = RowKeyColumns(ascending: ascending, sectionsAscending: sectionsAscending)
+        self.offset = offset
+        self.limit = limit
+    }
+
+    /// The number of fetched rows, inside and outside the window.
+    var totalCount: Int { tree.count }
+
+    /// The ranks the window shows.
+    var window: Range<Int> { Self.window(count: tree.count, offset: offset, limit: limit) }
+
+    static func window(count: Int, offset: Int, limit: Int?) -> Range<Int> {
+        let low = min(offset, count)
+        let high = limit.map { min(count, offset + $0) } ?? count
+        return low..<max(low, high)
+    }
+
+    /// The number of rows in the window.
+    var visibleCount: Int { window.count }
+
+    /// Whether the row is fetched (inside or outside the window).
+    func contains(_ id: ID) -> Bool { slotByID[id] != nil }
+}

@@ -1,0 +1,78 @@
+/// A two-word, order-preserving summary of a ``SortValue``, compared with integer
+/// operations: when two summaries differ, their values compare the same way; when they are
+/// equal, the values must be compared in full.
+///
+/// Numbers keep their top 61 bits (as doubles), Booleans their value, and strings whose first
+/// 16 UTF-8 bytes are ASCII their first 15 bytes (an ASCII byte after the prefix guarantees
+/// that no combining mark changes the prefix under Unicode normalization, which Swift's
+/// string comparison applies). Other values summarize to their kind only.
+struct SortValueSummary {
+    var high: UInt64
+    var low: UInt64
+
+    private static let stringPrefixFlag: UInt64 = 1 << 60
+
+    init(_ value: SortValue) {
+        switch value {
+        case .null:
+            high = 0
+            low = 0
+        case .bool(let flag):
+            high = 1 << 61 | (flag ? 1 : 0)
+            low = 0
+        case .int(let number):
+            high = 2 << 61 | Self.orderedBits(Double(number)) >> 3
+            low = 0
+        case .double(let number):
+            high = 2 << 61 | Self.orderedBits(number) >> 3
+            low = 0
+        case .string(let text):
+            high = 3 << 61
+            low = 0
+            var qualifies = true
+            var index = 0
+            for byte in text.utf8 {
+                guard byte < 0x80 else {
+                    qualifies = false
+                    break
+                }
+                if index < 7 {
+                    high |= UInt64(byte) << (8 * (6 - index))
+                } else if index < 15 {
+                    low |= UInt64(byte) << (8 * (14 - index))
+                } else {
+                    break
+                }
+                index += 1
+            }
+            if qualifies { high |= Self.stringPrefixFlag } else { high = 3 << 61; low = 0 }
+        case .opaque:
+            high = 4 << 61
+            low = 0
+        }
+    }
+
+    /// A double's bits, mapped so that unsigned comparison follows numeric order.
+    private static func orderedBits(_ number: Double) -> UInt64 {
+        let bits = number.bitPattern
+        return bits & (1 << 63) != 0 ? ~bits : bits | 1 << 63
+    }
+
+    /// -1 or 1 when the summaries decide the order of their values, 0 when they do not.
+    @inline(__always)
+    static func order(_ a: SortValueSummary, _ b: SortValueSummary) -> Int {
+        let kindA = a.high >> 61
+        let kindB = b.high >> 61
+        if kindA != kindB { return kindA < kindB ? -1 : 1 }
+        switch kindA {
+        case 1, 2:
+            return a.high == b.high ? 0 : a.high < b.high ? -1 : 1
+        case 3:
+            guard a.high & b.high & stringPrefixFlag != 0 else { return 0 }
+            if a.high != b.high { return a.high < b.high ? -1 : 1 }
+            return a.low == b.low ? 0 : a.low < b.low ? -1 : 1
+        default:
+            return 0
+        }
+    }
+}

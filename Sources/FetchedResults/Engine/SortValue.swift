@@ -1,0 +1,97 @@
+import Foundation
+
+/// The compact, comparable form in which a controller keeps an extracted key.
+///
+/// A controller reads each key once per object and change (through the key path, the folding
+/// and the section transform) and keeps this value, so sorting and searching compare plain
+/// numbers and pre-folded strings and never touch a key path or Foundation.
+///
+/// Values of different kinds order by kind: `null` first, then booleans, numbers (integers
+/// and doubles compare by value), strings, and opaque values last.
+public enum SortValue: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// A missing value (`nil`).
+    case null
+    /// A Boolean; `false` sorts first.
+    case bool(Bool)
+    /// An integer.
+    case int(Int64)
+    /// A floating-point number (dates are kept as seconds since the reference date).
+    case double(Double)
+    /// A string, already folded for the key's comparison.
+    case string(String)
+    /// Any other `Hashable & Comparable` value, compared through its own `<`.
+    case opaque(OpaqueSortValue)
+
+    private var kindRank: Int {
+        switch self {
+        case .null: 0
+        case .bool: 1
+        case .int, .double: 2
+        case .string: 3
+        case .opaque: 4
+        }
+    }
+
+    /// Whether `lhs` sorts before `rhs`.
+    ///
+    /// - Complexity: O(1) for every kind but strings, which compare in O(length).
+    public static func < (lhs: SortValue, rhs: SortValue) -> Bool {
+        switch (lhs, rhs) {
+        case let (.string(a), .string(b)): return a < b
+        case let (.int(a), .int(b)): return a < b
+        case let (.double(a), .double(b)): return a < b
+        case let (.int(a), .double(b)): return Double(a) < b
+        case let (.double(a), .int(b)): return a < Double(b)
+        case let (.bool(a), .bool(b)): return !a && b
+        case let (.opaque(a), .opaque(b)): return a < b
+        case (.null, .null): return false
+        default: return lhs.kindRank < rhs.kindRank
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .null: "nil"
+        case .bool(let value): "\(value)"
+        case .int(let value): "\(value)"
+        case .double(let value): "\(value)"
+        case .string(let value): value
+        case .opaque(let value): "\(value.base)"
+        }
+    }
+}
+
+/// A `Hashable & Comparable & Sendable` value of any type, compared through its own `<`.
+///
+/// Values of different types order by their type names, so a mixed column still has one
+/// total order.
+public struct OpaqueSortValue: Sendable, Hashable, Comparable {
+    /// The wrapped value.
+    public let base: any Hashable & Comparable & Sendable
+
+    /// Wraps a value.
+    ///
+    /// - Parameter base: The value to compare through its own `<`.
+    public init(_ base: some Hashable & Comparable & Sendable) {
+        self.base = base
+    }
+
+    public static func < (lhs: OpaqueSortValue, rhs: OpaqueSortValue) -> Bool {
+        func compare<T: Hashable & Comparable & Sendable>(_ a: T) -> Bool? {
+            (rhs.base as? T).map { a < $0 }
+        }
+        if let result = compare(lhs.base) { return result }
+        return String(reflecting: type(of: lhs.base)) < String(reflecting: type(of: rhs.base))
+    }
+
+    public static func == (lhs: OpaqueSortValue, rhs: OpaqueSortValue) -> Bool {
+        func equal<T: Hashable & Comparable & Sendable>(_ a: T) -> Bool {
+            (rhs.base as? T).map { a == $0 } ?? false
+        }
+        return equal(lhs.base)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(base)
+    }
+}

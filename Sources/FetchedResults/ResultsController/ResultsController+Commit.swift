@@ -1,0 +1,73 @@
+extension ResultsController {
+    /// Brings the results up to date with one commit and delivers the changes.
+    ///
+    /// Only objects the commit touched are re-evaluated: inserted and deleted objects of the
+    /// entity, updated ones whose written properties an evaluation read (or that are fetched,
+    /// whose rows must refresh), and the objects whose evaluation read a written property of
+    /// another object.
+    ///
+    /// - Complexity: O(k log n) for k re-evaluated objects.
+    func graphDidCommit(_ changes: GraphChanges) {
+        guard hasFetched else { return }
+        let entity = Object.entity
+        // Objects to re-evaluate, with whether their own write must refresh their row.
+        var pending: [ObjectID: Bool] = [:]
+        var updates: [ResultsIndex<ObjectID>.Change] = []
+
+        for id in changes.deleted {
+            dependencies.remove(id)
+            if id.entity === entity, index.contains(id) {
+                updates.append(.init(id: id, keys: nil, reportsUpdate: false))
+            }
+        }
+        for id in changes.inserted where id.entity === entity && !changes.deleted.contains(id) {
+            pending[id] = false
+        }
+        for (id, properties) in changes.updated where !changes.deleted.contains(id) {
+            if id.entity === entity {
+                let reads = properties.indexes.contains { dependencies.ownReads.contains($0) }
+                // Until an object has been evaluated the displayed keys are unresolved, and every
+                // write refreshes its row.
+                let refreshes = index.contains(id)
+                    && (displayedProperties.map { displayed in properties.indexes.contains { displayed.contains($0) } } ?? true)
+                if refreshes {
+                    pending[id] = true
+                } else if reads {
+                    pending[id] = pending[id] ?? false
+                }
+            }
+            if dependencies.hasCrossReads {
+                for property in properties.indexes {
+                    for dependent in dependencies.dependents(of: id, property) ?? [] where pending[dependent] == nil {
+                        pending[dependent] = false
+                    }
+                }
+            }
+        }
+        if dependencies.hasCrossReads {
+            for move in changes.moves {
+                guard let property = move.owner.entity.index(of: move.relationship) else { continue }
+                for dependent in dependencies.dependents(of: move.owner, property) ?? [] where pending[dependent] == nil {
+                    pending[dependent] = false
+                }
+            }
+        }
+
+        for (id, ownWrite) in pending where !changes.deleted.contains(id) {
+            guard let object = graph.object(with: id) as? Object else {
+                dependencies.remove(id)
+                if index.contains(id) { updates.append(.init(id: id, keys: nil, reportsUpdate: false)) }
+                continue
+            }
+            let keys = evaluate(object, id: id)
+            // A row whose keys changed because of a related object refreshes too: its cell
+            // shows what the keys were made from.
+            let keysChanged = keys != nil && index.keys(of: id).map { $0 != keys } ?? false
+            updates.append(.init(id: id, keys: keys, reportsUpdate: ownWrite || keysChanged && displayedProperties == nil))
+        }
+        guard !updates.isEmpty else { return }
+        let diff = index.apply(updates)
+        guard !diff.isEmpty else { return }
+        deliver(diff)
+    }
+}

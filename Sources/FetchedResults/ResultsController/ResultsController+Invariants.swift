@@ -1,0 +1,17 @@
+extension ResultsController {
+    #if FRK_INVARIANT_CHECKS
+        /// Checks the index and that every fetched row belongs to a live object.
+        func _checkInvariants() {
+            index._checkInvariants()
+            if index.totalCount <= 4_096 {
+                dependencies._checkInvariants()
+                for id in index.visibleIDs {
+                    precondition(graph.object(with: id) is Object, "internal inconsistency: fetched \(id) is not a live \(Object.self)")
+                }
+            }
+        }
+    #else
+        @inline(__always)
+        func _checkInvariants() {}
+    #endif
+}

@@ -1,0 +1,19 @@
+extension ResultsController {
+    /// Replaces the request; on a fetched controller, re-evaluates every object and delivers
+    /// the difference between the old results and the new ones as one change.
+    func replaceRequest(with newRequest: FetchRequest<Object>) {
+        guard hasFetched else {
+            _request = newRequest
+            index = Self.makeIndex(for: newRequest)
+            return
+        }
+        let oldRows = index.visibleRows
+        let oldNames = Dictionary(oldRows.map { ($0.section, sectionName(for: $0.section)) }, uniquingKeysWith: { a, _ in a })
+        _request = newRequest
+        load(graph.objects(of: Object.self))
+        let diff = ResultsIndex<ObjectID>.diff(from: oldRows, to: index.visibleRows)
+        guard !diff.isEmpty else { return }
+        for (value, name) in oldNames where sectionNames[value] == nil { sectionNames[value] = name }
+        deliver(diff)
+    }
+}

@@ -1,0 +1,251 @@
+import Foundation
+import Observation
+import Synchronization
+
+/// Keeps the results of a ``FetchRequest`` on an ``ObjectGraph`` up to date, sectioned and
+/// sorted, and reports each commit's changes as a batch a list view accepts.
+///
+/// ```swift
+/// let controller = ResultsController(graph: graph, request: FetchRequest(
+///     Item.self, sortedBy: [SortKey(\.name, comparison: .localizedStandard)],
+///     sectionKey: SectionKey(\.location?.name)))
+/// try controller.performFetch()
+/// controller.delegate = listAdapter
+/// ```
+///
+/// After ``performFetch()`` the controller never fetches again to update itself. It keeps
+/// each fetched object's extracted keys in an order-statistic tree, records which properties
+/// (across relationships too) each object's predicate and keys read, and on every commit
+/// re-evaluates exactly the objects whose reads changed, in O(k log n) for k of them. The
+/// changes are delivered three ways: a ``delegate``, an `AsyncSequence` from ``changes(bufferingPolicy:)``,
+/// and Observation (``sections`` and ``fetchedObjects`` are observable).
+///
+/// A controller is confined to the isolation domain of its graph. It stops observing the
+/// graph when it is deinitialized.
+open class ResultsController<Object: GraphObject>: Observable {
+    /// The graph the controller observes.
+    public let graph: ObjectGraph
+
+    /// What the controller fetches. Setting it on a fetched controller re-evaluates every
+    /// object and reports the difference between the old and new results as one change
+    /// (an animated re-filter or re-sort), never a silent refetch.
+    ///
+    /// - Complexity: Setting it costs O(n log n) for n objects of the entity.
+    public var request: FetchRequest<Object> {
+        get { _request }
+        set { replaceRequest(with: newValue) }
+    }
+
+    /// Told about each change of the results, in Core Data's order.
+    public weak var delegate: (any ResultsControllerDelegate<Object>)?
+
+    var _request: FetchRequest<Object>
+    var index: ResultsIndex<ObjectID>
+    var dependencies = DependencyIndex()
+    var observation: GraphObservation?
+    /// Whether ``performFetch()`` ran.
+    public private(set) var hasFetched = false
+    /// Bumped whenever the results change; sections read with an older generation are stale.
+    var generation = 0
+    var cachedObjects: [Object]?
+    /// Names of sections whose name the key's title transform makes from an object.
+    var sectionNames: [SortValue: String] = [:]
+    /// The properties of the entity that ``FetchRequest/displayedKeys`` resolve to.
+    var displayedProperties: Set<PropertyIndex>?
+    let registrar = ObservationRegistrar()
+    let streams = StreamRegistry()
+
+    /// Creates a controller. It holds no results until ``performFetch()``.
+    ///
+    /// - Parameters:
+    ///   - graph: The graph to fetch from and observe.
+    ///   - request: What to fetch.
+    public init(graph: ObjectGraph, request: FetchRequest<Object>) {
+        self.graph = graph
+        _request = request
+        index = Self.makeIndex(for: request)
+    }
+
+    deinit {
+        observation?.cancel()
+        streams.finishAll()
+    }
+
+    static func makeIndex(for request: FetchRequest<Object>) -> ResultsIndex<ObjectID> {
+        ResultsIndex(
+            ascending: request.sortKeys.map(\.ascending),
+            sectionsAscending: request.sectionKey?.ascending ?? true,
+            offset: request.fetchOffset,
+            limit: request.fetchLimit
+        )
+    }
+
+    /// Fetches every object of the entity that matches the request, sorts and sections them,
+    /// and starts observing the graph. Calling it again re-fetches from scratch without
+    /// reporting a change (set ``request`` to animate a change instead).
+    ///
+    /// Objects inserted but not yet committed are included, as the graph lists them.
+    ///
+    /// - Complexity: O(n log n) for n objects of the entity.
+    public func performFetch() {
+        let objects = graph.objects(of: Object.self)
+        registrar.withMutation(of: self, keyPath: \.sections) {
+            registrar.withMutation(of: self, keyPath: \.fetchedObjects) {
+                load(objects)
+            }
+        }
+        if observation == nil {
+            observation = graph.addObserver { [weak self] changes in
+                self?.graphDidCommit(changes)
+            }
+        }
+        hasFetched = true
+    }
+
+    /// Evaluates every object and rebuilds the index and the dependencies.
+    func load(_ objects: [Object]) {
+        dependencies = DependencyIndex()
+        dependencies.reserveCapacity(objects.count)
+        sectionNames = [:]
+        displayedProperties = nil
+        var rows: [(id: ObjectID, keys: RowKeys)] = []
+        rows.reserveCapacity(objects.count)
+        for object in objects {
+            let id = object.objectID
+            if let keys = evaluate(object, id: id) {
+                rows.append((id, keys))
+            }
+        }
+        index = Self.makeIndex(for: _request)
+        index.load(rows)
+        generation += 1
+        cachedObjects = nil
+        _checkInvariants()
+    }
+
+    /// The index title of a section: by default the capitalized first letter of its name
+    /// (`nil` for an empty name). Override to choose other titles.
+    ///
+    /// - Parameter sectionName: The section's name.
+    /// - Returns: Its title in a section index, or `nil` for none.
+    open func sectionIndexTitle(forSectionName sectionName: String) -> String? {
+        sectionName.first.map { String($0).uppercased() }
+    }
+
+    // MARK: - Results
+
+    /// The fetched objects in order, inside the `fetchOffset`/`fetchLimit` window; empty
+    /// before ``performFetch()``. Observable.
+    ///
+    /// - Complexity: O(n) the first time after a change, O(1) after that.
+    public var fetchedObjects: [Object] {
+        registrar.access(self, keyPath: \.fetchedObjects)
+        if let cachedObjects { return cachedObjects }
+        let objects = index.visibleIDs.map(object(with:))
+        cachedObjects = objects
+        return objects
+    }
+
+    /// The number of fetched objects inside the window.
+    ///
+    /// - Complexity: O(1).
+    public var numberOfObjects: Int { index.visibleCount }
+
+    /// The object with a fetched ID.
+    func object(with id: ObjectID) -> Object {
+        guard let object = graph.object(with: id) as? Object else {
+            preconditionFailure("internal inconsistency: fetched object \(id) is not in the graph")
+        }
+        return object
+    }
+
+    /// The object at an index path. Traps, with a message naming the path and the counts,
+    /// when no row is there; ``object(ifPresentAt:)`` does not.
+    ///
+    /// - Parameter indexPath: A section and row of the current results.
+    /// - Returns: The object.
+    /// - Complexity: O(log n).
+    public func object(at indexPath: IndexPath) -> Object {
+        guard let object = object(ifPresentAt: indexPath) else {
+            let sections = index.visibleSections
+            let counts = indexPath.count == 2 && sections.indices.contains(indexPath[0])
+                ? "section \(indexPath[0]) has \(sections[indexPath[0]].count) rows"
+                : "the results have \(sections.count) sections"
+            preconditionFailure("ResultsController.object(at:): no object at \(indexPath.listDescription); \(counts)")
+        }
+        return object
+    }
+
+    /// The object at an index path, or `nil` when no row is there.
+    ///
+    /// - Parameter indexPath: A section and row.
+    /// - Returns: The object, or `nil`.
+    /// - Complexity: O(log n).
+    public func object(ifPresentAt indexPath: IndexPath) -> Object? {
+        index.id(at: indexPath).map(object(with:))
+    }
+
+    /// The index path of an object, or `nil` when it is not in the results (or outside the
+    /// window).
+    ///
+    /// - Parameter object: The object.
+    /// - Returns: Its index path, or `nil`.
+    /// - Complexity: O(log n).
+    public func indexPath(for object: Object) -> IndexPath? {
+        index.indexPath(of: object.objectID)
+    }
+
+    /// The index path of the object with this ID, or `nil` when it is not in the results.
+    ///
+    /// - Parameter objectID: The object's ID.
+    /// - Returns: Its index path, or `nil`.
+    /// - Complexity: O(log n).
+    public func indexPath(forObjectID objectID: ObjectID) -> IndexPath? {
+        index.indexPath(of: objectID)
+    }
+}
+
+@available(*, unavailable)
+extension ResultsController: Sendable {}
+
+/// The continuations of a controller's change streams.
+///
+/// `state` (the next subscription number and the open continuations) is guarded by its
+/// mutex; a stream's termination handler may run on any thread.
+final class StreamRegistry: Sendable {
+    private let state = Mutex<(next: Int, continuations: [Int: AsyncStream<ResultsChangeSet>.Continuation])>((0, [:]))
+
+    /// Registers a continuation and returns its number.
+    func add(_ continuation: AsyncStream<ResultsChangeSet>.Continuation) -> Int {
+        state.withLock { state in
+            let number = state.next
+            state.next += 1
+            state.continuations[number] = continuation
+            return number
+        }
+    }
+
+    /// Forgets a continuation.
+    func remove(_ number: Int) {
+        let removed = state.withLock { $0.continuations.removeValue(forKey: number) }
+        withExtendedLifetime(removed) {}
+    }
+
+    /// Yields a value to every open stream (outside the lock).
+    func yield(_ value: ResultsChangeSet) {
+        let continuations = state.withLock { Array($0.continuations.values) }
+        for continuation in continuations { continuation.yield(value) }
+    }
+
+    /// Whether any stream is open.
+    var isEmpty: Bool { state.withLock { $0.continuations.isEmpty } }
+
+    /// Finishes every stream (outside the lock).
+    func finishAll() {
+        let continuations = state.withLock { state in
+            defer { state.continuations = [:] }
+            return Array(state.continuations.values)
+        }
+        for continuation in continuations { continuation.finish() }
+    }
+}

@@ -1,2 +1,0 @@
-import FetchedResults
-import Testing
