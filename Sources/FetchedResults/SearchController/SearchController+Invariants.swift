@@ -1,0 +1,30 @@
+extension SearchController {
+    #if FRK_INVARIANT_CHECKS
+        /// Checks, on small results, that the search rows are exactly the base rows the
+        /// current text matches, with the base controller's keys.
+        func _checkSearchInvariants() {
+            guard base.index.totalCount <= 4_096 else { return }
+            for id in index.slotByID.keys {
+                precondition(base.index.keys(of: id) == index.keys(of: id), "internal inconsistency: search row \(id) is not a base row with the same keys")
+            }
+            switch matcher {
+            case .text(_, _, let store):
+                for id in base.index.slotByID.keys {
+                    guard let folded = store.folded[id] else {
+                        preconditionFailure("internal inconsistency: base row \(id) has no folded search string")
+                    }
+                    let matches = store.needle.isEmpty || folded.contains(store.needle)
+                    precondition(matches == index.contains(id), "internal inconsistency: search row \(id) is \(matches ? "missing" : "present") for \(store.needle)")
+                }
+            case .predicate(_, _, let store):
+                for id in base.index.slotByID.keys {
+                    let matches = graph.withoutObservation { store.current.isIncluded(object(with: id)) }
+                    precondition(matches == index.contains(id), "internal inconsistency: search row \(id) is \(matches ? "missing" : "present")")
+                }
+            }
+        }
+    #else
+        @inline(__always)
+        func _checkSearchInvariants() {}
+    #endif
+}
