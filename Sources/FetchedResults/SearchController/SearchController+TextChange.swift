@@ -5,59 +5,66 @@ extension SearchController {
     ///
     /// Rows leave when the new text rejects them and enter when it accepts a base row that
     /// was not a match; which rows are tested depends on how the texts relate (see
-    /// ``searchText``). The changes are applied to the index as one commit would be, so the
-    /// change set has the same form as a commit's.
+    /// ``searchText``). Without a window the base order is the search order, so one ordered
+    /// pass rebuilds the index and yields the deletes and inserts; with a window the index
+    /// places each change as a commit would. Either way the change set has a commit's form.
     func applySearchText(_ text: String) {
         guard text != currentText else { return }
         let oldText = currentText
         currentText = text
-        var changes: [ResultsIndex<ObjectID>.Change] = []
+        // Which rows to test, and how: a narrowing text tests the current matches only; a
+        // broadening one keeps them and tests the other base rows; any other edit tests
+        // every base row.
+        let narrows: Bool
+        let broadens: Bool
+        let matches: (ObjectID) -> Bool
         switch matcher {
         case .text(_, let options, let store):
             let old = store.needle
             let new = FoldedText(text, options: options)
             store.needle = new
-            guard new != old else { break }
+            guard new != old else { return _checkSearchInvariants() }
             // A text that contains the previous one matches a subset of its matches.
-            let narrows = old.isEmpty || new.contains(old)
-            let broadens = new.isEmpty || old.contains(new)
-            if !broadens {
-                for id in index.slotByID.keys where !foldedText(of: id, in: store).contains(new) {
-                    changes.append(.init(id: id, keys: nil, reportsUpdate: false))
-                }
-            }
-            if !narrows {
-                for id in base.index.slotByID.keys where index.slotByID[id] == nil {
-                    let folded = foldedText(of: id, in: store)
-                    guard new.isEmpty || folded.contains(new), let keys = base.index.keys(of: id) else { continue }
-                    changes.append(.init(id: id, keys: keys, reportsUpdate: false))
-                }
-            }
+            narrows = old.isEmpty || new.contains(old)
+            broadens = new.isEmpty || old.contains(new)
+            matches = { [unowned self] id in new.isEmpty || self.foldedText(of: id, in: store).contains(new) }
         case .predicate(let make, let narrowsWhenExtended, let store):
             store.current = make(text)
-            let narrows = narrowsWhenExtended && text.contains(oldText)
-            let broadens = narrowsWhenExtended && oldText.contains(text)
+            narrows = narrowsWhenExtended && (oldText.isEmpty || text.contains(oldText))
+            broadens = narrowsWhenExtended && (text.isEmpty || oldText.contains(text))
+            matches = { [unowned self] id in self.evaluate(self.object(with: id), id: id) != nil }
+        }
+        let diff: IndexDiff<ObjectID>
+        if index.offset == 0 && index.limit == nil {
+            // Both orders are the base order: filter in one ordered pass and rebuild.
+            let source = narrows ? nil : base.index
+            let result = ResultsIndex.filtering(index, source: source) { id, was in
+                broadens && was || matches(id)
+            }
+            index = result.index
+            diff = result.diff
+        } else {
+            // A window shifts rows in and out at its edges: let the index place each change.
+            var changes: [ResultsIndex<ObjectID>.Change] = []
             if !broadens {
-                for id in Array(index.slotByID.keys) where evaluate(object(with: id), id: id) == nil {
+                for id in Array(index.slotByID.keys) where !matches(id) {
                     changes.append(.init(id: id, keys: nil, reportsUpdate: false))
                 }
             }
             if !narrows {
-                for id in Array(base.index.slotByID.keys) where index.slotByID[id] == nil {
-                    guard let keys = evaluate(object(with: id), id: id) else { continue }
+                for id in Array(base.index.slotByID.keys) where index.slotByID[id] == nil && matches(id) {
+                    guard let keys = base.index.keys(of: id) else { continue }
                     changes.append(.init(id: id, keys: keys, reportsUpdate: false))
                 }
             }
+            diff = changes.isEmpty ? IndexDiff() : index.apply(changes)
         }
-        if !changes.isEmpty {
-            let diff = index.apply(changes)
-            // Rows entered with the base controller's keys, without an evaluation here: new
-            // sections take their names from the base controller.
-            for section in diff.insertedSections where sectionNames[section.value] == nil {
-                if let name = base.sectionNames[section.value] { sectionNames[section.value] = name }
-            }
-            if !diff.isEmpty { deliver(diff) }
+        // Rows entered with the base controller's keys, without an evaluation here: new
+        // sections take their names from the base controller.
+        for section in diff.insertedSections where sectionNames[section.value] == nil {
+            if let name = base.sectionNames[section.value] { sectionNames[section.value] = name }
         }
+        if !diff.isEmpty { deliver(diff) }
         _checkSearchInvariants()
     }
 

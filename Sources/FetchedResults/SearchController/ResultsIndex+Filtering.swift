@@ -1,0 +1,98 @@
+import Foundation
+
+extension ResultsIndex {
+    /// Filters rows that are already in order: walks `source`'s rows in order, keeps those
+    /// `isIncluded` accepts, and returns a new index of them with the changes from `old`'s
+    /// rows to the new ones.
+    ///
+    /// Every row of `old` must be a row of `source` with the same keys (a search's current
+    /// matches are base rows, and they are their own source when the text narrows), so the
+    /// two orders agree and the change is a pure filter: deletes and inserts, never a move.
+    /// The new index is built from the kept rows in order, without sorting.
+    ///
+    /// - Parameters:
+    ///   - old: The current rows; it must have no window (`precondition`).
+    ///   - source: The rows to choose from, in order; `nil` chooses from `old` itself.
+    ///   - isIncluded: Whether a row is kept, given its identifier and whether `old` holds it.
+    /// - Returns: The new rows and the changes, in `old`'s index space (deletes) and the
+    ///   new one's (inserts).
+    /// - Complexity: O(r) for the r rows of `source`, plus the calls to `isIncluded`.
+    static func filtering(
+        _ old: ResultsIndex, source: ResultsIndex?, _ isIncluded: (ID, _ wasIncluded: Bool) -> Bool
+    ) -> (index: ResultsIndex, diff: IndexDiff<ID>) {
+        precondition(old.offset == 0 && old.limit == nil, "internal inconsistency: an ordered filter of a windowed index")
+        let sameSource = source == nil
+        let source = source ?? old
+        var new = ResultsIndex(ascending: source.keys.ascending, sectionsAscending: source.keys.sectionsAscending)
+        var diff = IndexDiff<ID>()
+        // The current run of one section: its handle in `source`, and its rows' changes.
+        var runHandle: Int32 = -1
+        var runDeletes: [(ID, IndexPath)] = []
+        var runInserts: [(ID, IndexPath)] = []
+        var oldSections = 0
+        var newSections = 0
+        var oldRow = 0
+        var newRow = 0
+        var newHandle: Int32 = -1
+        func closeRun() {
+            guard runHandle >= 0 else { return }
+            let value = source.keys.sectionValues[Int(runHandle)]
+            let hadOld = oldRow > 0
+            let hasNew = newRow > 0
+            if hadOld && !hasNew { diff.deletedSections.append((oldSections, value)) }
+            if hasNew && !hadOld { diff.insertedSections.append((newSections, value)) }
+            for (id, path) in runDeletes {
+                diff.rows.append(.delete(id, at: path))
+                if hasNew { diff.changes.deletedRows.append(path) }
+            }
+            for (id, path) in runInserts {
+                diff.rows.append(.insert(id, at: path))
+                if hadOld { diff.changes.insertedRows.append(path) }
+            }
+            runDeletes.removeAll(keepingCapacity: true)
+            runInserts.removeAll(keepingCapacity: true)
+            if hadOld { oldSections += 1 }
+            if hasNew { newSections += 1 }
+            oldRow = 0
+            newRow = 0
+            newHandle = -1
+        }
+        new.keys.ids.reserveCapacity(sameSource ? source.tree.count / 2 : old.tree.count)
+        source.tree.forEach(in: 0..<source.tree.count) { slot in
+            let handle = source.keys.sectionOf[Int(slot)]
+            if handle != runHandle {
+                closeRun()
+                runHandle = handle
+            }
+            let id = source.keys.ids[Int(slot)]
+            let was = sameSource || old.slotByID[id] != nil
+            let keep = isIncluded(id, was)
+            if was {
+                if !keep { runDeletes.append((id, IndexPath(indexes: [oldSections, oldRow]))) }
+                oldRow += 1
+            }
+            guard keep else { return }
+            if !was { runInserts.append((id, IndexPath(indexes: [newSections, newRow]))) }
+            newRow += 1
+            if newHandle < 0 {
+                // Sections arrive in order, so the directory is built sorted.
+                newHandle = new.internSection(source.keys.sectionValues[Int(handle)], placing: false)
+            }
+            let newSlot = Int32(new.keys.ids.count)
+            new.sectionCounts[Int(newHandle)] += 1
+            new.keys.ids.append(id)
+            new.keys.sectionOf.append(newHandle)
+            for column in new.keys.columns.indices {
+                new.keys.columns[column].append(source.keys.columns[column][Int(slot)])
+            }
+            new.slotByID[id] = newSlot
+        }
+        closeRun()
+        diff.changes.deletedSections = diff.deletedSections.map(\.index)
+        diff.changes.insertedSections = diff.insertedSections.map(\.index)
+        new.rebuildDirectory()
+        new.tree = OrderTree(sorted: Array(0..<Int32(new.keys.ids.count)))
+        new._checkInvariants()
+        return (new, diff)
+    }
+}
