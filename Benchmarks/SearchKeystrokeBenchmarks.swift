@@ -27,17 +27,24 @@ private final class KeystrokeFixture {
     }
 
     private init() {
-        let words = [
-            "Jamón", "jalapeño", "Jasmine", "JÍCAMA", "Juice", "jerky", "Jägermeister", "Ninja",
-            "Crème", "brûlée", "Äpfel", "ÖL", "Smörgås", "Café", "naïve", "Ñandú", "Piñata", "Mañana", "Noël", "Façade",
-            "milk", "BREAD", "Eggs", "butter", "Cheese", "apples", "Tea", "coffee", "Rice", "beans", "yogurt", "Pasta",
-            "tomato", "Onion", "garlic", "Basil", "oregano", "Paprika", "cumin", "Cinnamon", "vanilla", "Sugar", "flour",
-            "Salt", "pepper", "Olive", "Vinegar", "Mustard", "ketchup", "Mayo", "honey", "Oats", "granola", "Cereal",
-            "chocolate", "Cookies", "crackers", "Chips", "Salsa", "Hummus", "tofu", "Tempeh", "Lentils", "chickpeas",
-            "Quinoa", "couscous", "Bulgur", "spinach", "Kale", "lettuce", "Carrots", "celery", "Potatoes", "Leeks",
-            "zucchini", "Aubergine", "Peppers", "Mushrooms", "Lemons", "limes", "Oranges", "bananas", "Grapes", "Pears",
-            "Plums", "cherries", "Berries", "Mango", "Papaya", "pineapple", "Coconut", "Almonds", "walnuts", "Pecans",
-            "Crêpes", "Gruyère", "Pâté", "Jalousie",
+        // Brand, description and product, with accents and mixed case; about one name in
+        // fifteen has a "j" (a jam, a jamón, jalapeños, a juice), as in a grocery catalogue.
+        let brands = [
+            "Müller", "Señor Sabor", "Crème d'Or", "Løkke", "Ökoland", "Café Noir", "Dvořák & Co", "Žabka", "Été",
+            "BONNE MAMAN", "naturkost", "Île Verte", "Ça Va", "Bøgh", "Høst", "Açaí Brasil", "Über Fresh", "Fröhlich",
+        ]
+        let descriptions = [
+            "Organic", "fresh", "Smoked", "Dark", "Spicy", "Crémeux", "Sweet", "light", "Frozen", "Wholegrain", "Salted",
+            "Roasted", "Vegan", "Classic", "Mild", "Extra", "Piquant", "Doré", "Rústico", "Brûlé", "Sauvage", "Épicé",
+        ]
+        let products = [
+            "Jamón", "jalapeños", "Jam", "Juice", "Crème fraîche", "Brie", "Gruyère", "Emmental", "Pâté", "Crêpes",
+            "Baguette", "Croissants", "Müsli", "Haferflocken", "Äpfel", "Birnen", "Würstchen", "Käse", "Smörgåsbord",
+            "Knäckebröd", "Coffee", "tea", "Cocoa", "Milk", "Yogurt", "butter", "Eggs", "Flour", "Sugar", "Salt",
+            "Pepper", "Olive oil", "Vinegar", "Mustard", "Ketchup", "Mayonnaise", "Honey", "Rice", "Pasta", "Noodles",
+            "Lentils", "Chickpeas", "Quinoa", "Couscous", "Tomatoes", "Onions", "Garlic", "Potatoes", "Carrots",
+            "Spinach", "Lettuce", "Peppers", "Mushrooms", "Lemons", "Oranges", "Bananas", "Grapes", "Cherries",
+            "Almonds", "Walnuts",
         ]
         var state: UInt64 = 0x6B65_7973
         func next() -> Int {
@@ -49,8 +56,9 @@ private final class KeystrokeFixture {
         }
         for _ in 0..<Self.count {
             let product = graph.insert(KeystrokeProduct())
-            let length = 2 + next() % 2
-            product.name = (0..<length).map { _ in words[next() % words.count] }.joined(separator: " ") + " \(next() % 1000)"
+            let brand = brands[next() % brands.count]
+            let description = descriptions[next() % descriptions.count]
+            product.name = "\(brand) \(description) \(products[next() % products.count]) \(next() % 1000)g"
             product.aisle = next() % 26
         }
         do { _ = try graph.commit() } catch { fatalError("search.keystroke fixture failed to commit: \(error)") }

@@ -18,6 +18,7 @@ extension SearchController {
         let narrows: Bool
         let broadens: Bool
         let matches: (ObjectID) -> Bool
+        var matchesEverything = false
         switch matcher {
         case .text(_, let options, let store):
             let old = store.needle
@@ -27,6 +28,7 @@ extension SearchController {
             // A text that contains the previous one matches a subset of its matches.
             narrows = old.isEmpty || new.contains(old)
             broadens = new.isEmpty || old.contains(new)
+            matchesEverything = new.isEmpty
             matches = { [unowned self] id in new.isEmpty || self.foldedText(of: id, in: store).contains(new) }
         case .predicate(let make, let narrowsWhenExtended, let store):
             store.current = make(text)
@@ -38,7 +40,7 @@ extension SearchController {
         if index.offset == 0 && index.limit == nil {
             // Both orders are the base order: filter in one ordered pass and rebuild.
             let source = narrows ? nil : base.index
-            let result = ResultsIndex.filtering(index, source: source) { id, was in
+            let result = ResultsIndex.filtering(index, source: source, keepsEverySourceRow: matchesEverything) { id, was in
                 broadens && was || matches(id)
             }
             index = result.index
