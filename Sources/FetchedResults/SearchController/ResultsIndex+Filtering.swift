@@ -16,13 +16,15 @@ extension ResultsIndex {
     ///   - keepsEverySourceRow: Whether `isIncluded` accepts every row (a cleared search):
     ///     the new index then shares `source`'s columns (copied on write) and gets a tree of
     ///     its own (tree nodes are references, never shared between indexes).
-    ///   - isIncluded: Whether a row is kept, given its identifier and whether `old` holds it.
+    ///   - isIncluded: Whether a row is kept, given its identifier, its slot in the source
+    ///     and whether `old` holds it; called in order, and the rows it keeps take the new
+    ///     index's slots 0, 1, 2… in that order.
     /// - Returns: The new rows and the changes, in `old`'s index space (deletes) and the
     ///   new one's (inserts).
     /// - Complexity: O(r) for the r rows of `source`, plus the calls to `isIncluded`.
     static func filtering(
         _ old: ResultsIndex, source: ResultsIndex?, keepsEverySourceRow: Bool = false,
-        _ isIncluded: (ID, _ wasIncluded: Bool) -> Bool
+        _ isIncluded: (ID, _ sourceSlot: Int32, _ wasIncluded: Bool) -> Bool
     ) -> (index: ResultsIndex, diff: IndexDiff<ID>) {
         precondition(old.offset == 0 && old.limit == nil, "internal inconsistency: an ordered filter of a windowed index")
         let sameSource = source == nil
@@ -81,7 +83,7 @@ extension ResultsIndex {
             }
             let id = source.keys.ids[Int(slot)]
             let was = sameSource || old.slotByID[id] != nil
-            let keep = isIncluded(id, was)
+            let keep = isIncluded(id, slot, was)
             assert(keep || !keepsEverySourceRow, "internal inconsistency: a row left a filter that keeps every row")
             if was {
                 if !keep { runDeletes.append((id, IndexPath(indexes: [oldSections, oldRow]))) }

@@ -17,6 +17,15 @@ extension SearchController {
                     let matches = store.needle.isEmpty || folded.contains(store.needle)
                     precondition(matches == index.contains(id), "internal inconsistency: search row \(id) is \(matches ? "missing" : "present") for \(store.needle)")
                 }
+                if let slotTexts {
+                    precondition(slotTexts.count == index.keys.ids.count, "internal inconsistency: \(slotTexts.count) packed foldings for \(index.keys.ids.count) slots")
+                    for (id, slot) in index.slotByID {
+                        let start = slot == 0 ? 0 : Int(slotTexts.ends[Int(slot) - 1])
+                        precondition(
+                            Array(slotTexts.bytes[start..<Int(slotTexts.ends[Int(slot)])]) == store.folded[id]?.bytes,
+                            "internal inconsistency: the packed folding of slot \(slot) is not \(id)'s")
+                    }
+                }
             case .predicate:
                 // A user's predicate is not run again here: it may count or cost.
                 break

@@ -18,33 +18,62 @@ extension SearchController {
         let narrows: Bool
         let broadens: Bool
         let matches: (ObjectID) -> Bool
+        // The ordered pass's test: a row's identifier, its slot in the source and whether it
+        // is a current match.
+        let keepsRow: (ObjectID, Int32, Bool) -> Bool
         var matchesEverything = false
+        var newTexts = SlotTexts()
+        let oldTexts = slotTexts
+        slotTexts = nil
         switch matcher {
         case .text(_, let options, let store):
             let old = store.needle
             let new = FoldedText(text, options: options)
             store.needle = new
-            guard new != old else { return _checkSearchInvariants() }
+            guard new != old else {
+                slotTexts = oldTexts
+                return _checkSearchInvariants()
+            }
             // A text that contains the previous one matches a subset of its matches.
             narrows = old.isEmpty || new.contains(old)
             broadens = new.isEmpty || old.contains(new)
             matchesEverything = new.isEmpty
             matches = { [unowned self] id in new.isEmpty || self.foldedText(of: id, in: store).contains(new) }
+            // A narrowing pass reads the current matches' foldings in slot order; every pass
+            // packs the kept rows' foldings for the next one, except a cleared search, which
+            // shares the base index's slots (not in order).
+            let packed = narrows ? oldTexts : nil
+            let packs = !matchesEverything
+            if packs {
+                newTexts.reserveCapacity(
+                    narrows ? index.totalCount : base.index.totalCount,
+                    averageLength: packed.map { $0.bytes.count / max(1, $0.count) } ?? 32)
+            }
+            keepsRow = { [unowned self] id, slot, was in
+                if let packed, let found = packed.contains(slot: slot, new) {
+                    if found && packs { newTexts.append(slot: slot, of: packed) }
+                    return found
+                }
+                let folded = self.foldedText(of: id, in: store)
+                let found = broadens && was || new.isEmpty || folded.contains(new)
+                if found && packs { newTexts.append(folded) }
+                return found
+            }
         case .predicate(let make, let narrowsWhenExtended, let store):
             store.current = make(text)
             narrows = narrowsWhenExtended && (oldText.isEmpty || text.contains(oldText))
             broadens = narrowsWhenExtended && (text.isEmpty || oldText.contains(text))
             matches = { [unowned self] id in self.evaluate(self.object(with: id), id: id) != nil }
+            keepsRow = { id, _, was in broadens && was || matches(id) }
         }
         let diff: IndexDiff<ObjectID>
         if index.offset == 0 && index.limit == nil {
             // Both orders are the base order: filter in one ordered pass and rebuild.
             let source = narrows ? nil : base.index
-            let result = ResultsIndex.filtering(index, source: source, keepsEverySourceRow: matchesEverything) { id, was in
-                broadens && was || matches(id)
-            }
+            let result = ResultsIndex.filtering(index, source: source, keepsEverySourceRow: matchesEverything, keepsRow)
             index = result.index
             diff = result.diff
+            if case .text = matcher, !matchesEverything { slotTexts = newTexts }
         } else {
             // A window shifts rows in and out at its edges: let the index place each change.
             var changes: [ResultsIndex<ObjectID>.Change] = []

@@ -59,6 +59,9 @@ public final class SearchController<Object: GraphObject>: ResultsController<Obje
     /// The observation that forgets the folded text of deleted objects and checks
     /// invariants after each commit.
     var commitObservation: GraphObservation?
+    /// The folded search strings of the rows by slot, while the index is the one the last
+    /// text change built (a commit retires them).
+    var slotTexts: SlotTexts?
 
     /// Creates a search controller that searches a string of each object, `CONTAINS[cd]`
     /// by default, over folded text cached per object and refolded when the string changes.
@@ -203,8 +206,9 @@ public final class SearchController<Object: GraphObject>: ResultsController<Obje
         base.sectionIndexTitle(forSectionName: sectionName)
     }
 
-    /// Forgets the folded text of deleted objects.
+    /// Forgets the folded text of deleted objects and the foldings by slot.
     func didProcessCommit(_ changes: GraphChanges) {
+        slotTexts = nil
         if case .text(_, _, let store) = matcher {
             for id in changes.deleted { store.folded.removeValue(forKey: id) }
         }
