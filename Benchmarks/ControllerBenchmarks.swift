@@ -2,16 +2,16 @@ import FetchedResults
 import Foundation
 
 /// A location of the controller benchmarks: 100 of them, each holding 10,000 items.
-final class BenchLocation: GraphObject {
+final class ControllerBenchLocation: GraphObject {
     @Attribute var name = ""
-    @Relationship var items: Set<BenchItem>
+    @Relationship var items: Set<ControllerBenchItem>
 }
 
 /// An item of the controller benchmarks, sectioned by its location's name and sorted by name.
-final class BenchItem: GraphObject {
+final class ControllerBenchItem: GraphObject {
     @Attribute var name = ""
     @Attribute var quantity = 0
-    @Relationship(inverse: \BenchLocation.items) var location: BenchLocation?
+    @Relationship(inverse: \ControllerBenchLocation.items) var location: ControllerBenchLocation?
 }
 
 /// The keys a baseline reads from each item.
@@ -26,21 +26,22 @@ private func keysLess(_ a: ItemKeys, _ b: ItemKeys) -> Bool {
 
 /// One million items in 100 locations, committed.
 private struct ControllerFixture {
-    static let itemCount = 1_000_000
+    /// A million, or `FRK_CONTROLLER_ITEMS` when set (a scaled-down run for a profiler).
+    static let itemCount = ProcessInfo.processInfo.environment["FRK_CONTROLLER_ITEMS"].flatMap { Int($0) } ?? 1_000_000
     static let locationCount = 100
 
     let graph = ObjectGraph()
-    var locations: [BenchLocation] = []
+    var locations: [ControllerBenchLocation] = []
 
     init() {
         var rng = SystemRandomNumberGenerator()
         locations = (0..<Self.locationCount).map { index in
-            let location = graph.insert(BenchLocation())
+            let location = graph.insert(ControllerBenchLocation())
             location.name = "Location \(index)"
             return location
         }
         for index in 0..<Self.itemCount {
-            let item = graph.insert(BenchItem())
+            let item = graph.insert(ControllerBenchItem())
             item.name = "Item \(UInt32.random(in: 0..<UInt32.max, using: &rng))"
             item.quantity = index % 7
             item.location = locations[index % Self.locationCount]
@@ -48,16 +49,16 @@ private struct ControllerFixture {
         do { _ = try graph.commit() } catch { fatalError("benchmark fixture failed to commit: \(error)") }
     }
 
-    static var request: FetchRequest<BenchItem> {
+    static var request: FetchRequest<ControllerBenchItem> {
         // Closures read the keys through direct getters; key paths would be projected at run time.
-        FetchRequest(BenchItem.self, predicate: FetchPredicate { $0.quantity >= 0 }, sortedBy: [SortKey { $0.name }],
+        FetchRequest(ControllerBenchItem.self, predicate: FetchPredicate { $0.quantity >= 0 }, sortedBy: [SortKey { $0.name }],
                      sectionKey: SectionKey { $0.location?.name })
     }
 
     /// The keys of every item, read once, as a baseline's input.
     func extractedKeys() -> [ItemKeys] {
         graph.withoutObservation {
-            graph.objects(of: BenchItem.self).map { ($0.quantity, $0.location?.name ?? "", $0.name, $0.objectID) }
+            graph.objects(of: ControllerBenchItem.self).map { ($0.quantity, $0.location?.name ?? "", $0.name, $0.objectID) }
         }
     }
 
@@ -126,7 +127,7 @@ private final class DeliveryTimer {
     }
 }
 
-private func rows(_ controller: ResultsController<BenchItem>) -> [(section: SortValue, ids: [ObjectID])] {
+private func rows(_ controller: ResultsController<ControllerBenchItem>) -> [(section: SortValue, ids: [ObjectID])] {
     controller.snapshot.sections.map { ($0.identifier, $0.objectIDs) }
 }
 
@@ -159,14 +160,14 @@ func controllerBenchmarks() -> [Benchmark] {
             timer.stop(on: fixture.graph)
             var rng = SystemRandomNumberGenerator()
             var old = rows(controller)
-            var items = fixture.graph.objects(of: BenchItem.self)
+            var items = fixture.graph.objects(of: ControllerBenchItem.self)
             return .init(
                 subject: { stopwatch in
                     blackHole(timer)
                     // 100 sort-key updates, 10 inserts and 10 deletes in one commit.
                     for _ in 0..<100 { items.randomElement(using: &rng)!.name = "Item \(UInt32.random(in: 0..<UInt32.max, using: &rng))" }
                     for index in 0..<10 {
-                        let item = fixture.graph.insert(BenchItem())
+                        let item = fixture.graph.insert(ControllerBenchItem())
                         item.name = "Item \(UInt32.random(in: 0..<UInt32.max, using: &rng))"
                         item.location = fixture.locations[index * 7]
                         items.append(item)
@@ -234,7 +235,7 @@ func controllerBenchmarks() -> [Benchmark] {
                     // Bytes the controller holds beyond the graph and its objects, per fetched
                     // object; the baseline is an array of the fetched objects.
                     let arrayStart = retainedBytes()
-                    let array = fixture.graph.objects(of: BenchItem.self)
+                    let array = fixture.graph.objects(of: ControllerBenchItem.self)
                     let arrayBytes = retainedBytes() - arrayStart
                     let start = retainedBytes()
                     let fresh = ResultsController(graph: fixture.graph, request: ControllerFixture.request)

@@ -1,9 +1,5 @@
 import ObjectGraph
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 // The graph group: inserting, committing, reading and the memory of objects, each against a
 // plain Swift class with the same stored properties.
 
@@ -19,6 +15,14 @@ private final class BenchItem: GraphObject {
     @Attribute var quantity = 0
     @Attribute var listed = false
     @Relationship(inverse: \BenchLocation.items) var location: BenchLocation?
+}
+
+/// An item whose to-one relationship has no inverse: inserting it maintains no set.
+private final class BenchNote: GraphObject {
+    @Attribute var name = ""
+    @Attribute var quantity = 0
+    @Attribute var listed = false
+    @Relationship var location: BenchLocation?
 }
 
 /// The baseline: the same stored properties in a plain class.
@@ -70,6 +74,28 @@ private func populate(_ graph: ObjectGraph, count: Int) -> [BenchItem] {
     return items
 }
 
+/// Inserts `count` notes (a to-one relationship without inverse) and commits them.
+private func populateNotes(_ graph: ObjectGraph, count: Int) -> [BenchNote] {
+    let locations = (0..<locationCount).map { _ in graph.insert(BenchLocation()) }
+    var notes: [BenchNote] = []
+    notes.reserveCapacity(count)
+    for index in 0..<count {
+        let note = BenchNote()
+        note.name = "Note"
+        note.quantity = index
+        note.listed = index & 1 == 0
+        graph.insert(note)
+        note.location = locations[index % locationCount]
+        notes.append(note)
+    }
+    do {
+        try graph.commit()
+    } catch {
+        preconditionFailure("the benchmark's commit failed: \(error)")
+    }
+    return notes
+}
+
 /// Makes `count` plain items spread over `locationCount` plain locations.
 private func plainItems(count: Int) -> [PlainItem] {
     let locations = (0..<locationCount).map { _ in PlainLocation() }
@@ -81,30 +107,11 @@ private func plainItems(count: Int) -> [PlainItem] {
     return items
 }
 
-/// Bytes allocated from the heap: the harness's figure, or — where the harness's C shim
-/// cannot tell (its glibc version check runs before any glibc header defines `__GLIBC__`) —
-/// glibc's `mallinfo2()` looked up at run time. On x86-64 a function returning that
-/// 80-byte struct takes the address to fill as its one argument, which is how it is called.
-private func heapBytes() -> Int {
-    let harness = allocatedBytes()
-    if harness != 0 { return harness }
-    #if canImport(Glibc) && arch(x86_64)
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallinfo2") else { return 0 }
-        typealias MallInfo2 = @convention(c) (UnsafeMutableRawPointer) -> UnsafeMutableRawPointer
-        let call = unsafeBitCast(symbol, to: MallInfo2.self)
-        var fields = [Int](repeating: 0, count: 10)  // arena … keepcost, all size_t
-        fields.withUnsafeMutableBytes { _ = call($0.baseAddress!) }
-        return fields[7] + fields[4]  // uordblks + hblkhd
-    #else
-        return 0
-    #endif
-}
-
 /// Bytes retained per object by `make`, which returns what keeps `count` objects alive.
 private func bytesPerObject<Kept>(count: Int, _ make: () -> Kept) -> Double {
-    let before = heapBytes()
+    let before = allocatedBytes()
     let kept = make()
-    let after = heapBytes()
+    let after = allocatedBytes()
     withExtendedLifetime(kept) {}
     return Double(after - before) / Double(count)
 }
@@ -140,6 +147,18 @@ func graphBenchmarks() -> [Benchmark] {
                     let graph = ObjectGraph()
                     let items = stopwatch.measure { populate(graph, count: million) }
                     precondition(items.count == million && graph.count(of: BenchItem.self) == million)
+                },
+                baseline: { stopwatch in
+                    _ = stopwatch.measure { plainItems(count: million) }
+                }
+            )
+        },
+        Benchmark("graph.insert.noinverse.1m", baseline: "1M plain-class instances", runs: 5) {
+            .init(
+                subject: { stopwatch in
+                    let graph = ObjectGraph()
+                    let notes = stopwatch.measure { populateNotes(graph, count: million) }
+                    precondition(notes.count == million)
                 },
                 baseline: { stopwatch in
                     _ = stopwatch.measure { plainItems(count: million) }

@@ -66,14 +66,23 @@ public enum SortValue: Sendable, Hashable, Comparable, CustomStringConvertible {
 /// Values of different types order by their type names, so a mixed column still has one
 /// total order.
 public struct OpaqueSortValue: Sendable, Hashable, Comparable {
+    /// Holds the value by reference, so that a ``SortValue`` stays two words and a tag wide
+    /// (an existential inline would triple the size of every key a controller keeps).
+    private final class Box: Sendable {
+        let base: any Hashable & Comparable & Sendable
+        init(_ base: any Hashable & Comparable & Sendable) { self.base = base }
+    }
+
+    private let box: Box
+
     /// The wrapped value.
-    public let base: any Hashable & Comparable & Sendable
+    public var base: any Hashable & Comparable & Sendable { box.base }
 
     /// Wraps a value.
     ///
     /// - Parameter base: The value to compare through its own `<`.
     public init(_ base: some Hashable & Comparable & Sendable) {
-        self.base = base
+        box = Box(base)
     }
 
     public static func < (lhs: OpaqueSortValue, rhs: OpaqueSortValue) -> Bool {

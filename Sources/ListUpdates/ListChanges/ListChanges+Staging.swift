@@ -44,6 +44,16 @@ extension ListChanges {
     /// - Complexity: O(c log c) for c changes.
     public func staged() -> [ListChanges] {
         guard !isEmpty else { return [] }
+        return PackedListChanges(self).staged()
+    }
+}
+
+extension PackedListChanges {
+    /// The stages of these changes, as ``ListChanges/staged()`` describes them.
+    ///
+    /// - Complexity: O(c log c) for c changes.
+    @usableFromInline
+    func staged() -> [ListChanges] {
         var stager = Stager(self)
         let stages = stager.stages()
         for stage in stages { stage._checkIsStage() }
@@ -51,30 +61,17 @@ extension ListChanges {
     }
 }
 
-/// A row position packed into one integer, `section << 32 | row`, so that sorting and
-/// searching positions costs what it costs for integers.
+/// A row position packed into one integer, `section << 32 | row` (see `PackedListChanges`).
 private typealias PackedPosition = Int
 
 extension PackedPosition {
-    @inline(__always)
-    fileprivate init(packing path: IndexPath) {
-        precondition(path.count == 2, "ListChanges.staged(): index path \(path) must have exactly two indexes")
-        let section = path[0]
-        let row = path[1]
-        precondition(
-            section >= 0 && row >= 0 && section <= Int(Int32.max) && row <= Int(Int32.max),
-            "ListChanges.staged(): index path \(path.listDescription) is out of range"
-        )
-        self = section << 32 | row
-    }
-
     /// The section of a packed position.
     @inline(__always)
     fileprivate var sectionIndex: Int { self >> 32 }
 
     /// The index path of a packed position.
     @inline(__always)
-    fileprivate var indexPath: IndexPath { IndexPath(listSection: self >> 32, row: self & 0xFFFF_FFFF) }
+    fileprivate var indexPath: IndexPath { PackedListChanges.indexPath(self) }
 }
 
 /// The rewriting `staged()` performs, over sorted arrays of packed positions.
@@ -93,7 +90,7 @@ private struct Stager {
     /// Sorted by source, then destination.
     var rowMoves: [(from: PackedPosition, to: PackedPosition)]
 
-    init(_ changes: ListChanges) {
+    init(_ changes: PackedListChanges) {
         for section in changes.deletedSections + changes.insertedSections + changes.reloadedSections {
             precondition(section >= 0, "ListChanges.staged(): section index \(section) is negative")
         }
@@ -105,14 +102,11 @@ private struct Stager {
         reloadedSections = subtracting(sortedUnique(changes.reloadedSections), deletedSections)
         sectionMoves = sortedUnique(changes.movedSections)
 
-        deletedRows = sortedUnique(changes.deletedRows.map(PackedPosition.init(packing:)))
-        insertedRows = sortedUnique(changes.insertedRows.map(PackedPosition.init(packing:)))
-        reloadedRows = subtracting(sortedUnique(changes.reloadedRows.map(PackedPosition.init(packing:))), deletedRows)
-        reconfiguredRows = subtracting(
-            subtracting(sortedUnique(changes.reconfiguredRows.map(PackedPosition.init(packing:))), deletedRows),
-            reloadedRows
-        )
-        var moves = changes.movedRows.map { (from: PackedPosition(packing: $0.from), to: PackedPosition(packing: $0.to)) }
+        deletedRows = sortedUnique(changes.deletedRows)
+        insertedRows = sortedUnique(changes.insertedRows)
+        reloadedRows = subtracting(sortedUnique(changes.reloadedRows), deletedRows)
+        reconfiguredRows = subtracting(subtracting(sortedUnique(changes.reconfiguredRows), deletedRows), reloadedRows)
+        var moves = changes.movedRows
         moves.sort { $0.from != $1.from ? $0.from < $1.from : $0.to < $1.to }
         var write = 0
         for read in moves.indices where read == 0 || moves[read] != moves[write - 1] {
@@ -287,6 +281,8 @@ private struct Stager {
 
 /// The elements sorted ascending, without duplicates.
 private func sortedUnique<Element: Comparable>(_ elements: [Element]) -> [Element] {
+    // The diff lists most positions in ascending order already.
+    if zip(elements, elements.dropFirst()).allSatisfy({ $0 < $1 }) { return elements }
     var result = elements.sorted()
     var write = 0
     for read in result.indices where read == 0 || result[read] != result[write - 1] {

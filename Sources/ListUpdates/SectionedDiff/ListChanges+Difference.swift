@@ -34,7 +34,7 @@ extension ListChanges {
     /// - Complexity: Expected O(n + m + k log k) for n old rows, m new rows and k rows that stay
     ///   in their section but leave their relative order; each identifier is hashed once and
     ///   the work allocates no memory per row.
-    @inlinable
+    @inlinable @inline(__always)
     public static func difference<Section, SectionID: Hashable, Row, RowID: Hashable>(
         from old: [Section],
         to new: [Section],
@@ -43,10 +43,9 @@ extension ListChanges {
         rowID: (Row) -> RowID,
         rowContentEqual: (Row, Row) -> Bool
     ) throws(ListDiffError) -> ListChanges {
-        var diff = SectionedDiff(oldSectionCount: old.count, newSectionCount: new.count)
-        try diff.matchSections(old: old, new: new, sectionID: sectionID)
-        try diff.matchRows(old: old.map(rows), new: new.map(rows), rowID: rowID, rowContentEqual: rowContentEqual)
-        return diff.changes()
+        try SectionedDiff(
+            matching: old, to: new, sectionID: sectionID, rows: rows, rowID: rowID, rowContentEqual: rowContentEqual
+        ).changes().unpacked
     }
 
     /// The changes that turn one sectioned list into another, for sections and rows that are
@@ -119,9 +118,10 @@ extension ListChanges {
         rowID: (Row) -> RowID,
         rowContentEqual: (Row, Row) -> Bool
     ) throws(ListDiffError) -> [ListChanges] {
-        try difference(
-            from: old, to: new, sectionID: sectionID, rows: rows, rowID: rowID, rowContentEqual: rowContentEqual
-        ).staged()
+        // The same as `difference(…).staged()`, without turning rows into index paths and back.
+        try SectionedDiff(
+            matching: old, to: new, sectionID: sectionID, rows: rows, rowID: rowID, rowContentEqual: rowContentEqual
+        ).changes().staged()
     }
 
     /// The batches that turn one sectioned list of `Identifiable` sections and rows into
@@ -140,7 +140,8 @@ extension ListChanges {
         to new: [Section],
         rows: (Section) -> [Row]
     ) throws(ListDiffError) -> [ListChanges] {
-        try difference(from: old, to: new, rows: rows).staged()
+        try stagedDifference(
+            from: old, to: new, sectionID: { $0.id }, rows: rows, rowID: { $0.id }, rowContentEqual: { $0 == $1 })
     }
 
     /// The batches that turn one flat list (section 0) into another: the difference, staged.
@@ -157,6 +158,7 @@ extension ListChanges {
         from old: [Row],
         to new: [Row]
     ) throws(ListDiffError) -> [ListChanges] {
-        try difference(from: old, to: new).staged()
+        try stagedDifference(
+            from: [old], to: [new], sectionID: { _ in 0 }, rows: { $0 }, rowID: { $0.id }, rowContentEqual: { $0 == $1 })
     }
 }

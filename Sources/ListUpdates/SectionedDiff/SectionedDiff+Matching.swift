@@ -1,6 +1,31 @@
 import Foundation
 
 extension SectionedDiff {
+    /// Matches old and new sections and rows by identifier.
+    ///
+    /// - Parameters:
+    ///   - old: The sections before the change.
+    ///   - new: The sections after the change.
+    ///   - sectionID: A section's identifier.
+    ///   - rows: A section's rows, in display order.
+    ///   - rowID: A row's identifier.
+    ///   - rowContentEqual: Whether two rows with the same identifier show the same content.
+    /// - Throws: ``ListDiffError`` when an identifier occurs twice on one side.
+    /// - Complexity: Expected O(n + m) for n old and m new rows.
+    @inlinable @inline(__always)
+    init<Section, SectionID: Hashable, Row, RowID: Hashable>(
+        matching old: [Section],
+        to new: [Section],
+        sectionID: (Section) -> SectionID,
+        rows: (Section) -> [Row],
+        rowID: (Row) -> RowID,
+        rowContentEqual: (Row, Row) -> Bool
+    ) throws(ListDiffError) {
+        self.init(oldSectionCount: old.count, newSectionCount: new.count)
+        try matchSections(old: old, new: new, sectionID: sectionID)
+        try matchRows(old: old.map(rows), new: new.map(rows), rowID: rowID, rowContentEqual: rowContentEqual)
+    }
+
     /// Matches old and new sections by identifier, recording the matches.
     ///
     /// - Parameters:
@@ -45,7 +70,7 @@ extension SectionedDiff {
     /// - Throws: ``ListDiffError/duplicateRowIdentifier(identifier:side:first:second:)``.
     /// - Complexity: Expected O(n + m) for n old and m new rows: each identifier is hashed
     ///   once, and the work allocates no memory per row.
-    @inlinable
+    @inlinable @inline(__always)
     mutating func matchRows<Row, RowID: Hashable>(
         old oldRows: [[Row]], new newRows: [[Row]], rowID: (Row) -> RowID, rowContentEqual: (Row, Row) -> Bool
     ) throws(ListDiffError) {

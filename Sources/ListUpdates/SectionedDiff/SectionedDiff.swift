@@ -167,11 +167,6 @@ struct SectionedDiff {
         -2 - value
     }
 
-    /// The index path of a packed position.
-    @inlinable
-    static func indexPath(_ packed: Int) -> IndexPath {
-        IndexPath(listSection: packed >> 32, row: packed & 0xFFFF_FFFF)
-    }
 }
 
 extension SectionedDiff {
@@ -182,8 +177,8 @@ extension SectionedDiff {
     /// - Complexity: O(n + m + k log k) for n old rows, m new rows and k rows that stay in their
     ///   section, expected O(n + m) when few rows move.
     @usableFromInline
-    func changes() -> ListChanges {
-        var result = ListChanges()
+    func changes() -> PackedListChanges {
+        var result = PackedListChanges()
         result.deletedRows.reserveCapacity(oldRowMatched.count - matchedRowCount)
         result.insertedRows.reserveCapacity(rowSource.count - matchedRowCount)
         var subsequence = LongestIncreasingSubsequence()
@@ -211,7 +206,7 @@ extension SectionedDiff {
         for (old, new) in sectionOldToNew.enumerated() where new >= 0 {
             let start = oldStarts[old]
             for flat in start..<oldStarts[old + 1] where !oldRowMatched[flat] {
-                result.deletedRows.append(IndexPath(listSection: old, row: flat - start))
+                result.deletedRows.append(PackedListChanges.pack(section: old, row: flat - start))
             }
         }
 
@@ -226,7 +221,7 @@ extension SectionedDiff {
                 for flat in start..<end {
                     let source = rowSource[flat]
                     if source >= 0 && sectionOldToNew[source >> 32] >= 0 {
-                        result.deletedRows.append(Self.indexPath(source))
+                        result.deletedRows.append(source)
                     }
                 }
                 continue
@@ -239,21 +234,22 @@ extension SectionedDiff {
                 let source = rowSource[flat]
                 let row = flat - start
                 if source < 0 || sectionOldToNew[source >> 32] < 0 {
-                    result.insertedRows.append(IndexPath(listSection: new, row: row))
+                    result.insertedRows.append(PackedListChanges.pack(section: new, row: row))
                 } else if source >> 32 == old {
                     stayingOldRows.append(source & 0xFFFF_FFFF)
                     stayingNewRows.append(row)
                 } else {
-                    let from = Self.indexPath(source)
-                    result.movedRows.append(.init(from: from, to: IndexPath(listSection: new, row: row)))
+                    let from = source
+                    result.movedRows.append((from: from, to: PackedListChanges.pack(section: new, row: row)))
                     if rowChanged[flat] { result.reconfiguredRows.append(from) }
                 }
             }
             subsequence.mark(stayingOldRows)
             for index in stayingOldRows.indices {
-                let from = IndexPath(listSection: old, row: stayingOldRows[index])
+                let from = PackedListChanges.pack(section: old, row: stayingOldRows[index])
                 if !subsequence.keep[index] {
-                    result.movedRows.append(.init(from: from, to: IndexPath(listSection: new, row: stayingNewRows[index])))
+                    let to = PackedListChanges.pack(section: new, row: stayingNewRows[index])
+                    result.movedRows.append((from: from, to: to))
                 }
                 if rowChanged[start + stayingNewRows[index]] { result.reconfiguredRows.append(from) }
             }

@@ -30,6 +30,7 @@ public struct Attribute<Value>: _GraphPropertyStorage {
             _EntityCapture.record(
                 _CapturedProperty(
                     storageType: Attribute<Value>.self,
+                    valueType: Value.self,
                     name: name,
                     isUnique: unique,
                     relationship: nil,

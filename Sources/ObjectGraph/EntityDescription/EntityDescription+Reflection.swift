@@ -14,6 +14,8 @@ import Synchronization
 internal struct _CapturedProperty {
     /// The wrapper's type (`Attribute<V>` or `Relationship<V>`), checked against reflection.
     var storageType: any Any.Type
+    /// The wrapped value's type.
+    var valueType: any Any.Type
     /// The `name:` given to the wrapper, if any.
     var name: String?
     var isUnique: Bool
@@ -22,8 +24,16 @@ internal struct _CapturedProperty {
     var operations: _PropertyOperations
 
     @usableFromInline
-    init(storageType: any Any.Type, name: String?, isUnique: Bool, relationship: _CapturedRelationship?, operations: _PropertyOperations) {
+    init(
+        storageType: any Any.Type,
+        valueType: any Any.Type,
+        name: String?,
+        isUnique: Bool,
+        relationship: _CapturedRelationship?,
+        operations: _PropertyOperations
+    ) {
         self.storageType = storageType
+        self.valueType = valueType
         self.name = name
         self.isUnique = isUnique
         self.relationship = relationship
@@ -176,7 +186,8 @@ internal enum _EntityRegistry {
             properties: properties,
             accessors: accessors,
             declaredInverses: captured.map { $0.relationship?.inverse },
-            destinations: captured.map { $0.relationship?.destination }
+            destinations: captured.map { $0.relationship?.destination },
+            valueTypes: captured.map(\.valueType)
         )
     }
 }

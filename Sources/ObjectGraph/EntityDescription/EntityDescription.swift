@@ -39,6 +39,9 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     /// destination's wrapped property); resolved per graph.
     internal let declaredInverses: [(any AnyKeyPath & Sendable)?]
 
+    /// Each property's value type (`V` of `Attribute<V>` or `Relationship<V>`).
+    internal let valueTypes: [any Any.Type]
+
     /// Each relationship's destination class.
     internal let destinations: [GraphObject.Type?]
 
@@ -55,8 +58,10 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
         properties: [PropertyDescription],
         accessors: [_PropertyAccessor],
         declaredInverses: [(any AnyKeyPath & Sendable)?],
-        destinations: [GraphObject.Type?]
+        destinations: [GraphObject.Type?],
+        valueTypes: [any Any.Type]
     ) {
+        self.valueTypes = valueTypes
         self.name = name
         self.objectType = objectType
         self.number = number
@@ -89,10 +94,27 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     /// The index of the property a key path to a wrapped property names, found by reading
     /// it on a prototype whose getters report the storage they read; `nil` when the key path
     /// reads no property, or more than one.
+    ///
+    /// Each relationship of the prototype holds a prototype of its destination, so a key
+    /// path that goes on through a relationship (`\Item.location?.name`) reads that second
+    /// prototype too, and is refused.
     internal func index(probing keyPath: AnyKeyPath) -> Int? {
         let prototype = objectType.init()
         prototype._flags = GraphObject._prototypeFlag
-        guard prototype[keyPath: keyPath] != nil, prototype._pendingSlot > 0 else { return nil }
+        var related: [GraphObject] = []
+        for (index, accessor) in relationshipAccessors.enumerated() {
+            guard let accessor, let destination = destinations[index] else { continue }
+            let next = destination.init()
+            next._flags = GraphObject._prototypeFlag
+            accessor.setObjects(prototype, [next])
+            related.append(next)
+        }
+        defer {
+            for accessor in relationshipAccessors { accessor?.setObjects(prototype, []) }
+        }
+        guard prototype[keyPath: keyPath] != nil, prototype._pendingSlot > 0,
+            related.allSatisfy({ $0._pendingSlot == 0 })
+        else { return nil }
         return index(ofOffset: Int(prototype._pendingSlot))
     }
 

@@ -124,6 +124,14 @@ open class GraphObject: Observable, Hashable {
     public func hash(into hasher: inout Hasher) {
         hasher.combine(ObjectIdentifier(self))
     }
+
+    /// The hash that sets of objects use: a fast mix of the object's address and the table's
+    /// seed, so relationship sets hash in a few integer operations.
+    ///
+    /// - Complexity: O(1).
+    public func _rawHashValue(seed: Int) -> Int {
+        _mixHash(UInt64(UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque())), seed: seed)
+    }
 }
 
 @available(*, unavailable, message: "objects are confined to their graph's isolation domain; pass an ObjectID")

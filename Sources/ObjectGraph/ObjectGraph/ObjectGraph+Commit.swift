@@ -24,6 +24,11 @@ extension ObjectGraph {
                 let object = entries[position].object
                 object._pendingSlot = 0
                 object._flags &= ~GraphObject._insertedFlag
+                if entries[position].isDeleted && object._flags & GraphObject._observedFlag != 0 {
+                    // A deleted object leaves the graph: its registrar goes with it.
+                    _registrars[ObjectIdentifier(object)] = nil
+                    object._flags &= ~GraphObject._observedFlag
+                }
             }
         }
         _pending.removeAll()

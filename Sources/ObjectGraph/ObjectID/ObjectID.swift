@@ -67,6 +67,17 @@ public struct ObjectID: Sendable, Hashable, Comparable, CustomStringConvertible 
         hasher.combine(_bits)
     }
 
+    /// The hash that sets and dictionaries use: a few multiplies and shifts of the packed
+    /// bits and the table's seed (a SplitMix64 finalizer), instead of a full SipHash.
+    ///
+    /// IDs are issued by the graph, not chosen by a user, so a fast mixer is safe here.
+    ///
+    /// - Complexity: O(1).
+    @inlinable
+    public func _rawHashValue(seed: Int) -> Int {
+        _mixHash(_bits, seed: seed)
+    }
+
     /// Orders IDs by graph, then entity, then age (older first).
     ///
     /// - Complexity: O(1).

@@ -31,7 +31,9 @@ public struct PropertyReader<Object: GraphObject, Value> {
     /// - Complexity: O(*p*) for *p* properties: it makes and reads one prototype.
     public init?(_ keyPath: KeyPath<Object, Value>) {
         let entity = Object.entity
-        guard entity.objectType == Object.self, let index = entity.index(probing: keyPath) else { return nil }
+        guard entity.objectType == Object.self, let index = entity.index(probing: keyPath),
+            entity.valueTypes[index] == Value.self
+        else { return nil }
         self.property = PropertyIndex(index)
         self.entity = entity
         self.offset = entity.offsets[index]

@@ -55,6 +55,7 @@ public struct Relationship<Value: RelationshipValue>: _GraphPropertyStorage {
             _EntityCapture.record(
                 _CapturedProperty(
                     storageType: Relationship<Value>.self,
+                    valueType: Value.self,
                     name: name,
                     isUnique: false,
                     relationship: _CapturedRelationship(

@@ -23,3 +23,13 @@ struct StringComparisonTests {
         #expect(sorted == ["V1", "v1.5", "v1.10", "v2", "v10"])
     }
 }
+
+@Suite("SortValue")
+struct SortValueTests {
+    @Test func keysStayCompactAndOrderByKind() {
+        #expect(MemoryLayout<SortValue>.stride <= 24)
+        let values: [SortValue] = [.string("b"), .int(2), .null, .double(1.5), .bool(true), .opaque(OpaqueSortValue(7)), .string("a")]
+        #expect(values.sorted() == [.null, .bool(true), .double(1.5), .int(2), .string("a"), .string("b"), .opaque(OpaqueSortValue(7))])
+        #expect(OpaqueSortValue(3) < OpaqueSortValue(4) && OpaqueSortValue("x") == OpaqueSortValue("x"))
+    }
+}

@@ -162,6 +162,8 @@ struct SectionedDiffTests {
         let stages = try ListChanges.stagedDifference(from: old, to: new, rows: \.rows)
         expectReproduces(stages, from: old, to: new)
         #expect(stages.isEmpty == (old == new))
+        // The staged forms skip index paths on the way; they must stage exactly the general form.
+        #expect(stages == (try ListChanges.difference(from: old, to: new, rows: \.rows).staged()))
     }
 
     @Test("The staged diff of larger random data reproduces the target", arguments: testSeeds(count: 20))
