@@ -150,27 +150,16 @@ public struct ListChanges: Sendable {
     /// - Complexity: O(c log c) for c changes.
     public func normalized() -> ListChanges {
         ListChanges(
-            deletedSections: Self.sortedUnique(deletedSections),
-            insertedSections: Self.sortedUnique(insertedSections),
-            movedSections: Self.sortedUnique(movedSections),
-            reloadedSections: Self.sortedUnique(reloadedSections),
-            deletedRows: Self.sortedUnique(deletedRows),
-            insertedRows: Self.sortedUnique(insertedRows),
-            movedRows: Self.sortedUnique(movedRows),
-            reloadedRows: Self.sortedUnique(reloadedRows),
-            reconfiguredRows: Self.sortedUnique(reconfiguredRows)
+            deletedSections: sortedUnique(deletedSections),
+            insertedSections: sortedUnique(insertedSections),
+            movedSections: sortedUnique(movedSections),
+            reloadedSections: sortedUnique(reloadedSections),
+            deletedRows: sortedUnique(deletedRows),
+            insertedRows: sortedUnique(insertedRows),
+            movedRows: sortedUnique(movedRows),
+            reloadedRows: sortedUnique(reloadedRows),
+            reconfiguredRows: sortedUnique(reconfiguredRows)
         )
-    }
-
-    private static func sortedUnique<Element: Comparable>(_ elements: [Element]) -> [Element] {
-        var result = elements.sorted()
-        var write = 0
-        for read in result.indices where read == 0 || result[read] != result[write - 1] {
-            result[write] = result[read]
-            write += 1
-        }
-        result.removeLast(result.count - write)
-        return result
     }
 }
 
