@@ -34,10 +34,12 @@ public struct ListChanges: Sendable {
             self.to = to
         }
 
+        /// Orders moves by source, then by destination.
         public static func < (lhs: Self, rhs: Self) -> Bool {
             (lhs.from, lhs.to) < (rhs.from, rhs.to)
         }
 
+        /// The move as `from→to`, such as `0→2`.
         public var description: String { "\(from)→\(to)" }
     }
 
@@ -59,10 +61,12 @@ public struct ListChanges: Sendable {
             self.to = to
         }
 
+        /// Orders moves by source, then by destination.
         public static func < (lhs: Self, rhs: Self) -> Bool {
             lhs.from != rhs.from ? lhs.from < rhs.from : lhs.to < rhs.to
         }
 
+        /// The move as `section.row→section.row`, such as `0.2→1.0`.
         public var description: String { "\(from.listDescription)→\(to.listDescription)" }
     }
 
