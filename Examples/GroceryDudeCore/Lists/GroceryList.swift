@@ -109,7 +109,27 @@ public final class GroceryList {
 
     // MARK: Data source
 
+    /// What a screen shows of one section.
+    public struct SectionSummary: Equatable, Sendable {
+        /// The section's name.
+        public var name: String
+        /// Its section index title.
+        public var indexTitle: String
+        /// The number of rows in it.
+        public var rowCount: Int
+    }
+
+    /// Every section's name, index title and row count, in order, read in one pass.
+    ///
+    /// - Complexity: O(s) for s sections; prefer it to calling the per-section accessors
+    ///   below for every section, each of which costs as much.
+    public var sectionSummaries: [SectionSummary] {
+        controller.sections.map { SectionSummary(name: $0.name, indexTitle: $0.indexTitle ?? "#", rowCount: $0.numberOfObjects) }
+    }
+
     /// The number of sections.
+    ///
+    /// - Complexity: O(s) for s sections.
     public var sectionCount: Int { controller.sections.count }
 
     /// The number of rows over all sections.
@@ -119,18 +139,21 @@ public final class GroceryList {
     ///
     /// - Parameter section: A section position.
     /// - Returns: Its name.
+    /// - Complexity: O(s) for s sections.
     public func sectionName(at section: Int) -> String { controller.sections[section].name }
 
     /// The section index title of a section: its name's first letter, upper-cased.
     ///
     /// - Parameter section: A section position.
     /// - Returns: The title.
+    /// - Complexity: O(s) for s sections.
     public func indexTitle(at section: Int) -> String { controller.sections[section].indexTitle ?? "#" }
 
     /// The number of rows in a section.
     ///
     /// - Parameter section: A section position.
     /// - Returns: The count.
+    /// - Complexity: O(s) for s sections.
     public func rowCount(inSection section: Int) -> Int { controller.sections[section].numberOfObjects }
 
     /// What the row at an index path displays.

@@ -61,9 +61,10 @@ public final class ListScreen {
     // MARK: Reading the data source
 
     private func readAll() {
-        sectionNames = (0..<list.sectionCount).map(list.sectionName(at:))
-        indexTitles = (0..<list.sectionCount).map(list.indexTitle(at:))
-        rowCounts = (0..<list.sectionCount).map(list.rowCount(inSection:))
+        let summaries = list.sectionSummaries
+        sectionNames = summaries.map(\.name)
+        indexTitles = summaries.map(\.indexTitle)
+        rowCounts = summaries.map(\.rowCount)
         displayedIDs = rowCounts.indices.map { section in
             (0..<rowCounts[section]).map { list.row(at: IndexPath(row: $0, section: section)).id }
         }
@@ -225,9 +226,11 @@ extension ListScreen: ListUpdateTarget {
                 && stage.reloadedSections.isEmpty && stage.deletedRows.isEmpty && stage.insertedRows.isEmpty
                 && stage.movedRows.isEmpty)
         } ?? -1
+        readAll()
+        let after = displayedIDs
         func final(_ path: IndexPath) -> ObjectID? {
-            guard path.section < list.sectionCount, path.row < list.rowCount(inSection: path.section) else { return nil }
-            return list.row(at: path).id
+            guard path.section < after.count, path.row < after[path.section].count else { return nil }
+            return after[path.section][path.row]
         }
         for (number, stage) in stages.enumerated() {
             for path in stage.reconfiguredRows + stage.reloadedRows {
@@ -243,13 +246,10 @@ extension ListScreen: ListUpdateTarget {
             for path in stage.insertedRows + stage.movedRows.map(\.to) {
                 if let id = final(path) { changed.insert(id) }
             }
-            for section in stage.insertedSections where section < list.sectionCount {
-                for row in 0..<list.rowCount(inSection: section) {
-                    changed.insert(list.row(at: IndexPath(row: row, section: section)).id)
-                }
+            for section in stage.insertedSections where section < after.count {
+                changed.formUnion(after[section])
             }
         }
-        readAll()
         marked = changed
         batchCount += 1
         restoreSelection()
