@@ -111,6 +111,34 @@ struct ReadmeTourTests {
         #expect(list.log.last == "ListChanges(-[0.0] +[0.19])")
     }
 
+    @Test func search() throws {
+        let graph = ObjectGraph()
+        let fridge = graph.insert(Location())
+        fridge.name = "Fridge"
+        for name in ["Banana", "Bread", "Basil", "Milk"] {
+            let item = graph.insert(Item())
+            item.name = name
+            item.location = fridge
+        }
+        try graph.commit()
+        let items = ResultsController(
+            graph: graph,
+            request: FetchRequest(Item.self, sortedBy: [SortKey(\.name)], sectionKey: SectionKey(\.location?.name))
+        )
+        items.performFetch()
+
+        let search = SearchController(base: items, searching: \.name)  // name CONTAINS[cd] text
+        search.performFetch()
+        search.searchText = "ba"  // delivered as one animated change, never a reload
+        #expect(search.fetchedObjects.map(\.name) == ["Banana", "Basil"])
+        search.searchText = "ban"  // narrowing: tests only the current matches
+        #expect(search.fetchedObjects.map(\.name) == ["Banana"])
+
+        // A row picked in the search results is the same object in the main list.
+        let picked = IndexPath(row: 0, section: 0)
+        #expect(items.object(at: try #require(search.baseIndexPath(forObjectAt: picked))).name == "Banana")
+    }
+
     @Test func restoration() throws {
         let graph = ObjectGraph()
         let milk = graph.insert(Item())
