@@ -26,7 +26,8 @@ private func keysLess(_ a: ItemKeys, _ b: ItemKeys) -> Bool {
 
 /// One million items in 100 locations, committed.
 private struct ControllerFixture {
-    static let itemCount = 1_000_000
+    /// A million, or `FRK_CONTROLLER_ITEMS` when set (a scaled-down run for a profiler).
+    static let itemCount = ProcessInfo.processInfo.environment["FRK_CONTROLLER_ITEMS"].flatMap { Int($0) } ?? 1_000_000
     static let locationCount = 100
 
     let graph = ObjectGraph()

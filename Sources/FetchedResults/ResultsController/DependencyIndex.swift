@@ -1,3 +1,5 @@
+import ObjectGraph
+
 /// One property of one object that an evaluation read.
 struct DependencyKey: Hashable {
     var object: ObjectID
@@ -9,22 +11,48 @@ struct DependencyKey: Hashable {
 /// - Reads of an object's own properties are kept per request, as one set of property
 ///   indexes (every object runs the same predicate and keys, so they read the same own
 ///   properties): a write to one of them re-evaluates the written object.
-/// - Reads of other objects (across relationships) are kept per object, with a reverse index
-///   from (object, property) to the objects whose evaluation read it: a write there
-///   re-evaluates exactly those objects.
+/// - Reads of other objects (across relationships) are kept per evaluated object, in dense
+///   columns indexed by the object's ``ObjectID/entitySerial``. The (object, property) pairs
+///   read are interned as small handles; most objects read exactly one (`item.location?.name`),
+///   kept inline in a column with its position in the reverse list, so adding and removing
+///   it is O(1). Objects that read several keep them in a side table.
+/// - The reverse index holds, per handle, the serials of the objects whose evaluation read
+///   it: a write there re-evaluates exactly those objects.
+///
+/// About 12 bytes per evaluated object that reads one related object, none for a request
+/// that reads no other object.
 struct DependencyIndex {
+    /// The entity of the evaluated objects.
+    let entity: EntityDescription
     /// The own properties some evaluation read.
     private(set) var ownReads: Set<PropertyIndex> = []
-    /// For each object whose evaluation read exactly one property of another object, that
-    /// property (the common case, kept without an array per object).
-    private var singleCrossRead: [ObjectID: DependencyKey] = [:]
-    /// For each object whose evaluation read several properties of other objects, those.
-    private var multipleCrossReads: [ObjectID: [DependencyKey]] = [:]
-    /// For each (object, property) read by other objects' evaluations, those objects.
-    private var dependents: [DependencyKey: Set<ObjectID>] = [:]
-
-    /// How many objects to make room for once the first one reads another object.
+    /// Per serial: the handle of the one key the object's evaluation read of other objects,
+    /// ``noKey`` or ``severalKeys``.
+    private var crossKey: [Int32] = []
+    /// Per serial whose ``crossKey`` is a handle: the object's position in that handle's
+    /// dependents.
+    private var crossPosition: [UInt32] = []
+    /// The handles read by objects that read several keys, by serial.
+    private var several: [Int: [Int32]] = [:]
+    /// The handle of each interned key.
+    private var handles: [DependencyKey: Int32] = [:]
+    /// The key of each handle (stale for free handles).
+    private var keyOfHandle: [DependencyKey] = []
+    /// Per handle: the serials of the objects whose evaluation read its key.
+    private var dependentSerials: [[UInt32]] = []
+    private var freeHandles: [Int32] = []
+    /// The number of (object, key) pairs recorded.
+    private var pairCount = 0
+    /// How many serials to make room for once the first object reads another object.
     private var capacityHint = 0
+
+    private static var noKey: Int32 { -1 }
+    private static var severalKeys: Int32 { -2 }
+
+    /// Makes an empty index for objects of `entity`.
+    init(entity: EntityDescription) {
+        self.entity = entity
+    }
 
     /// Makes room for the reads of `count` objects, when evaluations turn out to read other
     /// objects (a request that reads none allocates nothing).
@@ -34,132 +62,201 @@ struct DependencyIndex {
 
     /// Records the reads of one evaluation of `id`, replacing those of its last evaluation.
     ///
+    /// - Parameters:
+    ///   - id: The evaluated object, of ``entity``.
+    ///   - reads: What the evaluation read, in any order, with repeats.
     /// - Complexity: O(r) for r reads.
-    mutating func record(_ id: ObjectID, reads: ReadSet) {
-        var single: DependencyKey?
-        var cross: [DependencyKey] = []
-        for read in reads {
-            if read.objectID == id {
-                if !ownReads.contains(read.property) { ownReads.insert(read.property) }
-            } else {
-                let key = DependencyKey(object: read.objectID, property: read.property)
-                if single == nil && cross.isEmpty {
-                    single = key
-                } else {
-                    if let first = single {
-                        cross.append(first)
-                        single = nil
-                    }
-                    cross.append(key)
-                }
-            }
-        }
-        let previous = crossReads(of: id)
-        if let single {
-            if previous.count == 1 && previous[0] == single { return }
-            cross = [single]
-        } else if previous == cross {
-            return
-        }
-        for key in previous where !cross.contains(key) {
-            removeDependent(id, of: key)
-        }
-        for key in cross where !previous.contains(key) {
-            dependents[key, default: []].insert(id)
-        }
-        store(cross, for: id)
-    }
-
-    /// Records the reads of the first evaluation of `id` since the index was made empty (a
-    /// fetch): nothing to replace, so nothing is looked up.
-    ///
-    /// - Complexity: O(r) for r reads.
-    mutating func recordFirst(_ id: ObjectID, reads: ReadSet) {
-        var single: DependencyKey?
-        var cross: [DependencyKey] = []
+    mutating func record<Reads: Sequence<PropertyRead>>(_ id: ObjectID, reads: Reads) {
+        assert(id.entity === entity, "internal inconsistency: \(id) is not of the evaluated entity")
+        let serial = id.entitySerial
+        var single = Self.noKey
+        var many: [Int32] = []
         for read in reads {
             if read.objectID == id {
                 if !ownReads.contains(read.property) { ownReads.insert(read.property) }
                 continue
             }
-            let key = DependencyKey(object: read.objectID, property: read.property)
-            if single == nil && cross.isEmpty {
-                single = key
-            } else {
-                if let first = single {
-                    cross.append(first)
-                    single = nil
+            let handle = intern(DependencyKey(object: read.objectID, property: read.property))
+            if many.isEmpty {
+                if single == Self.noKey {
+                    single = handle
+                } else if single != handle {
+                    many = [single, handle]
                 }
-                cross.append(key)
+            } else if !many.contains(handle) {
+                many.append(handle)
             }
-            dependents[key, default: []].insert(id)
         }
-        if let single {
-            store([single], for: id)
-        } else if !cross.isEmpty {
-            store(cross, for: id)
+        let previous = serial < crossKey.count ? crossKey[serial] : Self.noKey
+        if many.isEmpty && previous == single {
+            releaseIfUnused(single)
+            return
         }
-    }
-
-    /// Forgets the reads of an object that no longer exists.
-    mutating func remove(_ id: ObjectID) {
-        let previous = crossReads(of: id)
-        guard !previous.isEmpty else { return }
-        for key in previous { removeDependent(id, of: key) }
-        store([], for: id)
-    }
-
-    private mutating func removeDependent(_ id: ObjectID, of key: DependencyKey) {
-        dependents[key]?.remove(id)
-        if dependents[key]?.isEmpty == true { dependents[key] = nil }
-    }
-
-    private mutating func store(_ cross: [DependencyKey], for id: ObjectID) {
-        switch cross.count {
+        let old: [Int32] = previous == Self.noKey ? [] : previous == Self.severalKeys ? several[serial] ?? [] : [previous]
+        let new: [Int32] = many.isEmpty ? (single == Self.noKey ? [] : [single]) : many
+        for handle in old where !new.contains(handle) {
+            removeDependent(serial, of: handle, position: previous >= 0 ? Int(crossPosition[serial]) : nil)
+        }
+        if !new.isEmpty { makeRoom(for: serial) }
+        switch new.count {
         case 0:
-            singleCrossRead[id] = nil
-            multipleCrossReads[id] = nil
+            if previous == Self.severalKeys { several[serial] = nil }
+            if serial < crossKey.count { crossKey[serial] = Self.noKey }
         case 1:
-            if capacityHint > 0 {
-                singleCrossRead.reserveCapacity(capacityHint)
-                capacityHint = 0
+            let handle = new[0]
+            if previous == Self.severalKeys { several[serial] = nil }
+            if old.contains(handle) {
+                // Still read: find its entry, whose position was not kept while it read several.
+                guard let position = dependentSerials[Int(handle)].firstIndex(of: UInt32(serial)) else {
+                    preconditionFailure("internal inconsistency: \(id) missing from the dependents of \(keyOfHandle[Int(handle)])")
+                }
+                crossPosition[serial] = UInt32(position)
+            } else {
+                crossPosition[serial] = UInt32(dependentSerials[Int(handle)].count)
+                dependentSerials[Int(handle)].append(UInt32(serial))
+                pairCount += 1
             }
-            singleCrossRead[id] = cross[0]
-            multipleCrossReads[id] = nil
+            crossKey[serial] = handle
         default:
-            singleCrossRead[id] = nil
-            multipleCrossReads[id] = cross
+            for handle in new where !old.contains(handle) {
+                dependentSerials[Int(handle)].append(UInt32(serial))
+                pairCount += 1
+            }
+            several[serial] = new
+            crossKey[serial] = Self.severalKeys
         }
+        for handle in new { releaseIfUnused(handle) }
     }
 
-    /// The objects whose evaluation read `property` of `object`.
-    func dependents(of object: ObjectID, _ property: PropertyIndex) -> Set<ObjectID>? {
-        dependents[DependencyKey(object: object, property: property)]
+    /// Records the reads of the first evaluation of `id` since the index was made empty (a
+    /// fetch): nothing to replace.
+    ///
+    /// - Complexity: O(r) for r reads.
+    mutating func recordFirst<Reads: Sequence<PropertyRead>>(_ id: ObjectID, reads: Reads) {
+        record(id, reads: reads)
+    }
+
+    /// Forgets the reads of an object that no longer exists (of any entity: others are
+    /// ignored).
+    ///
+    /// - Complexity: O(1) when it read one key of another object.
+    mutating func remove(_ id: ObjectID) {
+        guard id.entity === entity else { return }
+        let serial = id.entitySerial
+        guard serial < crossKey.count else { return }
+        let previous = crossKey[serial]
+        if previous >= 0 {
+            removeDependent(serial, of: previous, position: Int(crossPosition[serial]))
+        } else if previous == Self.severalKeys {
+            for handle in several[serial] ?? [] { removeDependent(serial, of: handle, position: nil) }
+            several[serial] = nil
+        }
+        crossKey[serial] = Self.noKey
+    }
+
+    /// Calls `body` with the serial of each object whose evaluation read `property` of
+    /// `object`.
+    ///
+    /// - Complexity: O(d) for d such objects.
+    func forEachDependent(of object: ObjectID, _ property: PropertyIndex, _ body: (Int) -> Void) {
+        guard let handle = handles[DependencyKey(object: object, property: property)] else { return }
+        for serial in dependentSerials[Int(handle)] { body(Int(serial)) }
+    }
+
+    /// The number of objects whose evaluation read `property` of `object`.
+    func dependentCount(of object: ObjectID, _ property: PropertyIndex) -> Int {
+        handles[DependencyKey(object: object, property: property)].map { dependentSerials[Int($0)].count } ?? 0
     }
 
     /// Whether any evaluation read a property of another object.
-    var hasCrossReads: Bool { !dependents.isEmpty }
+    var hasCrossReads: Bool { pairCount > 0 }
 
-    /// What `id`'s last evaluation read of other objects.
-    func crossReads(of id: ObjectID) -> [DependencyKey] {
-        if let single = singleCrossRead[id] { return [single] }
-        return multipleCrossReads[id] ?? []
+    /// What the last evaluation of the object with this serial read of other objects.
+    func crossReads(ofSerial serial: Int) -> [DependencyKey] {
+        guard serial < crossKey.count else { return [] }
+        let handle = crossKey[serial]
+        if handle >= 0 { return [keyOfHandle[Int(handle)]] }
+        if handle == Self.severalKeys { return (several[serial] ?? []).map { keyOfHandle[Int($0)] } }
+        return []
+    }
+
+    // MARK: - Storage
+
+    private mutating func intern(_ key: DependencyKey) -> Int32 {
+        if let handle = handles[key] { return handle }
+        let handle: Int32
+        if let reused = freeHandles.popLast() {
+            handle = reused
+            keyOfHandle[Int(handle)] = key
+        } else {
+            handle = Int32(keyOfHandle.count)
+            keyOfHandle.append(key)
+            dependentSerials.append([])
+        }
+        handles[key] = handle
+        return handle
+    }
+
+    /// Frees a handle that no object depends on.
+    private mutating func releaseIfUnused(_ handle: Int32) {
+        guard handle >= 0, dependentSerials[Int(handle)].isEmpty else { return }
+        handles[keyOfHandle[Int(handle)]] = nil
+        dependentSerials[Int(handle)] = []
+        freeHandles.append(handle)
+    }
+
+    private mutating func makeRoom(for serial: Int) {
+        guard serial >= crossKey.count else { return }
+        let count = max(serial + 1, capacityHint, crossKey.count * 2)
+        capacityHint = 0
+        crossKey.append(contentsOf: repeatElement(Self.noKey, count: count - crossKey.count))
+        crossPosition.append(contentsOf: repeatElement(0, count: count - crossPosition.count))
+    }
+
+    /// Removes one entry from a handle's dependents by moving the last entry into its place.
+    private mutating func removeDependent(_ serial: Int, of handle: Int32, position known: Int?) {
+        let list = Int(handle)
+        let position: Int
+        if let known {
+            position = known
+        } else if let found = dependentSerials[list].firstIndex(of: UInt32(serial)) {
+            position = found
+        } else {
+            preconditionFailure("internal inconsistency: serial \(serial) missing from the dependents of \(keyOfHandle[list])")
+        }
+        assert(dependentSerials[list][position] == UInt32(serial), "internal inconsistency: stale dependent position")
+        let last = dependentSerials[list].removeLast()
+        if position < dependentSerials[list].count {
+            dependentSerials[list][position] = last
+            if crossKey[Int(last)] >= 0 { crossPosition[Int(last)] = UInt32(position) }
+        }
+        pairCount -= 1
+        releaseIfUnused(handle)
     }
 
     #if FRK_INVARIANT_CHECKS
         /// Checks that the forward and reverse indexes agree.
         func _checkInvariants() {
             var count = 0
-            for (key, ids) in dependents {
-                precondition(!ids.isEmpty, "internal inconsistency: empty dependent set")
-                for id in ids {
-                    precondition(crossReads(of: id).contains(key), "internal inconsistency: \(id) listed under \(key) it did not read")
+            for (key, handle) in handles {
+                precondition(keyOfHandle[Int(handle)] == key, "internal inconsistency: handle \(handle) names another key")
+                let serials = dependentSerials[Int(handle)]
+                precondition(!serials.isEmpty, "internal inconsistency: empty dependent list of \(key)")
+                for (position, serial) in serials.enumerated() {
+                    precondition(crossReads(ofSerial: Int(serial)).contains(key), "internal inconsistency: serial \(serial) listed under \(key) it did not read")
+                    if crossKey[Int(serial)] >= 0 {
+                        precondition(Int(crossPosition[Int(serial)]) == position, "internal inconsistency: stale position of serial \(serial)")
+                    }
                 }
-                count += ids.count
+                count += serials.count
             }
-            let forward = singleCrossRead.count + multipleCrossReads.values.reduce(0) { $0 + $1.count }
-            precondition(count == forward, "internal inconsistency: \(forward) reads, \(count) reverse entries")
-            precondition(Set(singleCrossRead.keys).isDisjoint(with: multipleCrossReads.keys), "internal inconsistency: reads stored twice")
+            var forward = several.values.reduce(0) { $0 + $1.count }
+            for (serial, handle) in crossKey.enumerated() where handle != Self.noKey {
+                if handle >= 0 { forward += 1 } else {
+                    precondition(several[serial] != nil, "internal inconsistency: serial \(serial) marked as reading several keys without them")
+                }
+            }
+            precondition(count == forward && count == pairCount, "internal inconsistency: \(forward) reads, \(count) reverse entries, \(pairCount) counted")
         }
     #else
         @inline(__always)

@@ -38,28 +38,25 @@ extension ResultsController {
             }
             if dependencies.hasCrossReads {
                 for property in properties.indexes {
-                    for dependent in dependencies.dependents(of: id, property) ?? [] where pending[dependent] == nil {
-                        pending[dependent] = false
-                    }
+                    addDependents(of: id, property, to: &pending)
                 }
             }
         }
         if dependencies.hasCrossReads {
             for move in changes.moves {
                 guard let property = move.owner.entity.index(of: move.relationship) else { continue }
-                for dependent in dependencies.dependents(of: move.owner, property) ?? [] where pending[dependent] == nil {
-                    pending[dependent] = false
-                }
+                addDependents(of: move.owner, property, to: &pending)
             }
         }
 
+        var reads: [PropertyRead] = []
         for (id, ownWrite) in pending where !changes.deleted.contains(id) {
             guard let object = graph.object(with: id) as? Object else {
                 dependencies.remove(id)
                 if index.contains(id) { updates.append(.init(id: id, keys: nil, reportsUpdate: false)) }
                 continue
             }
-            let keys = evaluate(object, id: id)
+            let keys = evaluate(object, id: id, reads: &reads)
             // A row whose keys changed because of a related object refreshes too: its cell
             // shows what the keys were made from.
             let keysChanged = keys != nil && index.keys(of: id).map { $0 != keys } ?? false
@@ -69,5 +66,18 @@ extension ResultsController {
         let diff = index.apply(updates)
         guard !diff.isEmpty else { return }
         deliver(diff)
+    }
+
+    /// Adds to `pending` (as not written themselves) the objects whose evaluation read
+    /// `property` of `object`.
+    private func addDependents(of object: ObjectID, _ property: PropertyIndex, to pending: inout [ObjectID: Bool]) {
+        let count = dependencies.dependentCount(of: object, property)
+        guard count > 0 else { return }
+        pending.reserveCapacity(pending.count + count)
+        let entity = Object.entity
+        dependencies.forEachDependent(of: object, property) { serial in
+            let dependent = graph.objectID(of: entity, entitySerial: serial)
+            if pending[dependent] == nil { pending[dependent] = false }
+        }
     }
 }

@@ -41,7 +41,7 @@ open class ResultsController<Object: GraphObject>: Observable {
 
     var _request: FetchRequest<Object>
     var index: ResultsIndex<ObjectID>
-    var dependencies = DependencyIndex()
+    var dependencies = DependencyIndex(entity: Object.entity)
     var observation: GraphObservation?
     /// Whether ``performFetch()`` ran.
     public private(set) var hasFetched = false
@@ -104,20 +104,39 @@ open class ResultsController<Object: GraphObject>: Observable {
 
     /// Evaluates every object and rebuilds the index and the dependencies.
     func load(_ objects: [Object]) {
-        dependencies = DependencyIndex()
+        dependencies = DependencyIndex(entity: Object.entity)
         dependencies.reserveCapacity(objects.count)
         sectionNames = [:]
         displayedProperties = nil
-        var rows: [(id: ObjectID, keys: RowKeys)] = []
-        rows.reserveCapacity(objects.count)
+        let request = _request
+        let sortKeys = request.sortKeys
+        var rows = ResultsIndex<ObjectID>.LoadColumns(sortKeyCount: sortKeys.count, capacity: objects.count)
+        var reads: [PropertyRead] = []
+        reads.reserveCapacity(8)
         for object in objects {
             let id = object.objectID
-            if let keys = evaluate(object, id: id, first: true) {
-                rows.append((id, keys))
+            reads.removeAll(keepingCapacity: true)
+            // The keys go straight into columns: no per-object key array.
+            let included = graph.trackReads(appendingTo: &reads) { () -> Bool in
+                if let predicate = request.predicate, !predicate.isIncluded(object) { return false }
+                rows.sections.append(request.sectionKey?.extract(object) ?? .null)
+                for column in sortKeys.indices { rows.columns[column].append(sortKeys[column].extract(object)) }
+                return true
+            }
+            if included { rows.ids.append(id) }
+            dependencies.record(id, reads: reads)
+            if displayedProperties == nil, let displayed = request.displayedKeys {
+                displayedProperties = resolveDisplayedProperties(displayed, on: object, id: id)
             }
         }
         index = Self.makeIndex(for: _request)
         index.load(rows)
+        if let sectionKey = request.sectionKey {
+            // Every row of a section has the same key, so one row names it.
+            for (value, id) in index.firstIDOfEachSection() {
+                sectionNames[value] = graph.withoutObservation { sectionKey.sectionName(object(with: id)) }
+            }
+        }
         generation += 1
         cachedObjects = nil
         _checkInvariants()

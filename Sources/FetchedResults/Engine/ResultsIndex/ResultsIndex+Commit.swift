@@ -30,25 +30,70 @@ struct IndexDiff<ID: Hashable & Comparable> {
 }
 
 extension ResultsIndex {
+    /// The rows of a fetch in columns, as ``load(_:)-(LoadColumns)`` takes them: no key array
+    /// per row.
+    struct LoadColumns {
+        /// The identifier of each row; unique.
+        var ids: [ID] = []
+        /// The section key of each row.
+        var sections: [SortValue] = []
+        /// One column per sort key, each with one value per row.
+        var columns: [[SortValue]]
+
+        /// Makes empty columns with room for `capacity` rows.
+        init(sortKeyCount: Int, capacity: Int) {
+            ids.reserveCapacity(capacity)
+            sections.reserveCapacity(capacity)
+            columns = Array(repeating: [], count: sortKeyCount)
+            for column in columns.indices { columns[column].reserveCapacity(capacity) }
+        }
+    }
+
     /// Replaces every row, as a fetch does.
     ///
     /// - Parameter rows: The fetched rows with their keys, in any order; identifiers must be
     ///   unique.
     /// - Complexity: O(n log n).
     mutating func load(_ rows: [(id: ID, keys: RowKeys)]) {
+        var columns = LoadColumns(sortKeyCount: keys.columns.count, capacity: rows.count)
+        for row in rows {
+            columns.ids.append(row.id)
+            columns.sections.append(row.keys.section)
+            for column in columns.columns.indices { columns.columns[column].append(row.keys.sort[column]) }
+        }
+        load(columns)
+    }
+
+    /// Replaces every row, as a fetch does, from columns of keys.
+    ///
+    /// - Parameter rows: The fetched rows; row `i` is `rows.ids[i]` with section key
+    ///   `rows.sections[i]` and sort keys `rows.columns[k][i]`.
+    /// - Complexity: O(n log n).
+    mutating func load(_ rows: LoadColumns) {
+        precondition(rows.columns.count == keys.columns.count && rows.sections.count == rows.ids.count,
+                     "internal inconsistency: load columns of different lengths")
         self = ResultsIndex(ascending: keys.ascending, sectionsAscending: keys.sectionsAscending, offset: offset, limit: limit)
-        keys.ids.reserveCapacity(rows.count)
-        keys.sectionOf.reserveCapacity(rows.count)
-        for column in keys.columns.indices { keys.columns[column].reserveCapacity(rows.count) }
-        slotByID.reserveCapacity(rows.count)
-        for (index, row) in rows.enumerated() {
-            let handle = internSection(row.keys.section, placing: false)
+        let count = rows.ids.count
+        keys.ids = rows.ids
+        keys.columns = rows.columns
+        keys.sectionOf.reserveCapacity(count)
+        slotByID.reserveCapacity(count)
+        var lastValue: SortValue?
+        var lastHandle: Int32 = 0
+        for index in 0..<count {
+            let value = rows.sections[index]
+            let handle: Int32
+            if let lastValue, lastValue == value {
+                handle = lastHandle
+            } else {
+                handle = internSection(value, placing: false)
+                lastValue = value
+                lastHandle = handle
+            }
             sectionCounts[Int(handle)] += 1
-            keys.ids.append(row.id)
             keys.sectionOf.append(handle)
-            for column in keys.columns.indices { keys.columns[column].append(row.keys.sort[column]) }
-            let previous = slotByID.updateValue(Int32(index), forKey: row.id)
-            precondition(previous == nil, "internal inconsistency: row \(row.id) loaded twice")
+            let previous = slotByID.updateValue(Int32(index), forKey: rows.ids[index])
+            precondition(previous == nil, "internal inconsistency: row \(rows.ids[index]) loaded twice")
         }
         let values = keys.sectionValues
         let ascending = keys.sectionsAscending
@@ -56,7 +101,7 @@ extension ResultsIndex {
         rebuildDirectory()
         // Sort once by integer summaries — the section's directory position and the first
         // sort key's summary — and compare full keys only where those tie.
-        var sortable = rows.indices.map { index in
+        var sortable = (0..<count).map { index in
             let slot = Int32(index)
             return LoadRow(
                 section: directoryPosition[Int(keys.sectionOf[index])], slot: slot,

@@ -216,6 +216,17 @@ extension ResultsIndex {
         return result
     }
 
+    /// The value of every section (inside the window or not) with the identifier of its
+    /// first row.
+    ///
+    /// - Complexity: O(s log n) for s sections.
+    func firstIDOfEachSection() -> [(value: SortValue, id: ID)] {
+        directory.indices.map { position in
+            let handle = directory[position]
+            return (keys.sectionValues[Int(handle)], keys.ids[Int(tree.select(directoryStarts[position]))])
+        }
+    }
+
     /// The rank range of each visible section's rows.
     ///
     /// - Complexity: O(v) for v visible sections.
