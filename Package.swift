@@ -71,6 +71,11 @@ let package = Package(
             swiftSettings: settings
         ),
         .testTarget(
+            name: "DocumentationTests",
+            dependencies: ["FetchedResultsKit", "FetchedResultsTesting"],
+            swiftSettings: settings
+        ),
+        .testTarget(
             name: "GroceryDudeTests",
             dependencies: ["GroceryDudeCore", "GroceryDude", "FetchedResultsTesting", "TestSupport"],
             swiftSettings: settings

@@ -153,6 +153,19 @@ func graphBenchmarks() -> [Benchmark] {
                 }
             )
         },
+        Benchmark("graph.insert.100k", baseline: "100k plain-class instances", runs: 1) {
+            // A small size of graph.insert.1m, for profiling under callgrind.
+            .init(
+                subject: { stopwatch in
+                    let graph = ObjectGraph()
+                    let items = stopwatch.measure { populate(graph, count: 100_000) }
+                    precondition(items.count == 100_000)
+                },
+                baseline: { stopwatch in
+                    _ = stopwatch.measure { plainItems(count: 100_000) }
+                }
+            )
+        },
         Benchmark("graph.insert.noinverse.1m", baseline: "1M plain-class instances", runs: 5) {
             .init(
                 subject: { stopwatch in

@@ -19,6 +19,7 @@ let all: [Benchmark] = [
     accumulatorBenchmarks(),
     searchBenchmarks(),
     controllerBenchmarks(),
+    searchKeystrokeBenchmarks(),
 ].flatMap { $0 }
 
 var arguments = Array(CommandLine.arguments.dropFirst())

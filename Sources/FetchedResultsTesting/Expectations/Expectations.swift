@@ -16,6 +16,8 @@ import Testing
 ///   - comment: Context to prefix the failure with.
 ///   - sourceLocation: Where to report a failure; the caller's by default.
 /// - Returns: Whether the expectation held.
+/// - Complexity: O(s·n + c log c) for s stages, n rows and c changes, as
+///   ``ListSimulator/apply(stages:newState:)``.
 @discardableResult
 public func expectApplying<SectionID, RowID, Content>(
     _ changes: ListChanges,
@@ -39,6 +41,8 @@ public func expectApplying<SectionID, RowID, Content>(
 ///   - comment: Context to prefix the failure with.
 ///   - sourceLocation: Where to report a failure; the caller's by default.
 /// - Returns: Whether the expectation held.
+/// - Complexity: O(s·n + c log c) for s stages, n rows and c changes, as
+///   ``ListSimulator/apply(stages:newState:)``.
 @discardableResult
 public func expectApplying<SectionID, RowID, Content>(
     stages: [ListChanges],
@@ -67,6 +71,8 @@ public func expectApplying<SectionID, RowID, Content>(
 ///   - comment: Context to prefix the failure with.
 ///   - sourceLocation: Where to report a failure; the caller's by default.
 /// - Returns: Whether the expectation held.
+/// - Complexity: O(s·n + c log c) for s stages, n rows and c changes, as
+///   ``ListSimulator/apply(stages:newState:)``.
 @discardableResult
 public func expectApplying<SectionID, RowID, Content>(
     _ update: ListUpdate,
@@ -96,6 +102,7 @@ public func expectApplying<SectionID, RowID, Content>(
 ///   - sourceLocation: Where to report a failure; the caller's by default.
 /// - Returns: The rejection, or `nil` (after recording an issue) when the batch was accepted
 ///   or rejected for another reason.
+/// - Complexity: O(n + c log c) for n rows and c changes.
 @discardableResult
 public func expectRejecting<SectionID, RowID, Content>(
     _ changes: ListChanges,

@@ -137,6 +137,7 @@ public final class ListSimulator<SectionID: Hashable, RowID: Hashable, Content: 
     /// A rejected update leaves the state unchanged and is recorded in ``failures``.
     ///
     /// - Parameter stages: Batches to apply in order.
+    /// - Complexity: O(s·n + c log c) for s stages, n rows and c changes.
     public func performBatch(stages: [ListChanges]) {
         guard let dataSource else {
             preconditionFailure("ListSimulator.performBatch(stages:) needs a dataSource to read the new state from")

@@ -36,31 +36,6 @@ extension ChangeAccumulator.Composer {
         return (live, tombstones)
     }
 
-    /// The indices (into `origins`) of a longest strictly increasing subsequence, as a mask.
-    ///
-    /// - Complexity: O(m log m) for m values.
-    static func longestIncreasingMask(_ origins: [Int]) -> [Bool] {
-        var tails: [Int] = []  // index into origins of the smallest tail of each length
-        var parent = [Int](repeating: -1, count: origins.count)
-        for (index, value) in origins.enumerated() {
-            var low = 0
-            var high = tails.count
-            while low < high {
-                let mid = (low + high) / 2
-                if origins[tails[mid]] < value { low = mid + 1 } else { high = mid }
-            }
-            if low > 0 { parent[index] = tails[low - 1] }
-            if low == tails.count { tails.append(index) } else { tails[low] = index }
-        }
-        var mask = [Bool](repeating: false, count: origins.count)
-        var index = tails.last ?? -1
-        while index >= 0 {
-            mask[index] = true
-            index = parent[index]
-        }
-        return mask
-    }
-
     /// Which live tokens stay in place: those whose original position lies between the
     /// untouched neighbours around them and that keep their relative order (a longest
     /// increasing subsequence); every other token of original origin moves.
@@ -73,8 +48,11 @@ extension ChangeAccumulator.Composer {
                 origins.append(value)
             }
         }
+        // Origins are distinct: each original element has at most one live token.
+        var subsequence = LongestIncreasingSubsequence()
+        subsequence.mark(origins)
         var mask = [Bool](repeating: false, count: live.count)
-        for (index, keep) in zip(candidates, longestIncreasingMask(origins)) where keep { mask[index] = true }
+        for (index, keep) in zip(candidates, subsequence.keep) where keep { mask[index] = true }
         return mask
     }
 

@@ -67,4 +67,5 @@ public struct FlushDebounce<C: Clock> {
     }
 }
 
-extension FlushDebounce: Sendable where C: Sendable, C.Instant: Sendable, C.Duration: Sendable {}
+// A clock, its instants and its durations are all `Sendable` by their protocols.
+extension FlushDebounce: Sendable {}

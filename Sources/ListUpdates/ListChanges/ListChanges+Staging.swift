@@ -279,20 +279,6 @@ private struct Stager {
 
 // MARK: - Sorted-array helpers
 
-/// The elements sorted ascending, without duplicates.
-private func sortedUnique<Element: Comparable>(_ elements: [Element]) -> [Element] {
-    // The diff lists most positions in ascending order already.
-    if zip(elements, elements.dropFirst()).allSatisfy({ $0 < $1 }) { return elements }
-    var result = elements.sorted()
-    var write = 0
-    for read in result.indices where read == 0 || result[read] != result[write - 1] {
-        result[write] = result[read]
-        write += 1
-    }
-    result.removeLast(result.count - write)
-    return result
-}
-
 /// The elements of sorted `a` that are not in sorted `b`.
 private func subtracting(_ a: [Int], _ b: [Int]) -> [Int] {
     guard !a.isEmpty, !b.isEmpty else { return a }

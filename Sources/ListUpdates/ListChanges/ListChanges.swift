@@ -34,10 +34,12 @@ public struct ListChanges: Sendable {
             self.to = to
         }
 
+        /// Orders moves by source, then by destination.
         public static func < (lhs: Self, rhs: Self) -> Bool {
             (lhs.from, lhs.to) < (rhs.from, rhs.to)
         }
 
+        /// The move as `from→to`, such as `0→2`.
         public var description: String { "\(from)→\(to)" }
     }
 
@@ -59,10 +61,12 @@ public struct ListChanges: Sendable {
             self.to = to
         }
 
+        /// Orders moves by source, then by destination.
         public static func < (lhs: Self, rhs: Self) -> Bool {
             lhs.from != rhs.from ? lhs.from < rhs.from : lhs.to < rhs.to
         }
 
+        /// The move as `section.row→section.row`, such as `0.2→1.0`.
         public var description: String { "\(from.listDescription)→\(to.listDescription)" }
     }
 
@@ -150,27 +154,16 @@ public struct ListChanges: Sendable {
     /// - Complexity: O(c log c) for c changes.
     public func normalized() -> ListChanges {
         ListChanges(
-            deletedSections: Self.sortedUnique(deletedSections),
-            insertedSections: Self.sortedUnique(insertedSections),
-            movedSections: Self.sortedUnique(movedSections),
-            reloadedSections: Self.sortedUnique(reloadedSections),
-            deletedRows: Self.sortedUnique(deletedRows),
-            insertedRows: Self.sortedUnique(insertedRows),
-            movedRows: Self.sortedUnique(movedRows),
-            reloadedRows: Self.sortedUnique(reloadedRows),
-            reconfiguredRows: Self.sortedUnique(reconfiguredRows)
+            deletedSections: sortedUnique(deletedSections),
+            insertedSections: sortedUnique(insertedSections),
+            movedSections: sortedUnique(movedSections),
+            reloadedSections: sortedUnique(reloadedSections),
+            deletedRows: sortedUnique(deletedRows),
+            insertedRows: sortedUnique(insertedRows),
+            movedRows: sortedUnique(movedRows),
+            reloadedRows: sortedUnique(reloadedRows),
+            reconfiguredRows: sortedUnique(reconfiguredRows)
         )
-    }
-
-    private static func sortedUnique<Element: Comparable>(_ elements: [Element]) -> [Element] {
-        var result = elements.sorted()
-        var write = 0
-        for read in result.indices where read == 0 || result[read] != result[write - 1] {
-            result[write] = result[read]
-            write += 1
-        }
-        result.removeLast(result.count - write)
-        return result
     }
 }
 

@@ -1,5 +1,6 @@
 /// Finds a longest strictly increasing subsequence of a sequence of distinct integers, with
-/// patience sorting; the diff keeps those elements still and moves the rest.
+/// patience sorting; the diff and the accumulator's flush keep those elements still and move
+/// the rest.
 ///
 /// The buffers are reused from one call to the next, so marking many short sequences (one per
 /// section) allocates only while they grow.

@@ -95,11 +95,7 @@ extension SectionedDiff {
                     return Self.IdentifierTable.equal(rowID(oldRows[section][row]), id)
                 }
                 if found {
-                    let (firstSection, firstRow) = oldPosition(ofCode: table.value(at: slot))
-                    throw .duplicateRowIdentifier(
-                        identifier: String(describing: id), side: .old,
-                        first: IndexPath(listSection: firstSection, row: firstRow),
-                        second: IndexPath(listSection: section, row: row))
+                    throw Self.duplicateRow(id, .old, first: oldPosition(ofCode: table.value(at: slot)), second: (section, row))
                 }
                 table.store(oldCode(section: section, row: row), hash: hash, at: slot)
             }
@@ -128,11 +124,7 @@ extension SectionedDiff {
                 } else {
                     let previous = table.value(at: slot)
                     guard previous < claimed else {
-                        let (firstSection, firstRow) = newPosition(ofCode: previous - claimed)
-                        throw .duplicateRowIdentifier(
-                            identifier: String(describing: id), side: .new,
-                            first: IndexPath(listSection: firstSection, row: firstRow),
-                            second: IndexPath(listSection: section, row: row))
+                        throw Self.duplicateRow(id, .new, first: newPosition(ofCode: previous - claimed), second: (section, row))
                     }
                     let (oldSection, oldRow) = oldPosition(ofCode: previous)
                     matchRow(
@@ -154,15 +146,29 @@ extension SectionedDiff {
                     return Self.IdentifierTable.equal(rowID(newRows[section][row]), id)
                 }
                 if found {
-                    let (firstSection, firstRow) = newPosition(ofCode: inserted.value(at: slot))
-                    throw .duplicateRowIdentifier(
-                        identifier: String(describing: id), side: .new,
-                        first: IndexPath(listSection: firstSection, row: firstRow),
-                        second: IndexPath(listSection: section, row: row))
+                    throw Self.duplicateRow(id, .new, first: newPosition(ofCode: inserted.value(at: slot)), second: (section, row))
                 }
                 inserted.store(code, hash: hash, at: slot)
             }
         }
         _checkInvariants()
+    }
+
+    /// The error for a row identifier that occurs twice on one side.
+    ///
+    /// - Parameters:
+    ///   - id: The repeated identifier.
+    ///   - side: The side it repeats on.
+    ///   - first: The (section, row) of its first occurrence.
+    ///   - second: The (section, row) of the second.
+    /// - Returns: ``ListDiffError/duplicateRowIdentifier(identifier:side:first:second:)``.
+    @usableFromInline
+    static func duplicateRow(
+        _ id: some Hashable, _ side: ListDiffError.Side, first: (Int, Int), second: (Int, Int)
+    ) -> ListDiffError {
+        .duplicateRowIdentifier(
+            identifier: String(describing: id), side: side,
+            first: IndexPath(listSection: first.0, row: first.1),
+            second: IndexPath(listSection: second.0, row: second.1))
     }
 }

@@ -106,10 +106,10 @@ package struct ValidatedStage: Sendable {
 
         // MARK: Sections
         let sectionsBefore = beforeRowCounts.count
-        let deletedSections = Self.sortedUnique(changes.deletedSections)
-        let insertedSections = Self.sortedUnique(changes.insertedSections)
-        let reloadedSections = Self.sortedUnique(changes.reloadedSections)
-        let sectionMoves = Self.sortedUnique(changes.movedSections)
+        let deletedSections = sortedUnique(changes.deletedSections)
+        let insertedSections = sortedUnique(changes.insertedSections)
+        let reloadedSections = sortedUnique(changes.reloadedSections)
+        let sectionMoves = sortedUnique(changes.movedSections)
         let deletedSet = Set(deletedSections)
         let insertedSet = Set(insertedSections)
         let reloadedSet = Set(reloadedSections)
@@ -248,10 +248,10 @@ package struct ValidatedStage: Sendable {
         // Rule 12: row changes inside replaced sections are folded into the section change.
         // Rule 9: exact duplicate moves are dropped.
         allDeletes.sort()
-        let deletedRows = Self.unique(allDeletes.filter { !replacedBefore[Self.section($0)] })
-        let reloadedRows = Self.unique(reloads.filter { !replacedBefore[Self.section($0)] }.sorted())
-        let reconfiguredRows = Self.unique(reconfigures.filter { !replacedBefore[Self.section($0)] }.sorted())
-        let insertedRows = Self.unique(inserts.filter { !sectionSources[Self.section($0)].isNew }.sorted())
+        let deletedRows = sortedUnique(allDeletes.filter { !replacedBefore[Self.section($0)] })
+        let reloadedRows = sortedUnique(reloads.filter { !replacedBefore[Self.section($0)] })
+        let reconfiguredRows = sortedUnique(reconfigures.filter { !replacedBefore[Self.section($0)] })
+        let insertedRows = sortedUnique(inserts.filter { !sectionSources[Self.section($0)].isNew })
         moves.sort { $0 < $1 }
         var rowMoves: [(from: Int, to: Int)] = []
         rowMoves.reserveCapacity(moves.count)
@@ -405,24 +405,5 @@ package struct ValidatedStage: Sendable {
             if a[i] < b[j] { i += 1 } else { j += 1 }
         }
         return nil
-    }
-
-    /// The elements of a sorted array without repeats.
-    private static func unique(_ sorted: [Int]) -> [Int] {
-        var result: [Int] = []
-        result.reserveCapacity(sorted.count)
-        for element in sorted where result.last != element { result.append(element) }
-        return result
-    }
-
-    private static func sortedUnique<Element: Comparable>(_ elements: [Element]) -> [Element] {
-        var result = elements.sorted()
-        var write = 0
-        for read in result.indices where read == 0 || result[read] != result[write - 1] {
-            result[write] = result[read]
-            write += 1
-        }
-        result.removeLast(result.count - write)
-        return result
     }
 }

@@ -59,9 +59,9 @@ public struct Attribute<Value>: _GraphPropertyStorage {
     ) -> Value {
         @inline(__always)
         get {
-            let context = object._context
-            if _slowPath(context._readMode != .untracked) {
-                context._noteRead(object, offset: _storageOffset(object, storageKeyPath))
+            // No context is held across the slow call, so the fast path counts no references.
+            if _slowPath(object._context._readMode != .untracked) {
+                object._noteRead(offset: _storageOffset(object, storageKeyPath))
             }
             return object[keyPath: storageKeyPath]._value
         }

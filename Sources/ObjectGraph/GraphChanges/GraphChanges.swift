@@ -5,7 +5,24 @@
 /// An object inserted and deleted in the same transaction appears nowhere.
 public struct GraphChanges: Sendable, Equatable, CustomStringConvertible {
     /// The objects inserted by the commit.
-    public var inserted: Set<ObjectID>
+    ///
+    /// A commit keeps its inserted IDs in an array and builds this set the first time it is
+    /// read (then keeps it); ``insertedIDs`` iterates them without building it.
+    ///
+    /// - Complexity: Reading is O(*n*) for *n* inserted objects the first time, O(1) after.
+    public var inserted: Set<ObjectID> {
+        get { _inserted.set }
+        set { _inserted = newValue.isEmpty ? .empty : InsertedIDs(newValue) }
+    }
+
+    /// The objects inserted by the commit, each once: the same IDs as ``inserted``, as an
+    /// array (in insertion order when the changes come from a commit).
+    ///
+    /// - Complexity: O(1).
+    public var insertedIDs: [ObjectID] { _inserted.ids }
+
+    /// The inserted IDs, with the set built on demand.
+    internal var _inserted: InsertedIDs
 
     /// The objects deleted by the commit (committed objects only).
     public var deleted: Set<ObjectID>
@@ -37,21 +54,41 @@ public struct GraphChanges: Sendable, Equatable, CustomStringConvertible {
         moves: [OrderedMove] = [],
         author: String? = nil
     ) {
-        self.inserted = inserted
+        self._inserted = inserted.isEmpty ? .empty : InsertedIDs(inserted)
         self.deleted = deleted
         self.updated = updated
         self.moves = moves
         self.author = author
     }
 
+    /// Makes the changes of a commit from the IDs it inserted, known to be distinct.
+    internal init(insertedDistinct ids: [ObjectID], author: String?) {
+        _inserted = ids.isEmpty ? .empty : InsertedIDs(distinct: ids)
+        deleted = []
+        updated = [:]
+        moves = []
+        self.author = author
+    }
+
     /// Whether nothing changed.
     public var isEmpty: Bool {
-        inserted.isEmpty && deleted.isEmpty && updated.isEmpty && moves.isEmpty
+        _inserted.ids.isEmpty && deleted.isEmpty && updated.isEmpty && moves.isEmpty
+    }
+
+    /// Equal when the same objects were inserted, deleted and updated, with the same moves
+    /// and author.
+    ///
+    /// - Complexity: O(*n*) for *n* changed objects.
+    public static func == (lhs: GraphChanges, rhs: GraphChanges) -> Bool {
+        lhs.author == rhs.author && lhs.moves == rhs.moves && lhs.deleted == rhs.deleted
+            && lhs.updated == rhs.updated
+            && (lhs._inserted === rhs._inserted
+                || (lhs._inserted.ids.count == rhs._inserted.ids.count && lhs.inserted == rhs.inserted))
     }
 
     /// A summary with counts.
     public var description: String {
-        "GraphChanges(inserted: \(inserted.count), deleted: \(deleted.count), updated: \(updated.count), moves: \(moves.count)\(author.map { ", author: \($0)" } ?? ""))"
+        "GraphChanges(inserted: \(_inserted.ids.count), deleted: \(deleted.count), updated: \(updated.count), moves: \(moves.count)\(author.map { ", author: \($0)" } ?? ""))"
     }
 }
 

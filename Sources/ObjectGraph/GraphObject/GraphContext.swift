@@ -23,7 +23,12 @@ internal final class _GraphContext {
     internal var _readMode: _ReadMode
 
     /// The graph, or `nil` for the detached context and after the graph is gone.
+    ///
+    /// Read by every setter (inlined into the module that declares the entity); written only
+    /// by the graph's `init` and `deinit`, in the graph's isolation domain, so the dynamic
+    /// exclusivity check (a runtime call per write of any property) is dropped.
     @usableFromInline
+    @exclusivity(unchecked)
     internal unowned(unsafe) var graph: ObjectGraph?
 
     init(readMode: _ReadMode) {

@@ -69,6 +69,15 @@ open class GraphObject: Observable, Hashable {
         if _context !== _GraphContext.detached { Unmanaged.passUnretained(_context).release() }
     }
 
+    /// The slow half of a wrapper's getter, in the object's current context.
+    ///
+    /// - Parameter offset: The storage offset of the property read.
+    @usableFromInline
+    @inline(never)
+    internal final func _noteRead(offset: Int) {
+        _context._noteRead(self, offset: offset)
+    }
+
     /// Moves the object to a context, keeping that context alive while the object points at it.
     internal final func _attach(to context: _GraphContext) {
         if context !== _GraphContext.detached { _ = Unmanaged.passUnretained(context).retain() }

@@ -17,8 +17,8 @@ extension ObjectGraph {
     @discardableResult
     public func commit(author: String? = nil) throws(CommitError) -> GraphChanges? {
         guard !_pending.isEmpty else { return nil }
-        try _validatePending()
-        let changes = _collectChanges(author: author)
+        let inserted = try _validatePending()
+        let changes = _collectChanges(inserted: inserted, author: author)
         _pending.withUnsafeBufferPointer { entries in
             for position in entries.indices {
                 let object = entries[position].object
@@ -98,41 +98,71 @@ extension ObjectGraph {
     // MARK: Checks
 
     /// Throws the first reason the pending changes cannot be committed; changes nothing.
-    private func _validatePending() throws(CommitError) {
-        for entry in _pending where entry.writtenAfterDelete {
-            throw .writeToDeletedObject(entry.object.objectID)
-        }
-        for entry in _pending where entry.isDeleted {
-            let entity = _state(of: entry.object)
-            for (index, accessor) in entity.relationships
-            where entity.description.properties[index].relationship?.deleteRule == .deny && !accessor.isEmpty(entry.object) {
-                throw .deleteDenied(entry.object.objectID, relationship: entity.description.properties[index].name)
+    ///
+    /// - Returns: The IDs of the objects inserted and not deleted, in pending order (read
+    ///   while validation visits every object anyway).
+    private func _validatePending() throws(CommitError) -> [ObjectID] {
+        // One scan of the entries (not the objects) says which rare checks are needed.
+        var writtenAfterDelete = false
+        var deletions = false
+        var mayHoldInvalidTargets = false
+        var insertCount = 0
+        _pending.withUnsafeBufferPointer { entries in
+            for position in entries.indices {
+                writtenAfterDelete = writtenAfterDelete || entries[position].writtenAfterDelete
+                deletions = deletions || entries[position].isDeleted
+                mayHoldInvalidTargets = mayHoldInvalidTargets || entries[position].mayHoldInvalidTargets
+                if entries[position].wasInserted { insertCount += 1 }
             }
         }
-        for entry in _pending
-        where entry.mayHoldInvalidTargets && !entry.isDeleted && entry.object._flags & GraphObject._deletedFlag == 0 {
-            let entity = _state(of: entry.object)
-            for (index, accessor) in entity.relationships {
-                if accessor.kind == .toOne {
-                    if let target = accessor.toOne(entry.object) { try _checkTarget(target, of: entry.object, entity, index) }
-                } else {
-                    for target in accessor.objects(entry.object) { try _checkTarget(target, of: entry.object, entity, index) }
+        if writtenAfterDelete {
+            for entry in _pending where entry.writtenAfterDelete {
+                throw .writeToDeletedObject(entry.object.objectID)
+            }
+        }
+        if deletions {
+            for entry in _pending where entry.isDeleted {
+                let entity = _state(of: entry.object)
+                for (index, accessor) in entity.relationships
+                where entity.description.properties[index].relationship?.deleteRule == .deny && !accessor.isEmpty(entry.object) {
+                    throw .deleteDenied(entry.object.objectID, relationship: entity.description.properties[index].name)
+                }
+            }
+        }
+        if mayHoldInvalidTargets {
+            for entry in _pending
+            where entry.mayHoldInvalidTargets && !entry.isDeleted && entry.object._flags & GraphObject._deletedFlag == 0 {
+                let entity = _state(of: entry.object)
+                for (index, accessor) in entity.relationships {
+                    if accessor.kind == .toOne {
+                        if let target = accessor.toOne(entry.object) { try _checkTarget(target, of: entry.object, entity, index) }
+                    } else {
+                        for target in accessor.objects(entry.object) { try _checkTarget(target, of: entry.object, entity, index) }
+                    }
                 }
             }
         }
         let mode = _context._readMode
         _context._readMode = .untracked
         defer { _context._readMode = mode }
-        for entry in _pending
-        where !entry.isDeleted && entry.object._flags & GraphObject._deletedFlag == 0
-            && (entry.wasInserted || !entry.originals.isEmpty)
-        {
+        var inserted: [ObjectID] = []
+        inserted.reserveCapacity(insertCount)
+        // By position, not through a buffer pointer: `validateForCommit()` is user code.
+        for position in 0..<_pending.count {
+            let object = _pending[position].object
+            guard !_pending[position].isDeleted && object._flags & GraphObject._deletedFlag == 0 else { continue }
+            if _pending[position].wasInserted {
+                inserted.append(ObjectID(_bits: object._idBits, entity: object._entity.unsafelyUnwrapped))
+            } else if _pending[position].originals.isEmpty {
+                continue
+            }
             do {
-                try entry.object.validateForCommit()
+                try object.validateForCommit()
             } catch {
-                throw .validationFailed(entry.object.objectID, error)
+                throw .validationFailed(object.objectID, error)
             }
         }
+        return inserted
     }
 
     /// Throws when a relationship holds an object of another graph or a deleted one.
@@ -147,17 +177,16 @@ extension ObjectGraph {
     }
 
     /// The changes the pending entries amount to.
-    private func _collectChanges(author: String?) -> GraphChanges {
-        var changes = GraphChanges(author: author)
-        var inserted: [ObjectID] = []
-        _pending.withUnsafeBufferPointer { entries in
-            for position in entries.indices where entries[position].wasInserted && !entries[position].isDeleted {
-                let object = entries[position].object
-                inserted.append(ObjectID(_bits: object._idBits, entity: object._entity.unsafelyUnwrapped))
-            }
-        }
-        changes.inserted = Set(inserted)
-        for entry in _pending where !entry.wasInserted {
+    ///
+    /// - Parameters:
+    ///   - inserted: The IDs of the objects inserted and not deleted (distinct: each object
+    ///     has one pending entry).
+    ///   - author: The commit's author tag.
+    private func _collectChanges(inserted: [ObjectID], author: String?) -> GraphChanges {
+        var changes = GraphChanges(insertedDistinct: inserted, author: author)
+        guard inserted.count < _pending.count else { return changes }
+        for position in _pending.indices where !_pending[position].wasInserted {
+            let entry = _pending[position]
             let object = entry.object
             if entry.isDeleted {
                 changes.deleted.insert(object.objectID)

@@ -54,8 +54,34 @@ extension ObjectGraph {
     @inline(never)
     internal func _setToOne(_ object: GraphObject, offset: Int, _ target: GraphObject?) {
         let entity = _state(of: object)
-        _assignToOne(object, entity, _index(of: object, offset: offset, in: entity), target, direct: true)
+        let index = _index(of: object, offset: offset, in: entity)
+        if let target, object._flags == GraphObject._insertedFlag, target._flags == GraphObject._insertedFlag,
+            target._context === _context, _relateInserted(object, entity, index, target)
+        {
+            _checkInvariants(around: object)
+            return
+        }
+        _assignToOne(object, entity, index, target, direct: true)
         _checkInvariants(around: object)
+    }
+
+    /// The bulk-insert case of a to-one setter: both objects were inserted in this
+    /// transaction, are not deleted and were never observed, and the owner's relationship
+    /// is empty. Nothing is saved (inserted objects keep no old values) or notified, and
+    /// the inverse, if any, is a to-many that simply gains the owner.
+    ///
+    /// - Returns: `false`, having changed nothing, when the case does not apply.
+    @inline(__always)
+    private func _relateInserted(_ owner: GraphObject, _ entity: _GraphEntity, _ index: Int, _ target: GraphObject) -> Bool {
+        guard let accessor = entity.description.relationshipAccessors[index], accessor.toOne(owner) == nil else { return false }
+        guard let link = entity.inverses[index] else {
+            accessor.add(owner, target)
+            return true
+        }
+        guard let inverse = link.entity.description.relationshipAccessors[link.index], inverse.kind == .toMany else { return false }
+        accessor.add(owner, target)
+        inverse.add(target, owner)
+        return true
     }
 
     /// A to-many or ordered relationship setter.
@@ -132,7 +158,13 @@ extension ObjectGraph {
     /// object has a registrar.
     @inline(__always)
     internal func _notifying(_ object: GraphObject, _ entity: _GraphEntity, _ index: Int, _ write: () -> Void) {
-        if let registrar = _registrar(of: object) {
+        // The flag is tested first, so an object never observed (every object being
+        // inserted in bulk) does not even make an optional registrar.
+        guard object._flags & GraphObject._observedFlag != 0 else {
+            write()
+            return
+        }
+        if let registrar = _registrars[ObjectIdentifier(object)] {
             let keyPath = entity.description.observationKeyPaths[index]
             registrar.willSet(object, keyPath: keyPath)
             write()

@@ -58,9 +58,11 @@ extension ObjectGraph {
     /// The graph's state for a class, registering the entity (and the entities it relates
     /// to, and its inverses) on first use.
     internal func _entity(for type: GraphObject.Type) -> _GraphEntity {
-        if let last = _lastEntity, last.description.objectType == type { return last }
-        if let known = _entityByType[ObjectIdentifier(type)] {
+        let key = ObjectIdentifier(type)
+        if key == _lastEntityType, let last = _lastEntity { return last }
+        if let known = _entityByType[key] {
             _lastEntity = known
+            _lastEntityType = key
             return known
         }
         let description = type.entity

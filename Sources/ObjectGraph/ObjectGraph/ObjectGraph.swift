@@ -31,8 +31,10 @@ public final class ObjectGraph {
     @exclusivity(unchecked) internal var _entities: [_GraphEntity?] = []
     /// Per-entity state, by class.
     internal var _entityByType: [ObjectIdentifier: _GraphEntity] = [:]
-    /// The entity of the last insertion (bulk inserts are usually of one class).
-    internal var _lastEntity: _GraphEntity?
+    /// The entity of the last lookup by class (bulk inserts are usually of one class), and
+    /// that class. Unowned: `_entityByType` keeps every entity for the graph's life.
+    @exclusivity(unchecked) internal unowned(unsafe) var _lastEntity: _GraphEntity?
+    @exclusivity(unchecked) internal var _lastEntityType: ObjectIdentifier?
     /// Per-entity state, by entity name.
     internal var _entitiesByName: [String: _GraphEntity] = [:]
 

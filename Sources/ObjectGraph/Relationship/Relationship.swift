@@ -36,17 +36,20 @@ public struct Relationship<Value: RelationshipValue>: _GraphPropertyStorage {
     ///
     /// - Parameters:
     ///   - inverse: The destination's property that holds the owner, such as
-    ///     `\Location.items`. Declare it on one side only.
+    ///     `\Location.items`. Declare it on one side only. Evaluated only while the
+    ///     entity is being described, so making an object does not make the key path.
     ///   - deleteRule: What deleting the owner does to the related objects.
     ///   - name: The relationship's name in the entity; by default the property's name.
     @inlinable
     public init<Inverse: RelationshipValue>(
-        inverse: KeyPath<Value.Destination, Inverse> & Sendable,
+        inverse: @autoclosure () -> KeyPath<Value.Destination, Inverse> & Sendable,
         deleteRule: DeleteRule = .nullify,
         name: String? = nil
     ) {
         _value = Value._empty
-        Self.capture(deleteRule: deleteRule, name: name, inverse: inverse)
+        if _slowPath(_EntityCapture.isActive) {
+            Self.capture(deleteRule: deleteRule, name: name, inverse: inverse())
+        }
     }
 
     @inlinable
@@ -89,9 +92,9 @@ public struct Relationship<Value: RelationshipValue>: _GraphPropertyStorage {
     ) -> Value {
         @inline(__always)
         get {
-            let context = object._context
-            if _slowPath(context._readMode != .untracked) {
-                context._noteRead(object, offset: _storageOffset(object, storageKeyPath))
+            // No context is held across the slow call, so the fast path counts no references.
+            if _slowPath(object._context._readMode != .untracked) {
+                object._noteRead(offset: _storageOffset(object, storageKeyPath))
             }
             return object[keyPath: storageKeyPath]._value
         }

@@ -64,3 +64,21 @@ struct DocumentationExampleTests {
         expectApplying(stages: model.putInBasket("Apples"), from: old, yields: model.sections)
     }
 }
+
+@Suite("Documentation example: error messages")
+struct DocumentationErrorMessageTests {
+    // The article's "Catch stale cells" block, unwrapped: the broken rule's message (the
+    // simulator's error adds the batch after it).
+    @Test func staleCellMessageIsTheArticles() throws {
+        let model = ShoppingListModel(items: ["Apples", "Bread"])
+        let old = model.sections
+        let stages = model.putInBasket("Bread")
+        let error = try #require(ListSimulator.check(applying: [stages[0]], from: old, to: model.sections))
+        let batchError = try #require(error.batchError)
+        #expect(
+            "\(batchError)"
+                == "Unsafe update (strict rule 16): row moved 0.1→1.0 changed content but is never refreshed: "
+                + "the moved cell still shows Bread, the data source has Bread ✓. Delete and insert it, or "
+                + "reconfigure it at 1.0 in a later stage")
+    }
+}

@@ -1,0 +1,178 @@
+import FetchedResultsKit
+
+extension GroceryApp {
+    /// The item under the cursor of the visible screen.
+    var selectedItem: Item? {
+        visibleScreen.selectedItemID.flatMap { store.graph.object(with: $0, as: Item.self) }
+    }
+
+    /// Puts the selected item on the shopping list, or takes it off.
+    public func toggleSelected() {
+        command { () throws(GroceryError) in
+            guard let item = selectedItem else { throw .noSelection }
+            try store.toggle(item)
+            return "\(item.listed ? "listed" : "unlisted") \(item.name)"
+        }
+    }
+
+    /// Adds an item in the location and aisle of the selected item (or the first ones), on
+    /// the shopping list when the Shop tab is showing, and moves the cursor to it.
+    ///
+    /// - Parameter name: The new item's name.
+    public func add(name: String) {
+        command { () throws(GroceryError) in
+            let neighbour = selectedItem
+            let item = try store.add(
+                name: name, location: neighbour?.location ?? store.locations.first,
+                aisle: neighbour?.aisle ?? store.aisles.first, listed: activeTab == .shop)
+            pendingSelection = item.objectID
+            return "added \(item.name)"
+        }
+        selectPending()
+    }
+
+    /// Renames the selected item.
+    ///
+    /// - Parameter name: The new name.
+    public func renameSelected(to name: String) {
+        command { () throws(GroceryError) in
+            guard let item = selectedItem else { throw .noSelection }
+            let old = item.name
+            try store.rename(item, to: name)
+            pendingSelection = item.objectID
+            return "renamed \(old) to \(item.name)"
+        }
+        selectPending()
+    }
+
+    /// Deletes the selected item.
+    public func deleteSelected() {
+        command { () throws(GroceryError) in
+            guard let item = selectedItem else { throw .noSelection }
+            let name = item.name
+            try store.delete(item)
+            return "deleted \(name)"
+        }
+    }
+
+    /// Moves the cursor to the first item with a name (ignoring case) that the visible list
+    /// shows.
+    ///
+    /// - Parameter name: The item's name.
+    public func select(named name: String) {
+        command { () throws(GroceryError) in
+            let wanted = name.lowercased()
+            let screen = visibleScreen
+            for flat in 0..<screen.totalRows {
+                guard let path = screen.indexPath(ofFlat: flat) else { break }
+                if screen.list.row(at: path).name.lowercased() == wanted {
+                    screen.setCursor(flat)
+                    return nil
+                }
+            }
+            throw .noSuchItem(name)
+        }
+    }
+
+    /// Shows the other tab, or the given one. An active search follows to the new tab.
+    ///
+    /// - Parameter kind: The tab to show; `nil` for the other one.
+    public func switchTab(to kind: ListKind? = nil) {
+        command { () throws(GroceryError) in
+            let target = kind ?? (activeTab == .prepare ? .shop : .prepare)
+            guard target != activeTab else { return nil }
+            activeTab = target
+            if !searchText.isEmpty { searchPane = makePane(kind: target, searchText: searchText) }
+            return "showing \(target)"
+        }
+    }
+
+    /// Appends text to the prompt being edited, or to the search text.
+    ///
+    /// - Parameter text: The characters typed.
+    public func type(_ text: String) {
+        guard !text.isEmpty else { return }
+        if var prompt {
+            prompt.text += text
+            self.prompt = prompt
+            return
+        }
+        setSearch(searchText + text)
+    }
+
+    /// Drops the last character of the prompt or of the search text.
+    public func backspace() {
+        if var prompt {
+            prompt.text = String(prompt.text.dropLast())
+            self.prompt = prompt
+            return
+        }
+        guard !searchText.isEmpty else { return }
+        setSearch(String(searchText.dropLast()))
+    }
+
+    /// Cancels the prompt, or clears the search and goes back to the tab's whole list with
+    /// the cursor on the item selected in the results.
+    public func escape() {
+        if prompt != nil {
+            prompt = nil
+            status = "cancelled"
+            return
+        }
+        guard !searchText.isEmpty else { return }
+        setSearch("")
+    }
+
+    /// Sets the search text: opens the search results (a second list with the same sections
+    /// and order, narrowed by `name CONTAINS[cd] text`), narrows or widens them, or closes
+    /// them when the text is empty.
+    func setSearch(_ text: String) {
+        let selected = visibleScreen.selectedItemID
+        command { () throws(GroceryError) in
+            searchText = text
+            if text.isEmpty {
+                searchPane = nil
+                return "search cleared"
+            }
+            if let searchPane {
+                searchPane.list.searchText = text
+                return nil
+            }
+            searchPane = makePane(kind: activeTab, searchText: text)
+            return "searching \(activeTab)"
+        }
+        if let selected { visibleScreen.select(selected) }
+    }
+
+    /// Opens a prompt.
+    ///
+    /// - Parameter purpose: What the prompt is for; renaming starts from the selected name.
+    public func openPrompt(_ purpose: Prompt.Purpose) {
+        switch purpose {
+        case .add:
+            prompt = Prompt(purpose: .add, text: "")
+        case .rename:
+            guard let item = selectedItem else {
+                status = "error: \(GroceryError.noSelection)"
+                return
+            }
+            prompt = Prompt(purpose: .rename, text: item.name)
+        }
+    }
+
+    /// Closes the prompt and runs its command with the text typed.
+    public func submitPrompt() {
+        guard let prompt else { return }
+        self.prompt = nil
+        switch prompt.purpose {
+        case .add: add(name: prompt.text)
+        case .rename: renameSelected(to: prompt.text)
+        }
+    }
+
+    /// Moves the visible screen's cursor to the item a command just made or renamed.
+    private func selectPending() {
+        if let id = pendingSelection { visibleScreen.select(id) }
+        pendingSelection = nil
+    }
+}

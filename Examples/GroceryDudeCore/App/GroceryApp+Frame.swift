@@ -1,0 +1,62 @@
+extension GroceryApp {
+    /// What the screen shows now.
+    ///
+    /// - Returns: The frame for ``size``.
+    /// - Complexity: O(n) for n items (the title line counts them), plus the visible lines.
+    public func frame() -> Frame {
+        let screen = visibleScreen
+        var body = screen.lines(height: bodyHeight)
+        if body.isEmpty {
+            if !searchText.isEmpty {
+                body = [.note("no \(activeTab == .shop ? "listed " : "")item matches \"\(searchText)\"")]
+            } else if activeTab == .shop {
+                body = [.note("nothing listed: press Space on an item in Prepare")]
+            } else {
+                body = [.note("no items: press Ctrl-N to add one")]
+            }
+        }
+        // The section index lists each title once; sections that share a first letter share
+        // its entry, as a table view's section index does.
+        var titles: [String] = []
+        var titleOfSection: [Int] = []
+        for title in screen.indexTitles {
+            if let position = titles.firstIndex(of: title) {
+                titleOfSection.append(position)
+            } else {
+                titleOfSection.append(titles.count)
+                titles.append(title)
+            }
+        }
+        let items = store.items
+        let listed = items.reduce(0) { $0 + ($1.listed ? 1 : 0) }
+        return Frame(
+            tabs: ListKind.allCases.map(\.description),
+            activeTab: activeTab.rawValue,
+            summary: "\(items.count) items · \(listed) listed",
+            body: body,
+            indexTitles: titles,
+            currentIndexTitle: screen.selectedIndexPath.map { titleOfSection[$0.section] },
+            searchLine: searchLine(screen),
+            statusLine: statusLine)
+    }
+
+    private func searchLine(_ screen: ListScreen) -> String {
+        if let prompt {
+            let label = prompt.purpose == .add ? "New item" : "Rename to"
+            return "\(label): \(prompt.text)_   (Enter saves, Esc cancels)"
+        }
+        if searchText.isEmpty {
+            return "type to search · Space list · Tab view · ^N add ^R rename ^D delete ^O import"
+        }
+        let base = panes[activeTab.rawValue].list.rowCount
+        return "search: \(screen.list.predicateFormat) → \(screen.totalRows) of \(base) (Esc clears)"
+    }
+
+    /// The frame laid out for ``size``.
+    ///
+    /// - Parameter styled: Whether to add ANSI styles.
+    /// - Returns: One string per terminal line.
+    public func render(styled: Bool = false) -> [String] {
+        FrameRenderer(size: size, styled: styled).render(frame())
+    }
+}

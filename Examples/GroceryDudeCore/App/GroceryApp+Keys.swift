@@ -1,0 +1,82 @@
+extension GroceryApp {
+    /// Reacts to a key as the interactive app does.
+    ///
+    /// Browsing: arrows, Page Up/Down, Home/End move the cursor (Left/Right jump between
+    /// sections, as the section index does); Space toggles the selected item's listed state;
+    /// Tab switches between Prepare and Shop; typed characters search, Backspace edits the
+    /// search and Escape clears it; Ctrl-N adds an item, Ctrl-R renames the selected one,
+    /// Ctrl-D or Delete deletes it; Ctrl-O imports ``keyboardImportCount`` items; Ctrl-Q or
+    /// Ctrl-C quits. While a prompt is open, keys edit it: Enter confirms, Escape cancels.
+    ///
+    /// - Parameter key: The key pressed.
+    public func press(_ key: Key) {
+        if prompt != nil {
+            pressInPrompt(key)
+            return
+        }
+        let screen = visibleScreen
+        switch key {
+        case .up: moveCursor { screen.moveCursor(by: -1) }
+        case .down: moveCursor { screen.moveCursor(by: 1) }
+        case .pageUp: moveCursor { screen.moveCursor(by: -bodyHeight) }
+        case .pageDown: moveCursor { screen.moveCursor(by: bodyHeight) }
+        case .home: moveCursor { screen.setCursor(0) }
+        case .end: moveCursor { screen.setCursor(screen.totalRows - 1) }
+        case .left: moveCursor { screen.moveCursor(sections: -1) }
+        case .right: moveCursor { screen.moveCursor(sections: 1) }
+        case .tab: switchTab()
+        case .space: toggleSelected()
+        case .enter: break
+        case .escape: escape()
+        case .backspace: backspace()
+        case .delete, .control("d"): deleteSelected()
+        case .character(let character): type(String(character))
+        case .control("n"): openPrompt(.add)
+        case .control("r"): openPrompt(.rename)
+        case .control("o"):
+            if importProgress == nil {
+                requestedImport = keyboardImportCount
+            } else {
+                status = "error: \(GroceryError.importInProgress)"
+            }
+        case .control("q"), .control("c"): isFinished = true
+        case .control: break
+        }
+    }
+
+    private func pressInPrompt(_ key: Key) {
+        switch key {
+        case .enter: submitPrompt()
+        case .escape: escape()
+        case .backspace: backspace()
+        case .space: type(" ")
+        case .character(let character): type(String(character))
+        case .control("q"), .control("c"): isFinished = true
+        default: break
+        }
+    }
+
+    /// Moves the cursor; the marks of the previous command go, the status line stays.
+    private func moveCursor(_ move: () -> Void) {
+        for pane in panes { pane.screen.clearMarks() }
+        searchPane?.screen.clearMarks()
+        move()
+    }
+
+    /// Takes the import the keyboard asked for, if any, so the session can start it.
+    ///
+    /// - Returns: The number of items to import, or `nil`.
+    public func takeRequestedImport() -> Int? {
+        defer { requestedImport = nil }
+        return requestedImport
+    }
+}
+
+extension GroceryApp {
+    /// Removes the marks of the last animated batch from every screen (they show "for a
+    /// moment": until the next command, or until the interactive session lets them fade).
+    public func clearMarks() {
+        for pane in panes { pane.screen.clearMarks() }
+        searchPane?.screen.clearMarks()
+    }
+}

@@ -1,0 +1,184 @@
+import FetchedResultsKit
+
+/// The Grocery Dude app without its terminal: the state of the two tabs, the search and the
+/// prompts, the commands that change the groceries, and the frame that shows it all.
+///
+/// Every change reaches the screens the same way: a commit to the graph, the lists' changes,
+/// each list's `ChangeAccumulator`, and one flush of every accumulator at the end of the
+/// command, which animates or reloads each screen from the state at that moment and says why
+/// on the status line. The interactive session and the script player both drive the app through
+/// ``press(_:)``, ``type(_:)`` and the other commands, then draw ``render(styled:)``.
+@MainActor
+public final class GroceryApp {
+    /// A line editor open at the bottom of the screen.
+    public struct Prompt: Sendable, Hashable {
+        /// What the prompt is for.
+        public enum Purpose: Sendable, Hashable {
+            /// The name of a new item.
+            case add
+            /// A new name for the selected item.
+            case rename
+        }
+
+        /// What the prompt is for.
+        public var purpose: Purpose
+        /// The text typed so far.
+        public var text: String
+    }
+
+    /// One list, the screen that shows it, and the accumulator between them.
+    struct Pane {
+        let name: String
+        let list: GroceryList
+        let screen: ListScreen
+        let accumulator: ChangeAccumulator
+    }
+
+    /// The store whose groceries the app shows.
+    public let store: GroceryStore
+    /// The terminal size frames are drawn for.
+    public var size: TerminalSize
+    /// The tab showing.
+    public internal(set) var activeTab: ListKind = .prepare
+    /// The search text; empty when no search is active.
+    public internal(set) var searchText = ""
+    /// The prompt being edited, if any.
+    public internal(set) var prompt: Prompt?
+    /// The progress of the running import, if one is running.
+    public internal(set) var importProgress: ImportProgress?
+    /// Whether the user asked to quit.
+    public internal(set) var isFinished = false
+    /// The number of items an import started from the keyboard builds.
+    public var keyboardImportCount = 5000
+    /// An import the keyboard asked for and the session has not started yet.
+    var requestedImport: Int?
+    /// The item the cursor moves to once the running command has flushed.
+    var pendingSelection: ObjectID?
+
+    /// The Prepare and Shop panes, by ``ListKind/rawValue``.
+    var panes: [Pane] = []
+    /// The search pane of the active tab while a search is active.
+    var searchPane: Pane?
+    /// What the last command did and what the last flush decided.
+    var status = "ready"
+    /// The lists that reported changes since the last flush.
+    var changedLists: Set<ObjectIdentifier> = []
+    /// How every accumulator decides between animating and reloading.
+    let reloadPolicy: GroceryReloadPolicy
+
+    /// Makes the app over a store.
+    ///
+    /// - Parameters:
+    ///   - store: The groceries; seeded by default.
+    ///   - size: The terminal size frames are drawn for.
+    ///   - reloadPolicy: How each list decides, at each flush, between animating and
+    ///     reloading.
+    public init(
+        store: GroceryStore = GroceryStore(), size: TerminalSize = .script,
+        reloadPolicy: GroceryReloadPolicy = GroceryReloadPolicy()
+    ) {
+        self.store = store
+        self.size = size
+        self.reloadPolicy = reloadPolicy
+        panes = ListKind.allCases.map { kind in makePane(kind: kind, searchText: "") }
+    }
+
+    func makePane(kind: ListKind, searchText: String) -> Pane {
+        let list = GroceryList(store: store, kind: kind, searchText: searchText)
+        let isSearch = !searchText.isEmpty
+        let screen = ListScreen(list: list) { [unowned self] in
+            kind == activeTab && (isSearch ? searchPane?.list === list : searchPane == nil)
+        }
+        let accumulator = ChangeAccumulator(target: screen, policy: reloadPolicy)
+        list.onChange = { [unowned self, unowned accumulator, unowned list] changes in
+            accumulator.add(changes)
+            changedLists.insert(ObjectIdentifier(list))
+        }
+        return Pane(name: isSearch ? "\(kind) search" : "\(kind)", list: list, screen: screen, accumulator: accumulator)
+    }
+
+    /// The pane showing now.
+    var visiblePane: Pane { searchPane ?? panes[activeTab.rawValue] }
+
+    /// The screen showing now.
+    public var visibleScreen: ListScreen { visiblePane.screen }
+
+    /// The screen of a tab's list (not its search results).
+    ///
+    /// - Parameter kind: The tab.
+    /// - Returns: Its screen.
+    public func screen(for kind: ListKind) -> ListScreen { panes[kind.rawValue].screen }
+
+    /// The screen of the search results, while a search is active.
+    public var searchScreen: ListScreen? { searchPane?.screen }
+
+    /// The status line as it stands.
+    public var statusLine: String {
+        importProgress.map(\.description) ?? status
+    }
+
+    /// The list lines the frame has room for.
+    var bodyHeight: Int { FrameRenderer.bodyHeight(for: size) }
+
+    // MARK: Running commands
+
+    /// Runs one command: clears the marks of the previous one, runs `body`, flushes every
+    /// accumulator and writes the status line: the visible list's decision and its reason,
+    /// the command's message, and the hidden lists that now owe a reload.
+    ///
+    /// - Parameter body: The command; returns a message for the status line, or `nil`.
+    func command(_ body: () throws(GroceryError) -> String?) {
+        for pane in panes { pane.screen.clearMarks() }
+        searchPane?.screen.clearMarks()
+        var message: String?
+        do {
+            message = try body()
+        } catch {
+            message = "error: \(error)"
+        }
+        let (decision, hidden) = flushAll()
+        status = [decision, message, hidden].compactMap { $0 }.joined(separator: " · ")
+        if status.isEmpty { status = "no list changed" }
+    }
+
+    /// Flushes every accumulator; returns what the visible one decided, and a note naming the
+    /// hidden ones whose lists changed in this command (they owe a reload).
+    func flushAll() -> (visible: String?, hidden: String?) {
+        defer { changedLists = [] }
+        var decision: String?
+        var owing: [String] = []
+        let visible = visiblePane
+        for pane in panes + [searchPane].compactMap({ $0 }) {
+            let report = pane.accumulator.flush()
+            if pane.list === visible.list {
+                decision = Self.describe(report)
+            } else if report.outcome == .deferredUntilVisible, changedLists.contains(ObjectIdentifier(pane.list)) {
+                owing.append(pane.name)
+            }
+        }
+        let hidden = owing.isEmpty ? nil : "\(owing.joined(separator: ", ")): reload owed (hidden)"
+        return (decision, hidden)
+    }
+
+    /// A status-line sentence for a flush report, or `nil` when the flush had nothing to do.
+    ///
+    /// - Parameter report: What a flush decided.
+    /// - Returns: `animated 2 changes`, `reloaded (5000 changes exceed the limit of
+    ///   500)`, `reload owed (hidden)`…
+    static func describe(_ report: FlushReport) -> String? {
+        func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+        switch report.outcome {
+        case .nothing:
+            return nil
+        case .animated:
+            let stages = if case .animate(let stages)? = report.update { stages.count } else { 0 }
+            return "animated \(plural(report.changeCount, "change"))" + (stages > 1 ? " in \(stages) stages" : "")
+        case .reloaded:
+            return "reloaded (\(report.reason.map(\.description) ?? "requested"))"
+        case .deferredUntilVisible:
+            return "reload owed (hidden)"
+        case .postponed:
+            return "flush postponed"
+        }
+    }
+}

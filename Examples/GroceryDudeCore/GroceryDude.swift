@@ -1,4 +1,0 @@
-import FetchedResultsKit
-
-/// The Grocery Dude demo's name, as its title bar shows it.
-public let appTitle = "Grocery Dude"

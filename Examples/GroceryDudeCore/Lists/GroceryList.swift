@@ -1,0 +1,191 @@
+import Foundation
+import FetchedResultsKit
+
+/// One list of items over the store's graph — the Prepare or Shop list, optionally narrowed
+/// by a search text with `name CONTAINS[cd] text` — sectioned and sorted by name, and the
+/// data source its ``ListScreen`` reads.
+///
+/// Each list is a `ResultsController` on the store's graph: Prepare fetches every item,
+/// sectioned by its location's name; Shop fetches listed items, sectioned by its aisle's
+/// name; both sort by name as the Finder does. Which items a list holds is a format predicate
+/// (``predicate(kind:searchText:)``) bound to the store's schema. A search is a second list whose request adds
+/// the search predicate, so its results keep the same sections and order. The controller
+/// reports each commit's changes as one general `ListChanges`, which the list passes to
+/// ``onChange``; setting ``searchText`` replaces the controller's request, which reports the
+/// difference the same way (an animated re-filter).
+public final class GroceryList {
+    /// Which list this is.
+    public let kind: ListKind
+    /// Told about each change of the rows, as a general set of changes.
+    public var onChange: ((ListChanges) -> Void)?
+    /// The search text; empty shows every item of the list. Setting it reports the difference.
+    public var searchText: String {
+        didSet {
+            guard searchText != oldValue else { return }
+            predicate = Self.predicate(kind: kind, searchText: searchText)
+            controller.request = Self.request(kind: kind, predicate: predicate, schema: store.predicateSchema)
+        }
+    }
+    /// The format predicate that chooses the list's items, or `nil` for every item.
+    public private(set) var predicate: FormatPredicate?
+
+    private let store: GroceryStore
+    private let controller: ResultsController<Item>
+
+    /// Makes a list and fetches its rows.
+    ///
+    /// - Parameters:
+    ///   - store: The store whose graph the list shows.
+    ///   - kind: Which list.
+    ///   - searchText: The initial search text; empty for none.
+    public init(store: GroceryStore, kind: ListKind, searchText: String = "") {
+        self.store = store
+        self.kind = kind
+        self.searchText = searchText
+        let predicate = Self.predicate(kind: kind, searchText: searchText)
+        self.predicate = predicate
+        controller = ResultsController(
+            graph: store.graph, request: Self.request(kind: kind, predicate: predicate, schema: store.predicateSchema))
+        controller.delegate = self
+        controller.performFetch()
+    }
+
+    /// The fetch request of a list: its predicate, its section key and its sort key.
+    ///
+    /// - Parameters:
+    ///   - kind: Which list.
+    ///   - predicate: Which items it holds; `nil` for all.
+    ///   - schema: The entities the predicate binds to.
+    /// - Returns: The request.
+    public static func request(
+        kind: ListKind, predicate: FormatPredicate?, schema: GraphPredicateSchema
+    ) -> FetchRequest<Item> {
+        let fetchPredicate = predicate.map { predicate in
+            let bound: BoundFormatPredicate<GraphObject>
+            do {
+                bound = try predicate.bind(to: schema.entity(for: Item.self))
+            } catch {
+                preconditionFailure("internal inconsistency: the list predicate \(predicate) does not bind: \(error)")
+            }
+            return FetchPredicate<Item> { bound.evaluate($0) }
+        }
+        let unsectioned = kind.unsectionedName
+        let sectionKey =
+            switch kind {
+            case .prepare: SectionKey<Item>(\.location?.name, title: { $0 ?? unsectioned })
+            case .shop: SectionKey<Item>(\.aisle?.name, title: { $0 ?? unsectioned })
+            }
+        return FetchRequest(
+            Item.self, predicate: fetchPredicate, sortedBy: [SortKey(\.name, comparison: .localizedStandard)],
+            sectionKey: sectionKey)
+    }
+
+    /// The format predicate of a list: `listed == YES` for Shop, `name CONTAINS[cd] %@`
+    /// with the search text for a search, both for a search in Shop.
+    ///
+    /// - Parameters:
+    ///   - kind: Which list.
+    ///   - searchText: The search text; empty for none.
+    /// - Returns: The predicate, or `nil` when the list holds every item.
+    public static func predicate(kind: ListKind, searchText: String) -> FormatPredicate? {
+        let format: String
+        var arguments: [PredicateValue] = []
+        switch (kind, searchText.isEmpty) {
+        case (.prepare, true): return nil
+        case (.shop, true): format = "listed == YES"
+        case (.prepare, false): format = "name CONTAINS[cd] %@"
+        case (.shop, false): format = "listed == YES AND name CONTAINS[cd] %@"
+        }
+        if !searchText.isEmpty { arguments.append(.string(searchText)) }
+        do {
+            return try FormatPredicate(format: format, arguments: arguments)
+        } catch {
+            preconditionFailure("internal inconsistency: the list predicate \(format) does not parse: \(error)")
+        }
+    }
+
+    /// The predicate in format syntax with its arguments in place, for the search line.
+    public var predicateFormat: String { predicate?.description ?? "TRUEPREDICATE" }
+
+    // MARK: Data source
+
+    /// What a screen shows of one section.
+    public struct SectionSummary: Equatable, Sendable {
+        /// The section's name.
+        public var name: String
+        /// Its section index title.
+        public var indexTitle: String
+        /// The number of rows in it.
+        public var rowCount: Int
+    }
+
+    /// Every section's name, index title and row count, in order, read in one pass.
+    ///
+    /// - Complexity: O(s) for s sections; prefer it to calling the per-section accessors
+    ///   below for every section, each of which costs as much.
+    public var sectionSummaries: [SectionSummary] {
+        controller.sections.map { SectionSummary(name: $0.name, indexTitle: $0.indexTitle ?? "#", rowCount: $0.numberOfObjects) }
+    }
+
+    /// The number of sections.
+    ///
+    /// - Complexity: O(s) for s sections.
+    public var sectionCount: Int { controller.sections.count }
+
+    /// The number of rows over all sections.
+    public var rowCount: Int { controller.numberOfObjects }
+
+    /// The name of a section.
+    ///
+    /// - Parameter section: A section position.
+    /// - Returns: Its name.
+    /// - Complexity: O(s) for s sections.
+    public func sectionName(at section: Int) -> String { controller.sections[section].name }
+
+    /// The section index title of a section: its name's first letter, upper-cased.
+    ///
+    /// - Parameter section: A section position.
+    /// - Returns: The title.
+    /// - Complexity: O(s) for s sections.
+    public func indexTitle(at section: Int) -> String { controller.sections[section].indexTitle ?? "#" }
+
+    /// The number of rows in a section.
+    ///
+    /// - Parameter section: A section position.
+    /// - Returns: The count.
+    /// - Complexity: O(s) for s sections.
+    public func rowCount(inSection section: Int) -> Int { controller.sections[section].numberOfObjects }
+
+    /// What the row at an index path displays.
+    ///
+    /// - Parameter indexPath: A section and row.
+    /// - Returns: The row.
+    /// - Complexity: O(log n).
+    public func row(at indexPath: IndexPath) -> GroceryRow {
+        let item = controller.object(at: indexPath)
+        return GroceryRow(id: item.objectID, name: item.name, listed: item.listed)
+    }
+
+    /// The item at an index path.
+    ///
+    /// - Parameter indexPath: A section and row.
+    /// - Returns: The item, or `nil` when no row is there.
+    public func item(at indexPath: IndexPath) -> Item? { controller.object(ifPresentAt: indexPath) }
+
+    /// Where an item's row is.
+    ///
+    /// - Parameter id: The item's identity.
+    /// - Returns: Its index path, or `nil` when the list does not show it.
+    /// - Complexity: O(log n).
+    public func indexPath(of id: ObjectID) -> IndexPath? { controller.indexPath(forObjectID: id) }
+}
+
+extension GroceryList: ResultsControllerDelegate {
+    /// Passes the changes of a commit (or of a new request) to ``onChange``.
+    public func controller(_ controller: ResultsController<Item>, didChangeContentWith changes: ListChanges) {
+        if !changes.isEmpty { onChange?(changes) }
+    }
+}
+
+@available(*, unavailable, message: "a list is confined to the isolation domain of its graph")
+extension GroceryList: Sendable {}

@@ -1,0 +1,29 @@
+/// What can go wrong when the user (or a script) changes the groceries. Each is shown on the
+/// status line; none stops the app.
+public enum GroceryError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// An item name was empty or only white space.
+    case emptyName
+    /// A command needs a selected item and the list is empty.
+    case noSelection
+    /// No item has the name a command asked for.
+    case noSuchItem(String)
+    /// An import is already running.
+    case importInProgress
+    /// The import's source failed after `built` of `total` items; nothing was committed.
+    case importFailed(built: Int, total: Int)
+    /// The graph refused a commit; every change of the command was rolled back.
+    case commitFailed(String)
+
+    /// A sentence for the status line.
+    public var description: String {
+        switch self {
+        case .emptyName: "an item needs a name"
+        case .noSelection: "no item is selected"
+        case .noSuchItem(let name): "no item is called \"\(name)\""
+        case .importInProgress: "an import is already running"
+        case .importFailed(let built, let total):
+            "import failed after \(built) of \(total) items, nothing committed"
+        case .commitFailed(let reason): "commit refused (\(reason)); nothing changed"
+        }
+    }
+}

@@ -1,0 +1,173 @@
+import FetchedResultsKit
+
+/// The app's object graph of items, home locations and shop aisles, with the few changes
+/// the app makes to it, each committed as one transaction.
+///
+/// Every change either commits completely or is rolled back completely: a refused commit
+/// leaves the graph as it was and throws a ``GroceryError``. The store is confined to the
+/// isolation domain that made it (the main actor in the app).
+public final class GroceryStore {
+    /// The graph every list observes.
+    public let graph: ObjectGraph
+    /// The home locations, in the order they were made.
+    public private(set) var locations: [Location] = []
+    /// The shop aisles, in the order they were made.
+    public private(set) var aisles: [Aisle] = []
+    /// The entities format predicates over the graph bind to, with the folded names that
+    /// `CONTAINS[cd]` compares kept current at every commit.
+    public let predicateSchema = GraphPredicateSchema(Item.self, Location.self, Aisle.self)
+    private var foldedTextMaintenance: GraphObservation?
+
+    /// The author tag of the store's commits.
+    public static let author = "grocery-dude"
+
+    /// Makes a store, filled with ``GroceryStore/seed`` unless `seeded` is `false`.
+    ///
+    /// - Parameter seeded: Whether to add the seed groceries.
+    public init(seeded: Bool = true) {
+        graph = ObjectGraph()
+        foldedTextMaintenance = predicateSchema.maintainFoldedText(in: graph)
+        guard seeded else { return }
+        for name in Self.seedLocations { locations.append(makeLocation(name)) }
+        for name in Self.seedAisles { aisles.append(makeAisle(name)) }
+        for seed in Self.seed {
+            let item = graph.insert(Item())
+            item.name = seed.name
+            item.listed = seed.listed
+            item.location = locations.first { $0.name == seed.location }
+            item.aisle = aisles.first { $0.name == seed.aisle }
+        }
+        do {
+            try graph.commit(author: Self.author)
+        } catch {
+            preconditionFailure("internal inconsistency: the seed data does not commit: \(error)")
+        }
+    }
+
+    private func makeLocation(_ name: String) -> Location {
+        let location = graph.insert(Location())
+        location.name = name
+        return location
+    }
+
+    private func makeAisle(_ name: String) -> Aisle {
+        let aisle = graph.insert(Aisle())
+        aisle.name = name
+        return aisle
+    }
+
+    // MARK: Reading
+
+    /// Every item, in insertion order.
+    public var items: [Item] { graph.objects(of: Item.self) }
+
+    /// The first item whose name equals `name`, ignoring case.
+    ///
+    /// - Parameter name: The name to look for.
+    /// - Returns: The item, or `nil`.
+    /// - Complexity: O(n) for n items.
+    public func item(named name: String) -> Item? {
+        let wanted = name.lowercased()
+        return items.first { $0.name.lowercased() == wanted }
+    }
+
+    /// The location with a name, if there is one.
+    ///
+    /// - Parameter name: The location's name.
+    /// - Returns: The location, or `nil`.
+    public func location(named name: String) -> Location? {
+        locations.first { $0.name == name }
+    }
+
+    /// The aisle with a name, if there is one.
+    ///
+    /// - Parameter name: The aisle's name.
+    /// - Returns: The aisle, or `nil`.
+    public func aisle(named name: String) -> Aisle? {
+        aisles.first { $0.name == name }
+    }
+
+    // MARK: Changing
+
+    /// Puts an item on the shopping list, or takes it off.
+    ///
+    /// - Parameter item: An item of this store.
+    /// - Throws: ``GroceryError/commitFailed(_:)`` when the graph refuses the commit.
+    public func toggle(_ item: Item) throws(GroceryError) {
+        try commit { item.listed.toggle() }
+    }
+
+    /// Adds an item.
+    ///
+    /// - Parameters:
+    ///   - name: Its name; leading and trailing white space is dropped.
+    ///   - location: Where it is kept at home.
+    ///   - aisle: Where it is found in the shop.
+    ///   - listed: Whether it goes on the shopping list.
+    /// - Returns: The new item.
+    /// - Throws: ``GroceryError/emptyName`` when the name is empty; nothing is added.
+    @discardableResult
+    public func add(name: String, location: Location?, aisle: Aisle?, listed: Bool) throws(GroceryError) -> Item {
+        var item: Item?
+        try commit {
+            let new = graph.insert(Item())
+            new.name = name.trimmingWhitespace
+            new.listed = listed
+            new.location = location
+            new.aisle = aisle
+            item = new
+        }
+        guard let item else { preconditionFailure("internal inconsistency: add(name:) made no item") }
+        return item
+    }
+
+    /// Renames an item.
+    ///
+    /// - Parameters:
+    ///   - item: An item of this store.
+    ///   - name: The new name; leading and trailing white space is dropped.
+    /// - Throws: ``GroceryError/emptyName`` when the name is empty; the old name stays.
+    public func rename(_ item: Item, to name: String) throws(GroceryError) {
+        try commit { item.name = name.trimmingWhitespace }
+    }
+
+    /// Deletes an item.
+    ///
+    /// - Parameter item: An item of this store.
+    /// - Throws: ``GroceryError/commitFailed(_:)`` when the graph refuses the commit.
+    public func delete(_ item: Item) throws(GroceryError) {
+        try commit { graph.delete(item) }
+    }
+
+    /// Makes `changes` and commits them as one transaction, or rolls them all back.
+    ///
+    /// - Parameter changes: The writes to the graph.
+    /// - Throws: The item's own ``GroceryError`` when validation refused it, or
+    ///   ``GroceryError/commitFailed(_:)`` for any other refusal. Nothing stays pending.
+    public func commit(_ changes: () -> Void) throws(GroceryError) {
+        precondition(!graph.hasChanges, "GroceryStore.commit: changes were pending before the transaction")
+        changes()
+        do {
+            try graph.commit(author: Self.author)
+        } catch {
+            graph.rollback()
+            if case .validationFailed(_, let reason) = error, let grocery = reason as? GroceryError {
+                throw grocery
+            }
+            throw .commitFailed(error.description)
+        }
+    }
+}
+
+@available(*, unavailable, message: "a store is confined to the isolation domain of its graph")
+extension GroceryStore: Sendable {}
+
+extension String {
+    /// The text without leading and trailing white space.
+    var trimmingWhitespace: String {
+        var text = Substring(self)
+        while text.first?.isWhitespace == true { text.removeFirst() }
+        while text.last?.isWhitespace == true { text.removeLast() }
+        return String(text)
+    }
+}

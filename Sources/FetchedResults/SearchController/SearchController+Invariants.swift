@@ -1,0 +1,38 @@
+extension SearchController {
+    #if FRK_INVARIANT_CHECKS
+        /// Checks, on small results, that the search rows are base rows with the base
+        /// controller's keys and, for a folded-text search, exactly the base rows the current
+        /// text matches.
+        func _checkSearchInvariants() {
+            guard base.index.totalCount <= 4_096 else { return }
+            for id in index.slotByID.keys {
+                precondition(base.index.keys(of: id) == index.keys(of: id), "internal inconsistency: search row \(id) is not a base row with the same keys")
+            }
+            switch matcher {
+            case .text(_, _, let store):
+                for id in base.index.slotByID.keys {
+                    guard let folded = store.folded[id] else {
+                        preconditionFailure("internal inconsistency: base row \(id) has no folded search string")
+                    }
+                    let matches = store.needle.isEmpty || folded.contains(store.needle)
+                    precondition(matches == index.contains(id), "internal inconsistency: search row \(id) is \(matches ? "missing" : "present") for \(store.needle)")
+                }
+                if let slotTexts {
+                    precondition(slotTexts.count == index.keys.ids.count, "internal inconsistency: \(slotTexts.count) packed foldings for \(index.keys.ids.count) slots")
+                    for (id, slot) in index.slotByID {
+                        let start = slot == 0 ? 0 : Int(slotTexts.ends[Int(slot) - 1])
+                        precondition(
+                            Array(slotTexts.bytes[start..<Int(slotTexts.ends[Int(slot)])]) == store.folded[id]?.bytes,
+                            "internal inconsistency: the packed folding of slot \(slot) is not \(id)'s")
+                    }
+                }
+            case .predicate:
+                // A user's predicate is not run again here: it may count or cost.
+                break
+            }
+        }
+    #else
+        @inline(__always)
+        func _checkSearchInvariants() {}
+    #endif
+}

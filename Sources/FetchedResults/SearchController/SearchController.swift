@@ -1,0 +1,217 @@
+import Foundation
+import ObjectGraph
+
+/// A results controller that shows a base controller's rows filtered by a search text: the
+/// same entity, sort keys and section key, the same sections and order, with a text
+/// predicate added to the base predicate.
+///
+/// ```swift
+/// let items = ResultsController(graph: graph, request: FetchRequest(
+///     Item.self, sortedBy: [SortKey(\.name, comparison: .localizedStandard)], sectionKey: SectionKey(\.location?.name)))
+/// items.performFetch()
+/// let search = SearchController(base: items, searching: \.name)   // name CONTAINS[cd] text
+/// search.delegate = searchResultsAdapter
+/// search.searchText = "ba"    // an animated filter of the list in place
+/// search.searchText = "bab"   // filters only the current matches
+/// search.searchText = ""      // the whole list again, as a diff
+/// ```
+///
+/// A search controller is a ``ResultsController`` whose request is the base request with
+/// the search predicate added, so everything the main controller offers works on the
+/// search results exactly as on the main list: index paths, ``ResultsController/sections``,
+/// section index titles, restoration identifiers, snapshots, and the three deliveries
+/// (``ResultsController/delegate``, ``ResultsController/changes(bufferingPolicy:)`` and
+/// Observation). It stays live under graph changes with the same exact dependencies.
+///
+/// Setting ``searchText`` never fetches again: it computes which rows enter or leave and
+/// reports the difference from the previous results as one change set (sections that
+/// become empty disappear, and reappear when the text broadens). A text that narrows the
+/// previous one (`"ba"` → `"bab"`) tests only the current matches; a text that broadens it
+/// tests only the base rows that are not matches yet, taking their keys from the base
+/// controller instead of evaluating them.
+///
+/// The search covers all of the base controller's matches; the base request's
+/// `fetchOffset` and `fetchLimit` cut their window out of the filtered results, as a fetch
+/// of the combined request would.
+///
+/// The base request is copied when the search controller is created; a later change of the
+/// base controller's ``ResultsController/request`` is not followed (create a new search
+/// controller). Setting ``ResultsController/request`` on a search controller is a
+/// programming error: change ``searchText`` instead.
+public final class SearchController<Object: GraphObject>: ResultsController<Object> {
+    /// The controller whose rows the search filters.
+    public let base: ResultsController<Object>
+
+    /// The text searched for. Setting it reports the difference from the previous results
+    /// as one change (never a reload); an empty text shows every base row.
+    ///
+    /// - Complexity: Narrowing the text costs O(m) tests for the m current matches plus
+    ///   O(k log n) for the k rows that leave; broadening costs O(b − m) tests for the b
+    ///   base rows plus O(k log n) for the k rows that enter; any other edit costs both.
+    ///   A text test over folded text is a byte search, without reading the object.
+    public var searchText: String {
+        get { currentText }
+        set { applySearchText(newValue) }
+    }
+
+    var currentText: String
+    let matcher: SearchMatcher<Object>
+    /// The observation that forgets the folded text of deleted objects and checks
+    /// invariants after each commit.
+    var commitObservation: GraphObservation?
+    /// The folded search strings of the rows by slot, while the index is the one the last
+    /// text change built (a commit retires them).
+    var slotTexts: SlotTexts?
+
+    /// Creates a search controller that searches a string of each object, `CONTAINS[cd]`
+    /// by default, over folded text cached per object and refolded when the string changes.
+    ///
+    /// - Parameters:
+    ///   - base: A fetched controller (`precondition`); the search shows its rows.
+    ///   - text: The string searched, read from an object; it may reach related objects
+    ///     (its reads are tracked like a predicate's).
+    ///   - options: How characters compare; by default case- and diacritic-insensitively.
+    ///   - searchText: The initial text; empty shows every base row.
+    /// - Complexity: O(n log n) for n objects of the entity, as ``ResultsController/performFetch()``.
+    public convenience init(
+        base: ResultsController<Object>,
+        searching text: @escaping (Object) -> String,
+        options: TextComparisonOptions = [.caseInsensitive, .diacriticInsensitive],
+        searchText: String = ""
+    ) {
+        let store = FoldedTextStore(needle: FoldedText(searchText, options: options))
+        self.init(base: base, matcher: .text(read: text, options: options, store: store), searchText: searchText)
+    }
+
+    /// Creates a search controller that searches the string at a key path of each object
+    /// (`CONTAINS[cd]` by default).
+    ///
+    /// - Parameters:
+    ///   - base: A fetched controller (`precondition`).
+    ///   - keyPath: The string searched.
+    ///   - options: How characters compare; by default case- and diacritic-insensitively.
+    ///   - searchText: The initial text.
+    /// - Complexity: O(n log n) for n objects of the entity.
+    public convenience init(
+        base: ResultsController<Object>,
+        searching keyPath: KeyPath<Object, String>,
+        options: TextComparisonOptions = [.caseInsensitive, .diacriticInsensitive],
+        searchText: String = ""
+    ) {
+        self.init(base: base, searching: { $0[keyPath: keyPath] }, options: options, searchText: searchText)
+    }
+
+    /// Creates a search controller whose predicate is built from the text by a closure
+    /// (typed builders, a Foundation `Predicate`, anything that makes a ``FetchPredicate``).
+    ///
+    /// - Parameters:
+    ///   - base: A fetched controller (`precondition`).
+    ///   - searchText: The initial text.
+    ///   - narrowsWhenTextExtends: Whether every object a text matches is also matched by
+    ///     each text it contains (true of `CONTAINS`, `BEGINSWITH`, word searches; false of
+    ///     equality). When true, a text that extends the previous one tests only the
+    ///     current matches, and a shortened text only the other base rows.
+    ///   - makePredicate: Builds the search predicate for a text; called once per text.
+    /// - Complexity: O(n log n) for n objects of the entity.
+    public convenience init(
+        base: ResultsController<Object>,
+        searchText: String = "",
+        narrowsWhenTextExtends: Bool = false,
+        predicate makePredicate: @escaping (String) -> FetchPredicate<Object>
+    ) {
+        let store = PredicateStore(current: makePredicate(searchText))
+        self.init(
+            base: base,
+            matcher: .predicate(make: makePredicate, narrowsWhenExtended: narrowsWhenTextExtends, store: store),
+            searchText: searchText)
+    }
+
+    /// Creates a search controller whose predicate is a format string in which the variable
+    /// `$text` (or the one `variable` names) stands for the search text.
+    ///
+    /// ```swift
+    /// let search = try SearchController(base: items, format: "name CONTAINS[cd] $text OR note CONTAINS[cd] $text",
+    ///                                   schema: GraphPredicateSchema(Item.self, Location.self))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - base: A fetched controller (`precondition`).
+    ///   - format: The predicate in NSPredicate syntax.
+    ///   - variable: The name of the variable that holds the text, without the `$`.
+    ///   - schema: The schema that knows `Object` and every class the predicate reaches.
+    ///   - searchText: The initial text.
+    ///   - narrowsWhenTextExtends: Whether the predicate narrows as the text extends (see
+    ///     ``init(base:searchText:narrowsWhenTextExtends:predicate:)``).
+    /// - Throws: ``PredicateSyntaxError`` when the format does not parse or bind.
+    /// - Complexity: O(n log n) for n objects of the entity.
+    public convenience init(
+        base: ResultsController<Object>,
+        format: String,
+        variable: String = "text",
+        schema: GraphPredicateSchema,
+        searchText: String = "",
+        narrowsWhenTextExtends: Bool = false
+    ) throws(PredicateSyntaxError) {
+        let parsed = try FormatPredicate(format: format, arguments: [])
+        let entity = schema.entity(for: Object.self)
+        let first = try parsed.bind(to: entity, variables: [variable: .string(searchText)])
+        // Binding depends on the format and the variable's type only, so once it succeeded
+        // it succeeds for every text.
+        let make: (String) -> FetchPredicate<Object> = { text in
+            guard let bound = try? parsed.bind(to: entity, variables: [variable: .string(text)]) else {
+                preconditionFailure("internal inconsistency: \(format) bound once but not for the text \(text)")
+            }
+            return FetchPredicate<Object>(bound)
+        }
+        let store = PredicateStore<Object>(current: FetchPredicate<Object>(first))
+        self.init(
+            base: base,
+            matcher: .predicate(make: make, narrowsWhenExtended: narrowsWhenTextExtends, store: store),
+            searchText: searchText)
+    }
+
+    init(base: ResultsController<Object>, matcher: SearchMatcher<Object>, searchText: String) {
+        precondition(base.hasFetched, "SearchController: call performFetch() on the base controller before deriving a search from it")
+        self.base = base
+        self.matcher = matcher
+        currentText = searchText
+        var request = base.request
+        request.predicate = matcher.combinedPredicate(base: base.request)
+        super.init(graph: base.graph, request: request)
+        performFetch()
+        // Registered after both controllers' observers, so it runs once both are current.
+        commitObservation = graph.addObserver { [weak self] changes in
+            self?.didProcessCommit(changes)
+        }
+        _checkSearchInvariants()
+    }
+
+    deinit {
+        commitObservation?.cancel()
+    }
+
+    /// The request: the base request with the search predicate added. Read-only in effect:
+    /// setting it is a programming error (set ``searchText``).
+    public override var request: FetchRequest<Object> {
+        get { super.request }
+        set { preconditionFailure("SearchController.request cannot be set; set searchText, or create a new search controller") }
+    }
+
+    /// The base controller's index title for a section, so search sections carry the same
+    /// titles as the main list's.
+    ///
+    /// - Parameter sectionName: The section's name.
+    /// - Returns: The base controller's title for it.
+    public override func sectionIndexTitle(forSectionName sectionName: String) -> String? {
+        base.sectionIndexTitle(forSectionName: sectionName)
+    }
+
+    /// Forgets the folded text of deleted objects and the foldings by slot.
+    func didProcessCommit(_ changes: GraphChanges) {
+        slotTexts = nil
+        if case .text(_, _, let store) = matcher {
+            for id in changes.deleted { store.folded.removeValue(forKey: id) }
+        }
+        _checkSearchInvariants()
+    }
+}

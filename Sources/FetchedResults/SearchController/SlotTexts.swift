@@ -1,0 +1,70 @@
+import Foundation
+
+/// The folded search strings of a search controller's rows, packed in one buffer in the
+/// order of the index's slots, so a narrowing search reads them in one sequential pass.
+///
+/// Valid only for the index built with it (a text change rebuilds both); a commit, which
+/// moves rows between slots, retires it and the next text change reads the per-object store
+/// instead.
+struct SlotTexts {
+    /// The folded bytes of every slot, one after the other.
+    private(set) var bytes: [UInt8] = []
+    /// Where each slot's bytes end in `bytes`; a slot's bytes start where the previous end.
+    private(set) var ends: [Int32] = []
+    /// Slots whose folding restricts where a match may start or end (marks a match may not
+    /// split); they are tested with the full ``FoldedText``.
+    private(set) var irregular: Set<Int32> = []
+
+    /// Makes room for `count` slots of about `averageLength` bytes.
+    mutating func reserveCapacity(_ count: Int, averageLength: Int) {
+        ends.reserveCapacity(count)
+        bytes.reserveCapacity(count * averageLength)
+    }
+
+    /// The number of slots.
+    var count: Int { ends.count }
+
+    /// Appends the next slot's folding.
+    mutating func append(_ text: FoldedText) {
+        if text.boundaries != nil { irregular.insert(Int32(ends.count)) }
+        bytes.append(contentsOf: text.bytes)
+        ends.append(Int32(bytes.count))
+    }
+
+    /// Appends the folding of slot `slot` of `other` as the next slot.
+    mutating func append(slot: Int32, of other: SlotTexts) {
+        if other.irregular.contains(slot) { irregular.insert(Int32(ends.count)) }
+        let start = slot == 0 ? 0 : Int(other.ends[Int(slot) - 1])
+        bytes.append(contentsOf: other.bytes[start..<Int(other.ends[Int(slot)])])
+        ends.append(Int32(bytes.count))
+    }
+
+    /// Whether slot `slot`'s folding contains `needle` (`true` for an empty needle), or
+    /// `nil` when the slot is irregular and must be tested with its ``FoldedText``.
+    ///
+    /// - Complexity: O(n) typically, in the slot's length.
+    @inline(__always)
+    func contains(slot: Int32, _ needle: FoldedText) -> Bool? {
+        if !irregular.isEmpty && irregular.contains(slot) { return nil }
+        let m = needle.bytes.count
+        if m == 0 { return true }
+        let start = slot == 0 ? 0 : Int(ends[Int(slot) - 1])
+        let n = Int(ends[Int(slot)]) - start
+        if m > n { return false }
+        return bytes.withUnsafeBufferPointer { hay in
+            needle.bytes.withUnsafeBufferPointer { pattern in
+                let base = hay.baseAddress! + start
+                let first = Int32(pattern[0])
+                let last = n - m
+                var i = 0
+                while i <= last {
+                    guard let hit = memchr(base + i, first, last - i + 1) else { return false }
+                    i = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                    if m == 1 || memcmp(base + i + 1, pattern.baseAddress! + 1, m - 1) == 0 { return true }
+                    i &+= 1
+                }
+                return false
+            }
+        }
+    }
+}

@@ -1,0 +1,221 @@
+// The examples of README.md's tour, compiled and run as tests. When you change one here,
+// change it in README.md too (and the other way round): each section names its heading.
+
+import FetchedResultsKit
+import FetchedResultsTesting
+import Foundation
+import Testing
+
+// MARK: - "The object graph"
+
+final class Location: GraphObject {
+    @Attribute var name = ""
+    @Relationship var items: Set<Item>
+}
+
+final class Item: GraphObject {
+    @Attribute var name = ""
+    @Attribute var listed = false
+    @Relationship(inverse: \Location.items) var location: Location?
+}
+
+// MARK: - "The accumulator and a view adapter"
+
+/// A view adapter: what an app writes around its table view. This one prints.
+final class PrintingList: ListUpdateTarget {
+    var isVisible = true
+    var displayedRowCounts: [Int] = []
+    var rows: () -> [Int] = { [] }
+    private(set) var log: [String] = []
+
+    func reloadData() {
+        displayedRowCounts = rows()
+        log.append("reload")
+    }
+
+    func performBatch(stages: [ListChanges]) {
+        displayedRowCounts = rows()
+        log.append(contentsOf: stages.map(\.description))
+    }
+}
+
+@MainActor
+@Suite("README tour")
+struct ReadmeTourTests {
+    @Test func objectGraph() throws {
+        let graph = ObjectGraph()
+        let fridge = graph.insert(Location())
+        fridge.name = "Fridge"
+        let milk = graph.insert(Item())
+        milk.name = "Milk"
+        milk.location = fridge  // fridge.items now holds milk too
+
+        var seen: [GraphChanges] = []
+        let observation = graph.addObserver { seen.append($0) }
+        let changes = try graph.commit(author: "readme")
+
+        #expect(changes?.inserted == [fridge.objectID, milk.objectID])
+        #expect(fridge.items == [milk])
+        #expect(seen.count == 1)
+        observation.cancel()
+    }
+
+    @Test func controllerWithSections() throws {
+        let graph = ObjectGraph()
+        let fridge = graph.insert(Location())
+        fridge.name = "Fridge"
+        let pantry = graph.insert(Location())
+        pantry.name = "Pantry"
+        for (name, location) in [("Milk", fridge), ("Eggs", fridge), ("Rice", pantry)] {
+            let item = graph.insert(Item())
+            item.name = name
+            item.location = location
+        }
+        try graph.commit()
+
+        let request = FetchRequest(
+            Item.self,
+            sortedBy: [SortKey(\.name, comparison: .localizedStandard)],
+            sectionKey: SectionKey(\.location?.name)
+        )
+        let controller = ResultsController(graph: graph, request: request)
+        controller.performFetch()
+        #expect(controller.sections.map(\.name) == ["Fridge", "Pantry"])
+        #expect(controller.object(at: IndexPath(row: 0, section: 0)).name == "Eggs")
+
+        // Renaming a location re-sections every item that reads it.
+        var delivered: [ListChanges] = []
+        let adapter = ChangesRecorder { delivered.append($0) }
+        controller.delegate = adapter
+        pantry.name = "Cupboard"
+        try graph.commit()
+        #expect(controller.sections.map(\.name) == ["Cupboard", "Fridge"])
+        #expect(delivered.count == 1)
+    }
+
+    @Test func accumulatorWithViewAdapter() throws {
+        var model = Array(1...20)
+        let list = PrintingList()
+        list.rows = { [model.count] }
+        list.reloadData()
+
+        let accumulator = ChangeAccumulator(target: list)
+        // Two batches arrive before the screen refreshes…
+        model.append(21)
+        accumulator.add(ListChanges(insertedRows: [IndexPath(row: 20, section: 0)]))
+        model.remove(at: 0)
+        accumulator.add(ListChanges(deletedRows: [IndexPath(row: 0, section: 0)]))
+        // …and are delivered as one batch relative to what the list last showed.
+        let report = accumulator.flush()
+        #expect(report.outcome == .animated)
+        #expect(list.log.last == "ListChanges(-[0.0] +[0.19])")
+    }
+
+    @Test func search() throws {
+        let graph = ObjectGraph()
+        let fridge = graph.insert(Location())
+        fridge.name = "Fridge"
+        for name in ["Banana", "Bread", "Basil", "Milk"] {
+            let item = graph.insert(Item())
+            item.name = name
+            item.location = fridge
+        }
+        try graph.commit()
+        let items = ResultsController(
+            graph: graph,
+            request: FetchRequest(Item.self, sortedBy: [SortKey(\.name)], sectionKey: SectionKey(\.location?.name))
+        )
+        items.performFetch()
+
+        let search = SearchController(base: items, searching: \.name)  // name CONTAINS[cd] text
+        search.performFetch()
+        search.searchText = "ba"  // delivered as one animated change, never a reload
+        #expect(search.fetchedObjects.map(\.name) == ["Banana", "Basil"])
+        search.searchText = "ban"  // narrowing: tests only the current matches
+        #expect(search.fetchedObjects.map(\.name) == ["Banana"])
+
+        // A row picked in the search results is the same object in the main list.
+        let picked = IndexPath(row: 0, section: 0)
+        #expect(items.object(at: try #require(search.baseIndexPath(forObjectAt: picked))).name == "Banana")
+    }
+
+    @Test func restoration() throws {
+        let graph = ObjectGraph()
+        let milk = graph.insert(Item())
+        milk.name = "Milk"
+        try graph.commit()
+        let controller = ResultsController(graph: graph, request: FetchRequest(Item.self, sortedBy: [SortKey(\.name)]))
+        controller.performFetch()
+
+        let saved = try #require(controller.restorationIdentifier(forObjectAt: IndexPath(row: 0, section: 0)))
+        // … the app is relaunched with the same graph, or the list changed meanwhile …
+        let path = controller.indexPath(forRestorationIdentifier: saved)
+        #expect(path == IndexPath(row: 0, section: 0))
+    }
+
+    @Test func formatPredicates() throws {
+        let graph = ObjectGraph()
+        let cafe = graph.insert(Item())
+        cafe.name = "Café au lait"
+        cafe.listed = true
+        let tea = graph.insert(Item())
+        tea.name = "Tea"
+        tea.listed = true
+        try graph.commit()
+
+        let schema = GraphPredicateSchema(Item.self, Location.self)
+        let predicate = try FormatPredicate("name CONTAINS[cd] %@ AND listed == YES", "cafe")
+            .bind(to: schema.entity(for: Item.self))
+        #expect(predicate.evaluate(cafe))
+        #expect(!predicate.evaluate(tea))
+
+        #expect(throws: PredicateSyntaxError.self) {
+            try FormatPredicate("name CONTAINS[cd] AND", "cafe")
+        }
+    }
+
+    @Test func arrayDiff() throws {
+        struct Aisle: Identifiable { var id: String; var items: [Product] }
+        struct Product: Identifiable, Equatable { var id: String; var price: Int }
+
+        let old = [Aisle(id: "Dairy", items: [.init(id: "Milk", price: 2), .init(id: "Butter", price: 3)])]
+        let new = [
+            Aisle(id: "Dairy", items: [.init(id: "Butter", price: 4)]),
+            Aisle(id: "Bakery", items: [.init(id: "Bread", price: 1)]),
+        ]
+        let stages = try ListChanges.stagedDifference(from: old, to: new, rows: \.items)
+        // One batch: Milk deleted, Butter repriced (reconfigured), Bakery inserted.
+        #expect(stages.count == 1)
+
+        // Prove it the way a table view would: apply it to a strict simulator.
+        let table = ListSimulator<String, String, Int>(
+            old.map { .init(id: $0.id, rows: $0.items.map { .init(id: $0.id, content: $0.price) }) }
+        )
+        try table.apply(
+            stages: stages,
+            newState: new.map { .init(id: $0.id, rows: $0.items.map { .init(id: $0.id, content: $0.price) }) }
+        )
+        #expect(table.rowIDs == [["Butter"], ["Bread"]])
+    }
+
+    @Test func testingAViewModel() throws {
+        // A view model under test publishes stages; the simulator is the table view.
+        let before = ListSimulator.sections(["Fridge": ["Milk", "Eggs"]])
+        let after = ListSimulator.sections(["Fridge": ["Eggs", "Milk", "Butter"]])
+        let stages = ListChanges(
+            insertedRows: [IndexPath(row: 2, section: 0)],
+            movedRows: [.init(from: IndexPath(row: 0, section: 0), to: IndexPath(row: 1, section: 0))]
+        ).staged()
+        expectApplying(stages: stages, from: before, yields: after)
+    }
+}
+
+/// Collects the whole-batch callback of a controller's delegate.
+final class ChangesRecorder: ResultsControllerDelegate {
+    typealias Object = Item
+    let record: (ListChanges) -> Void
+    init(_ record: @escaping (ListChanges) -> Void) { self.record = record }
+    func controller(_ controller: ResultsController<Item>, didChangeContentWith changes: ListChanges) {
+        record(changes)
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import FetchedResultsKit
+import GroceryDudeCore
+import Testing
+import TestSupport
+
+@Suite("Grocery app, random sessions")
+@MainActor
+struct GroceryAppRandomTests {
+    /// What a list's data source holds now, as item identities by section.
+    private func sourceIDs(_ list: GroceryList) -> [[ObjectID]] {
+        (0..<list.sectionCount).map { section in
+            (0..<list.rowCount(inSection: section)).map { list.row(at: IndexPath(row: $0, section: section)).id }
+        }
+    }
+
+    /// Random keys and commands; after each, the visible screen shows exactly what its list
+    /// holds (every batch the accumulators delivered applied cleanly), and no flush ever had
+    /// to fall back to a reload because a batch broke a rule or contradicted itself.
+    @Test(arguments: testSeeds(count: 8))
+    func theVisibleScreenAlwaysMatchesItsList(seed: UInt64) async {
+        var rng = SeededGenerator(seed: seed)
+        let app = GroceryApp(size: TerminalSize(width: 60, height: 16))
+        let keys: [Key] = [.up, .down, .pageUp, .pageDown, .home, .end, .left, .right, .tab, .space, .escape, .backspace]
+        let words = ["a", "e", "jam", "o", "Mi", "é", "zz", "\"", "%@", "\\"]
+        for step in 0..<80 {
+            switch Int.random(in: 0..<10, using: &rng) {
+            case 0...4: app.press(keys.randomElement(using: &rng)!)
+            case 5: app.type(words.randomElement(using: &rng)!)
+            case 6: app.add(name: "New \(step)")
+            case 7: app.renameSelected(to: "\(words.randomElement(using: &rng)!) \(step)")
+            case 8: app.deleteSelected()
+            default: await runImport(app, count: Int.random(in: 1...30, using: &rng))
+            }
+            let screen = app.visibleScreen
+            #expect(screen.displayedIDs == sourceIDs(screen.list), "step \(step)")
+            #expect(!app.statusLine.contains("break a rule"), "step \(step): \(app.statusLine)")
+            #expect(!app.statusLine.contains("inconsistent"), "step \(step): \(app.statusLine)")
+            #expect(app.render().count == 16)
+        }
+    }
+}
