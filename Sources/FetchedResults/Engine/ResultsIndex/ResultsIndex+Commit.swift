@@ -77,7 +77,7 @@ extension ResultsIndex {
         keys.ids = rows.ids
         keys.columns = rows.columns
         keys.sectionOf.reserveCapacity(count)
-        slotByID.reserveCapacity(count)
+        slots.reserveCapacity(count)
         var lastValue: SortValue?
         var lastHandle: Int32 = 0
         for index in 0..<count {
@@ -92,7 +92,7 @@ extension ResultsIndex {
             }
             sectionCounts[Int(handle)] += 1
             keys.sectionOf.append(handle)
-            let previous = slotByID.updateValue(Int32(index), forKey: rows.ids[index])
+            let previous = slots.updateValue(Int32(index), forKey: rows.ids[index])
             precondition(previous == nil, "internal inconsistency: row \(rows.ids[index]) loaded twice")
         }
         let values = keys.sectionValues
@@ -162,7 +162,7 @@ extension ResultsIndex {
             }
         }
         for change in input {
-            let oldSlot = slotByID[change.id]
+            let oldSlot = slots[change.id]
             guard oldSlot != nil || change.keys != nil else { continue }
             if let oldSlot, let newKeys = change.keys, !change.reportsUpdate, keys.keys(of: oldSlot, equal: newKeys) {
                 continue
@@ -247,7 +247,7 @@ extension ResultsIndex {
                 records[index].newHandle = handle
                 if sectionValue[handle] == nil { sectionValue[handle] = newKeys.section }
             } else if let slot = record.oldSlot {
-                slotByID[record.id] = nil
+                slots[record.id] = nil
                 freeSlots.append(slot)
             }
         }
@@ -401,7 +401,7 @@ extension ResultsIndex {
             keys.sectionOf.append(0)
             for column in keys.columns.indices { keys.columns[column].append(.null) }
         }
-        slotByID[id] = slot
+        slots[id] = slot
         return slot
     }
 

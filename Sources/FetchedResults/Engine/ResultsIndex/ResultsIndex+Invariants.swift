@@ -3,10 +3,10 @@ extension ResultsIndex {
         /// Checks the tree, the slot map, the section counts and the directory.
         func _checkInvariants() {
             tree._checkInvariants(keys)
-            precondition(slotByID.count == tree.count, "internal inconsistency: \(slotByID.count) ids for \(tree.count) rows")
+            precondition(slots.count == tree.count, "internal inconsistency: \(slots.count) ids for \(tree.count) rows")
             var counts = [Int](repeating: 0, count: sectionCounts.count)
             tree.forEach(in: 0..<tree.count) { slot in
-                precondition(slotByID[keys.ids[Int(slot)]] == slot, "internal inconsistency: slot map misses slot \(slot)")
+                precondition(slots[keys.ids[Int(slot)]] == slot, "internal inconsistency: slot map misses slot \(slot)")
                 counts[Int(keys.sectionOf[Int(slot)])] += 1
             }
             for handle in counts.indices where directoryPosition[Int(handle)] != Self.freeHandleMark {

@@ -85,7 +85,7 @@ extension ResultsIndex {
     ///
     /// - Complexity: O(log n).
     func rank(of id: ID) -> Int? {
-        slotByID[id].map { tree.rank(of: $0, keys) }
+        slots[id].map { tree.rank(of: $0, keys) }
     }
 
     /// The index path of a row, or `nil` when it is not fetched or outside the window.
@@ -203,7 +203,7 @@ extension ResultsIndex {
     ///
     /// - Complexity: O(number of sort keys).
     func keys(of id: ID) -> RowKeys? {
-        slotByID[id].map { keys.keys(of: $0) }
+        slots[id].map { keys.keys(of: $0) }
     }
 
     /// Whether a row is fetched with keys other than `keys` (`false` when it is not
@@ -211,7 +211,7 @@ extension ResultsIndex {
     ///
     /// - Complexity: O(number of sort keys).
     func hasKeys(_ id: ID, differentFrom keys: RowKeys) -> Bool {
-        slotByID[id].map { !self.keys.keys(of: $0, equal: keys) } ?? false
+        slots[id].map { !self.keys.keys(of: $0, equal: keys) } ?? false
     }
 
     /// The identifiers of the rows at ranks `range`, in order.

@@ -106,7 +106,19 @@ struct ResultsIndex<ID: RowIdentifier> {
 
     var keys: RowKeyColumns<ID>
     var tree = OrderTree()
-    var slotByID = SlotMap<ID>()
+    var slots = SlotMap<ID>()
+    /// The slot of each row by identifier, as a dictionary-like view (`keys`, iteration,
+    /// subscript) over ``slots`` and the identifier column.
+    var slotByID: SlotMapView<ID> {
+        get { SlotMapView(map: slots, ids: keys.ids) }
+        _modify {
+            // Move the map out so the view holds the only reference and writes in place.
+            var view = SlotMapView(map: slots, ids: keys.ids)
+            slots = SlotMap()
+            defer { slots = view.map }
+            yield &view
+        }
+    }
     var freeSlots: [Int32] = []
 
     /// The number of rows in each section handle.
@@ -160,5 +172,5 @@ struct ResultsIndex<ID: RowIdentifier> {
     var visibleCount: Int { window.count }
 
     /// Whether the row is fetched (inside or outside the window).
-    func contains(_ id: ID) -> Bool { slotByID[id] != nil }
+    func contains(_ id: ID) -> Bool { slots[id] != nil }
 }

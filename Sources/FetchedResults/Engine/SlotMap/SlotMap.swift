@@ -69,11 +69,60 @@ struct SlotMap<ID: RowIdentifier> {
         }
     }
 
+    /// Calls `body` with each mapped dense number and its slot, then each identifier
+    /// without a number and its slot.
+    func forEach(dense: (Int32) -> Void, sparse: (ID, Int32) -> Void) {
+        for slot in self.dense where slot != Self.absent { dense(slot) }
+        for (id, slot) in self.sparse { sparse(id, slot) }
+    }
+
     /// Maps an identifier to a slot and returns its previous slot.
     @discardableResult
     mutating func updateValue(_ slot: Int32, forKey id: ID) -> Int32? {
         let old = self[id]
         self[id] = slot
         return old
+    }
+}
+
+/// A dictionary-like view of a ``SlotMap`` with the identifier of each slot, so the map's
+/// identifiers can be listed and iterated.
+struct SlotMapView<ID: RowIdentifier>: Sequence {
+    /// The map.
+    var map: SlotMap<ID>
+    /// The identifier of each slot.
+    let ids: [ID]
+
+    /// The slot of an identifier, or `nil`.
+    ///
+    /// - Complexity: O(1).
+    subscript(id: ID) -> Int32? {
+        get { map[id] }
+        set { map[id] = newValue }
+    }
+
+    /// The number of identifiers mapped.
+    var count: Int { map.count }
+
+    /// Makes room for `count` identifiers.
+    mutating func reserveCapacity(_ count: Int) { map.reserveCapacity(count) }
+
+    /// Maps an identifier to a slot and returns its previous slot.
+    @discardableResult
+    mutating func updateValue(_ slot: Int32, forKey id: ID) -> Int32? { map.updateValue(slot, forKey: id) }
+
+    /// The identifiers mapped.
+    ///
+    /// - Complexity: O(n) for the largest dense number n.
+    var keys: [ID] { map(\.key) }
+
+    /// Each identifier with its slot.
+    ///
+    /// - Complexity: O(n) for the largest dense number n.
+    func makeIterator() -> IndexingIterator<[(key: ID, value: Int32)]> {
+        var pairs: [(key: ID, value: Int32)] = []
+        pairs.reserveCapacity(map.count)
+        map.forEach(dense: { slot in pairs.append((ids[Int(slot)], slot)) }, sparse: { id, slot in pairs.append((id, slot)) })
+        return pairs.makeIterator()
     }
 }
