@@ -1,13 +1,13 @@
-/// Finds a longest strictly increasing subsequence of a sequence of distinct integers, with
-/// patience sorting; the diff and the accumulator's flush keep those elements still and move
-/// the rest.
+/// Finds a longest strictly increasing subsequence of a sequence of integers, with patience
+/// sorting; the diff, the accumulator's flush and the results controller's commit keep those
+/// elements still and move the rest. Equal values never both belong to the subsequence.
 ///
 /// The buffers are reused from one call to the next, so marking many short sequences (one per
 /// section) allocates only while they grow.
-struct LongestIncreasingSubsequence {
+package struct LongestIncreasingSubsequence {
     /// After `mark(_:)`: for each element of the sequence, whether it belongs to the
     /// subsequence found.
-    private(set) var keep: [Bool] = []
+    package private(set) var keep: [Bool] = []
     /// `tails[k]`: the index of the smallest last element of an increasing run of length k + 1
     /// (only the first `length` entries of a call are meaningful).
     private var tails: [Int] = []
@@ -16,15 +16,18 @@ struct LongestIncreasingSubsequence {
     /// For each element, the index of the element before it in the best run ending there.
     private var previous: [Int] = []
 
+    /// Creates an empty marker whose buffers grow with the sequences it marks.
+    package init() {}
+
     /// Marks in `keep` the elements of one longest strictly increasing subsequence of `values`.
     ///
-    /// - Parameter values: Distinct integers.
+    /// - Parameter values: Integers, in sequence order.
     /// - Complexity: O(k) when `values` is already sorted, O(k log k) otherwise, for k values.
-    mutating func mark(_ values: [Int]) {
+    package mutating func mark(_ values: [Int]) {
         keep.removeAll(keepingCapacity: true)
         if values.isEmpty { return }
         var sorted = true
-        for index in values.indices.dropFirst() where values[index - 1] > values[index] {
+        for index in values.indices.dropFirst() where values[index - 1] >= values[index] {
             sorted = false
             break
         }
@@ -49,7 +52,7 @@ struct LongestIncreasingSubsequence {
                             let value = values[index]
                             // Most elements of a list that barely changed extend the longest run.
                             var low = length
-                            if low > 0 && tailValues[low - 1] > value {
+                            if low > 0 && tailValues[low - 1] >= value {
                                 var high = low - 1
                                 low = 0
                                 while low < high {

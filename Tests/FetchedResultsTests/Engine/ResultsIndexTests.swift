@@ -155,7 +155,9 @@ struct ResultsIndexTests {
 
     @Test func longestIncreasingSubsequenceIsLongest() {
         let values = [3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9]
-        let kept = ResultsIndex<Int>.longestIncreasingSubsequence(values).sorted().map { values[$0] }
+        var subsequence = LongestIncreasingSubsequence()
+        subsequence.mark(values)
+        let kept = values.indices.filter { subsequence.keep[$0] }.map { values[$0] }
         #expect(kept.count == 6)
         #expect(zip(kept, kept.dropFirst()).allSatisfy { $0 < $1 })
     }

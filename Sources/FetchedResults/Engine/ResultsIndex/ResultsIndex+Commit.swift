@@ -1,4 +1,5 @@
 import Foundation
+import ListUpdates
 
 /// The changes of one commit, in the index spaces of the visible window.
 struct IndexDiff<ID: RowIdentifier> {
@@ -334,10 +335,11 @@ extension ResultsIndex {
             }
         }
         candidates.sort { records[$0].oldRank < records[$1].oldRank }
-        let staying = Self.longestIncreasingSubsequence(candidates.map { records[$0].newRank })
+        var staying = LongestIncreasingSubsequence()
+        staying.mark(candidates.map { records[$0].newRank })
         for (position, index) in candidates.enumerated() {
             let record = records[index]
-            if staying.contains(position) {
+            if staying.keep[position] {
                 if record.reportsUpdate, let old = record.oldIndexPath, let new = record.newIndexPath {
                     diff.rows.append(.update(record.id, at: old, newIndexPath: new))
                     diff.changes.reloadedRows.append(old)
@@ -421,31 +423,6 @@ extension ResultsIndex {
             if sorted[mid] < value { low = mid + 1 } else { high = mid }
         }
         return low
-    }
-
-    /// The positions of one longest strictly increasing subsequence of `values`.
-    ///
-    /// - Complexity: O(m log m).
-    static func longestIncreasingSubsequence(_ values: [Int]) -> Set<Int> {
-        var tails: [Int] = []  // positions of the smallest tail of each length
-        var previous = [Int](repeating: -1, count: values.count)
-        for (position, value) in values.enumerated() {
-            var low = 0
-            var high = tails.count
-            while low < high {
-                let mid = (low + high) / 2
-                if values[tails[mid]] < value { low = mid + 1 } else { high = mid }
-            }
-            previous[position] = low > 0 ? tails[low - 1] : -1
-            if low == tails.count { tails.append(position) } else { tails[low] = position }
-        }
-        var result: Set<Int> = []
-        var position = tails.last ?? -1
-        while position >= 0 {
-            result.insert(position)
-            position = previous[position]
-        }
-        return result
     }
 }
 

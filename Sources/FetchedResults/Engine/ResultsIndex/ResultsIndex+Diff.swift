@@ -1,4 +1,5 @@
 import Foundation
+import ListUpdates
 
 extension ResultsIndex {
     /// The changes from one sectioned list of rows to another, by identity: what a live
@@ -20,9 +21,10 @@ extension ResultsIndex {
         // Surviving sections in new order; those outside a longest run of increasing old
         // positions are replaced.
         let surviving = new.indices.filter { oldSectionIndex[new[$0].section] != nil }
-        let keptSections = longestIncreasingSubsequence(surviving.map { oldSectionIndex[new[$0].section]! })
+        var subsequence = LongestIncreasingSubsequence()
+        subsequence.mark(surviving.map { oldSectionIndex[new[$0].section]! })
         var stayingSections: Set<SortValue> = []
-        for (position, newIndex) in surviving.enumerated() where keptSections.contains(position) {
+        for (position, newIndex) in surviving.enumerated() where subsequence.keep[position] {
             stayingSections.insert(new[newIndex].section)
         }
         for (index, section) in old.enumerated() where !stayingSections.contains(section.section) {
@@ -69,8 +71,8 @@ extension ResultsIndex {
                 }
             }
         }
-        let staying = longestIncreasingSubsequence(candidates.map(\.oldOrder))
-        for (position, candidate) in candidates.enumerated() where !staying.contains(position) {
+        subsequence.mark(candidates.map(\.oldOrder))
+        for (position, candidate) in candidates.enumerated() where !subsequence.keep[position] {
             diff.rows.append(.move(candidate.id, from: candidate.from, to: candidate.to, changed: false))
             diff.changes.movedRows.append(.init(from: candidate.from, to: candidate.to))
         }
