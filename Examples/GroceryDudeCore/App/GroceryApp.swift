@@ -64,7 +64,7 @@ public final class GroceryApp {
     /// The lists that reported changes since the last flush.
     var changedLists: Set<ObjectIdentifier> = []
     /// How every accumulator decides between animating and reloading.
-    let reloadPolicy: GroceryReloadPolicy
+    let reloadPolicy: DefaultReloadPolicy
 
     /// Makes the app over a store.
     ///
@@ -75,7 +75,7 @@ public final class GroceryApp {
     ///     reloading.
     public init(
         store: GroceryStore = GroceryStore(), size: TerminalSize = .script,
-        reloadPolicy: GroceryReloadPolicy = GroceryReloadPolicy()
+        reloadPolicy: DefaultReloadPolicy = .grocery
     ) {
         self.store = store
         self.size = size

@@ -106,6 +106,9 @@ public struct DefaultReloadPolicy: ReloadPolicy, Sendable, Hashable {
     /// The largest share of the displayed rows (0.5 is half) that a batch may change and still
     /// animate. Not applied when no row is displayed.
     public var maximumShare: Double
+    /// The number of changes from which the share rule applies: a smaller batch animates
+    /// however few rows are displayed (deleting the last row of a one-row list animates).
+    public var minimumChangeCountForShare: Int
 
     /// Creates the default policy.
     ///
@@ -114,11 +117,15 @@ public struct DefaultReloadPolicy: ReloadPolicy, Sendable, Hashable {
     ///     default.
     ///   - maximumShare: The largest share of the displayed rows a batch may change and still
     ///     animate; 0.5 by default. Pass `.infinity` to turn the share rule off.
-    public init(maximumChangeCount: Int = 500, maximumShare: Double = 0.5) {
+    ///   - minimumChangeCountForShare: The batch size from which the share rule applies; 0 by
+    ///     default (always).
+    public init(maximumChangeCount: Int = 500, maximumShare: Double = 0.5, minimumChangeCountForShare: Int = 0) {
         precondition(maximumChangeCount >= 0, "maximumChangeCount must not be negative")
         precondition(maximumShare >= 0, "maximumShare must not be negative")
+        precondition(minimumChangeCountForShare >= 0, "minimumChangeCountForShare must not be negative")
         self.maximumChangeCount = maximumChangeCount
         self.maximumShare = maximumShare
+        self.minimumChangeCountForShare = minimumChangeCountForShare
     }
 
     /// Decides in this order: not visible, rule broken, too many changes, too large a share.
@@ -132,7 +139,7 @@ public struct DefaultReloadPolicy: ReloadPolicy, Sendable, Hashable {
         let count = context.changeCount
         if count > maximumChangeCount { return .reload(.tooManyChanges(count: count, limit: maximumChangeCount)) }
         let rows = context.displayedRowCount
-        if rows > 0 && Double(count) > maximumShare * Double(rows) {
+        if rows > 0 && count >= minimumChangeCountForShare && Double(count) > maximumShare * Double(rows) {
             return .reload(.tooLargeShare(count: count, displayedRows: rows, limit: maximumShare))
         }
         return .animate
@@ -172,9 +179,18 @@ extension ReloadPolicy where Self == DefaultReloadPolicy {
     ///   - maximumChangeCount: The largest number of changes that still animates.
     ///   - maximumShare: The largest share of the displayed rows a batch may change and still
     ///     animate.
+    ///   - minimumChangeCountForShare: The batch size from which the share rule applies.
     /// - Returns: The policy.
-    public static func `default`(maximumChangeCount: Int = 500, maximumShare: Double = 0.5) -> DefaultReloadPolicy {
-        DefaultReloadPolicy(maximumChangeCount: maximumChangeCount, maximumShare: maximumShare)
+    public static func `default`(
+        maximumChangeCount: Int = 500,
+        maximumShare: Double = 0.5,
+        minimumChangeCountForShare: Int = 0
+    ) -> DefaultReloadPolicy {
+        DefaultReloadPolicy(
+            maximumChangeCount: maximumChangeCount,
+            maximumShare: maximumShare,
+            minimumChangeCountForShare: minimumChangeCountForShare
+        )
     }
 }
 

@@ -13,19 +13,19 @@ struct GroceryReloadPolicyTests {
     }
 
     @Test func smallBatchesAnimateEvenInTinyLists() {
-        #expect(GroceryReloadPolicy().decision(for: context(changes: 1, rows: 1)) == .animate)
-        #expect(GroceryReloadPolicy().decision(for: context(changes: 7, rows: 2)) == .animate)
+        #expect(DefaultReloadPolicy.grocery.decision(for: context(changes: 1, rows: 1)) == .animate)
+        #expect(DefaultReloadPolicy.grocery.decision(for: context(changes: 7, rows: 2)) == .animate)
     }
 
     @Test func largeSharesAndLargeBatchesReload() {
-        #expect(GroceryReloadPolicy().decision(for: context(changes: 8, rows: 10))
+        #expect(DefaultReloadPolicy.grocery.decision(for: context(changes: 8, rows: 10))
             == .reload(.tooLargeShare(count: 8, displayedRows: 10, limit: 0.5)))
-        #expect(GroceryReloadPolicy().decision(for: context(changes: 501, rows: 5000))
+        #expect(DefaultReloadPolicy.grocery.decision(for: context(changes: 501, rows: 5000))
             == .reload(.tooManyChanges(count: 501, limit: 500)))
-        #expect(GroceryReloadPolicy().decision(for: context(changes: 30, rows: 100)) == .animate)
+        #expect(DefaultReloadPolicy.grocery.decision(for: context(changes: 30, rows: 100)) == .animate)
     }
 
     @Test func hiddenListsReload() {
-        #expect(GroceryReloadPolicy().decision(for: context(changes: 1, rows: 40, visible: false)) == .reload(.notVisible))
+        #expect(DefaultReloadPolicy.grocery.decision(for: context(changes: 1, rows: 40, visible: false)) == .reload(.notVisible))
     }
 }

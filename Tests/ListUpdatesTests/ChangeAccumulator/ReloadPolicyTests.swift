@@ -109,6 +109,17 @@ struct ReloadPolicyTests {
         #expect(policy.decision(for: context(changes: 5, rows: 10)) == .animate)
     }
 
+    @Test func shareRuleAppliesFromItsMinimumChangeCount() {
+        let policy = DefaultReloadPolicy(maximumShare: 0.5, minimumChangeCountForShare: 3)
+        func context(changes: Int, rows: Int) -> ReloadContext {
+            let batch = inserts(changes)
+            return ReloadContext(isVisible: true, changes: batch, stages: [batch], displayedRowCounts: [rows], ruleViolation: nil)
+        }
+        #expect(policy.decision(for: context(changes: 2, rows: 1)) == .animate)
+        #expect(policy.decision(for: context(changes: 3, rows: 4)) == .reload(.tooLargeShare(count: 3, displayedRows: 4, limit: 0.5)))
+        #expect(policy.decision(for: context(changes: 3, rows: 6)) == .animate)
+    }
+
     @Test func customClosurePolicyDecides() {
         let target = RecordingTarget(rowCounts: [100])
         let accumulator = ChangeAccumulator(target: target, policy: .custom { context in
