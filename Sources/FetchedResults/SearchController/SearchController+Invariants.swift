@@ -10,6 +10,20 @@ extension SearchController {
             }
             switch matcher {
             case .text(_, _, let store):
+                let levels = refinements.levels
+                precondition(levels.last?.needle ?? FoldedText("", options: store.needle.options) == store.needle, "internal inconsistency: the refinement stack's top is not the search text")
+                precondition(levels.first?.removed.isEmpty ?? true, "internal inconsistency: the first refinement level keeps removed rows")
+                let baseOrder = base.index.ids(inRanks: 0..<base.index.totalCount)
+                for level in levels.indices.dropFirst() {
+                    let previous = levels[level - 1].needle
+                    let needle = levels[level].needle
+                    precondition(needle.contains(previous), "internal inconsistency: refinement \(needle) does not narrow \(previous)")
+                    let expected = baseOrder.filter { id in
+                        guard let folded = store.folded[id] else { return false }
+                        return folded.contains(previous) && !folded.contains(needle)
+                    }
+                    precondition(levels[level].removed == expected, "internal inconsistency: refinement \(needle) removed \(levels[level].removed), not \(expected)")
+                }
                 for id in base.index.slotByID.keys {
                     guard let folded = store.folded[id] else {
                         preconditionFailure("internal inconsistency: base row \(id) has no folded search string")

@@ -12,86 +12,62 @@ extension SearchController {
         guard text != currentText else { return }
         let oldText = currentText
         currentText = text
-        // Which rows to test, and how: a narrowing text tests the current matches only; a
-        // broadening one keeps them and tests the other base rows; any other edit tests
-        // every base row.
+        let ordered = index.offset == 0 && index.limit == nil
+        // Which rows to test without the ordered text pass: a narrowing text tests the
+        // current matches only; a broadening one keeps them and tests the other base rows;
+        // any other edit tests every base row.
         let narrows: Bool
         let broadens: Bool
         let matches: (ObjectID) -> Bool
-        // The ordered pass's test: a row's identifier, its slot in the source and whether it
-        // is a current match.
-        let keepsRow: (ObjectID, Int32, Bool) -> Bool
-        var matchesEverything = false
-        var newTexts = SlotTexts()
-        let oldTexts = slotTexts
-        slotTexts = nil
+        let diff: IndexDiff<ObjectID>
         switch matcher {
         case .text(_, let options, let store):
             let old = store.needle
             let new = FoldedText(text, options: options)
             store.needle = new
-            guard new != old else {
-                slotTexts = oldTexts
-                return _checkSearchInvariants()
+            guard new != old else { return _checkSearchInvariants() }
+            guard !ordered else {
+                diff = orderedTextChange(from: old, to: new, store: store)
+                return finishTextChange(diff)
             }
-            // A text that contains the previous one matches a subset of its matches.
+            slotTexts = nil
+            refinements.reset(to: new)
             narrows = old.isEmpty || new.contains(old)
             broadens = new.isEmpty || old.contains(new)
-            matchesEverything = new.isEmpty
             matches = { [unowned self] id in new.isEmpty || self.foldedText(of: id, in: store).contains(new) }
-            // A narrowing pass reads the current matches' foldings in slot order; every pass
-            // packs the kept rows' foldings for the next one, except a cleared search, which
-            // shares the base index's slots (not in order).
-            let packed = narrows ? oldTexts : nil
-            let packs = !matchesEverything
-            if packs {
-                newTexts.reserveCapacity(
-                    narrows ? index.totalCount : base.index.totalCount,
-                    averageLength: packed.map { $0.bytes.count / max(1, $0.count) } ?? 32)
-            }
-            keepsRow = { [unowned self] id, slot, was in
-                if let packed, let found = packed.contains(slot: slot, new) {
-                    if found && packs { newTexts.append(slot: slot, of: packed) }
-                    return found
-                }
-                let folded = self.foldedText(of: id, in: store)
-                let found = broadens && was || new.isEmpty || folded.contains(new)
-                if found && packs { newTexts.append(folded) }
-                return found
-            }
         case .predicate(let make, let narrowsWhenExtended, let store):
             store.current = make(text)
             narrows = narrowsWhenExtended && (oldText.isEmpty || text.contains(oldText))
             broadens = narrowsWhenExtended && (text.isEmpty || oldText.contains(text))
             matches = { [unowned self] id in self.evaluate(self.object(with: id), id: id) != nil }
-            keepsRow = { id, _, was in broadens && was || matches(id) }
-        }
-        let diff: IndexDiff<ObjectID>
-        if index.offset == 0 && index.limit == nil {
-            // Both orders are the base order: filter in one ordered pass and rebuild.
-            let source = narrows ? nil : base.index
-            let result = ResultsIndex.filtering(index, source: source, keepsEverySourceRow: matchesEverything, keepsRow)
-            index = result.index
-            diff = result.diff
-            if case .text = matcher, !matchesEverything { slotTexts = newTexts }
-        } else {
-            // A window shifts rows in and out at its edges: let the index place each change.
-            var changes: [ResultsIndex<ObjectID>.Change] = []
-            if !broadens {
-                for id in Array(index.slotByID.keys) where !matches(id) {
-                    changes.append(.init(id: id, keys: nil, reportsUpdate: false))
-                }
+            if ordered {
+                // Both orders are the base order: filter in one ordered pass and rebuild.
+                let result = ResultsIndex.filtering(
+                    index, source: narrows ? nil : base.index, keepsEverySourceRow: false
+                ) { id, _, was in broadens && was || matches(id) }
+                index = result.index
+                return finishTextChange(result.diff)
             }
-            if !narrows {
-                for id in Array(base.index.slotByID.keys) where index.slotByID[id] == nil && matches(id) {
-                    guard let keys = base.index.keys(of: id) else { continue }
-                    changes.append(.init(id: id, keys: keys, reportsUpdate: false))
-                }
-            }
-            diff = changes.isEmpty ? IndexDiff() : index.apply(changes)
         }
-        // Rows entered with the base controller's keys, without an evaluation here: new
-        // sections take their names from the base controller.
+        // A window shifts rows in and out at its edges: let the index place each change.
+        var changes: [ResultsIndex<ObjectID>.Change] = []
+        if !broadens {
+            for id in Array(index.slotByID.keys) where !matches(id) {
+                changes.append(.init(id: id, keys: nil, reportsUpdate: false))
+            }
+        }
+        if !narrows {
+            for id in Array(base.index.slotByID.keys) where index.slotByID[id] == nil && matches(id) {
+                guard let keys = base.index.keys(of: id) else { continue }
+                changes.append(.init(id: id, keys: keys, reportsUpdate: false))
+            }
+        }
+        finishTextChange(changes.isEmpty ? IndexDiff() : index.apply(changes))
+    }
+
+    /// Delivers a text change's diff: rows entered with the base controller's keys, without
+    /// an evaluation here, so new sections take their names from the base controller.
+    private func finishTextChange(_ diff: IndexDiff<ObjectID>) {
         for section in diff.insertedSections where sectionNames[section.value] == nil {
             if let name = base.sectionNames[section.value] { sectionNames[section.value] = name }
         }

@@ -62,6 +62,9 @@ public final class SearchController<Object: GraphObject>: ResultsController<Obje
     /// The folded search strings of the rows by slot, while the index is the one the last
     /// text change built (a commit retires them).
     var slotTexts: SlotTexts?
+    /// The narrowing steps of a folded-text search since it last showed every base row
+    /// (empty for a predicate search).
+    var refinements = RefinementStack(needle: FoldedText("", options: []))
 
     /// Creates a search controller that searches a string of each object, `CONTAINS[cd]`
     /// by default, over folded text cached per object and refolded when the string changes.
@@ -175,6 +178,7 @@ public final class SearchController<Object: GraphObject>: ResultsController<Obje
         self.base = base
         self.matcher = matcher
         currentText = searchText
+        if case .text(_, _, let store) = matcher { refinements.reset(to: store.needle) }
         var request = base.request
         request.predicate = matcher.combinedPredicate(base: base.request)
         super.init(graph: base.graph, request: request)
@@ -206,11 +210,13 @@ public final class SearchController<Object: GraphObject>: ResultsController<Obje
         base.sectionIndexTitle(forSectionName: sectionName)
     }
 
-    /// Forgets the folded text of deleted objects and the foldings by slot.
+    /// Forgets the folded text of deleted objects, the foldings by slot and the narrowing
+    /// steps (the commit may have changed any row).
     func didProcessCommit(_ changes: GraphChanges) {
         slotTexts = nil
         if case .text(_, _, let store) = matcher {
-            for id in changes.deleted { store.folded.removeValue(forKey: id) }
+            for id in changes.deleted { store.folded[id] = nil }
+            refinements.reset(to: store.needle)
         }
         _checkSearchInvariants()
     }

@@ -52,12 +52,13 @@ extension SearchMatcher: Sendable {}
 /// object's evaluation read), and the folded search text.
 final class FoldedTextStore {
     /// The folded string of each object the base predicate included when last evaluated.
-    var folded: [ObjectID: FoldedText] = [:]
+    var folded: FoldedTextColumn
     /// The search text, folded with the search's options.
     var needle: FoldedText
 
     init(needle: FoldedText) {
         self.needle = needle
+        folded = FoldedTextColumn(options: needle.options)
     }
 }
 

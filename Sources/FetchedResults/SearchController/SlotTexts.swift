@@ -31,6 +31,12 @@ struct SlotTexts {
         ends.append(Int32(bytes.count))
     }
 
+    /// Appends the bytes of a folding without match boundaries as the next slot.
+    mutating func append(regular bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes.append(contentsOf: bytes)
+        ends.append(Int32(self.bytes.count))
+    }
+
     /// Appends the folding of slot `slot` of `other` as the next slot.
     mutating func append(slot: Int32, of other: SlotTexts) {
         if other.irregular.contains(slot) { irregular.insert(Int32(ends.count)) }
