@@ -166,12 +166,12 @@ struct FoldedTextColumn {
         return words
     }
 
-    /// Appends an object's folding to `texts` as their next slot.
+    /// Appends an object's folding to `texts` as their next slot, with its row's base rank.
     ///
     /// - Returns: `false`, appending nothing, when the object has no folding.
     /// - Complexity: O(n) in the folding's length.
     @inline(__always)
-    func appendFolding(of id: ObjectID, to texts: inout SlotTexts) -> Bool {
+    func appendFolding(of id: ObjectID, to texts: inout SlotTexts, rank: Int32) -> Bool {
         let serial = id.entitySerial
         guard serial < entries.count, id.entity === entity else { return false }
         let entry = entries[serial]
@@ -179,9 +179,11 @@ struct FoldedTextColumn {
         case Self.absent: return false
         case Self.irregularLength:
             guard let folded = irregular[serial] else { return false }
-            texts.append(folded)
+            texts.append(folded, rank: rank)
         default:
-            bytes.withUnsafeBufferPointer { texts.append(regular: UnsafeBufferPointer(rebasing: $0[entry.start..<entry.start + Int(entry.length)])) }
+            bytes.withUnsafeBufferPointer {
+                texts.append(regular: UnsafeBufferPointer(rebasing: $0[entry.start..<entry.start + Int(entry.length)]), rank: rank)
+            }
         }
         return true
     }

@@ -16,6 +16,8 @@ struct RefinementStack {
         var needle: FoldedText
         /// The base rows the previous step matched and this one does not, in base order.
         var removed: [ObjectID]
+        /// The base rank of each removed row, when the step knew them.
+        var removedRanks: [Int32]?
     }
 
     /// The steps, the current text last; empty while the text is empty.
@@ -28,7 +30,7 @@ struct RefinementStack {
 
     /// Forgets every step but `needle`'s: the rows it matches are the search's rows.
     mutating func reset(to needle: FoldedText) {
-        levels = needle.isEmpty ? [] : [Level(needle: needle, removed: [])]
+        levels = needle.isEmpty ? [] : [Level(needle: needle, removed: [], removedRanks: [])]
     }
 
     /// Forgets every step: the text is empty.
@@ -44,17 +46,12 @@ struct RefinementStack {
         levels.lastIndex { $0.needle == needle || needle.contains($0.needle) }
     }
 
-    /// The rows removed by the levels above `level`, one list per level.
-    func removed(above level: Int) -> [[ObjectID]] {
-        levels[(level + 1)...].map(\.removed)
-    }
-
     /// Drops the levels above `level`, then pushes `needle` with the rows it removed from
-    /// `level`'s matches, unless it is `level`'s needle.
-    mutating func replace(above level: Int, with needle: FoldedText, removed: [ObjectID]) {
+    /// `level`'s matches (and their base ranks, when known), unless it is `level`'s needle.
+    mutating func replace(above level: Int, with needle: FoldedText, removed: [ObjectID], ranks: [Int32]?) {
         levels.removeSubrange((level + 1)...)
         if levels[level].needle != needle {
-            levels.append(Level(needle: needle, removed: removed))
+            levels.append(Level(needle: needle, removed: removed, removedRanks: ranks))
         }
     }
 

@@ -23,6 +23,9 @@ extension SearchController {
                         return folded.contains(previous) && !folded.contains(needle)
                     }
                     precondition(levels[level].removed == expected, "internal inconsistency: refinement \(needle) removed \(levels[level].removed), not \(expected)")
+                    if let ranks = levels[level].removedRanks {
+                        precondition(ranks == expected.map { Int32(base.index.rank(of: $0)!) }, "internal inconsistency: refinement \(needle) has stale ranks")
+                    }
                 }
                 for id in base.index.slotByID.keys {
                     guard let folded = store.folded[id] else {
@@ -38,6 +41,9 @@ extension SearchController {
                         precondition(
                             Array(slotTexts.bytes[start..<Int(slotTexts.ends[Int(slot)])]) == store.folded[id]?.bytes,
                             "internal inconsistency: the packed folding of slot \(slot) is not \(id)'s")
+                        if let ranks = slotTexts.ranks {
+                            precondition(ranks[Int(slot)] == Int32(base.index.rank(of: id)!), "internal inconsistency: slot \(slot) has a stale base rank")
+                        }
                     }
                 }
             case .predicate:

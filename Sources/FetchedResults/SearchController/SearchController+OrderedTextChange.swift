@@ -55,19 +55,21 @@ extension SearchController {
         let base = base.index
         let candidates = store.folded.candidates(containing: needle)
         var builder = OrderedFilterBuilder(like: base, builds: true, capacity: min(base.totalCount, index.totalCount))
-        var texts = SlotTexts()
+        var texts = SlotTexts(ranked: true)
         let old = index
+        var rank: Int32 = -1
         candidates.withUnsafeBufferPointer { candidates in
             base.tree.forEach(in: 0..<base.totalCount) { slot in
                 let id = base.keys.ids[Int(slot)]
                 let serial = id.entitySerial
+                rank += 1
                 // A candidate bit is exact for a row with a folding; one without is folded now.
                 let word = serial &>> 6
                 var keep = word >= candidates.count || candidates[word] & (1 &<< UInt64(serial & 63)) != 0
-                if keep && !store.folded.appendFolding(of: id, to: &texts) {
+                if keep && !store.folded.appendFolding(of: id, to: &texts, rank: rank) {
                     let folded = foldedText(of: id, in: store)
                     keep = folded.contains(needle)
-                    if keep { texts.append(folded) }
+                    if keep { texts.append(folded, rank: rank) }
                 }
                 builder.row(id, from: base, sourceTag: 0, slot: slot, was: old.slots[id] != nil, keep: keep)
             }
@@ -88,66 +90,82 @@ extension SearchController {
     private func refine(falling level: Int, from old: FoldedText, to new: FoldedText, store: FoldedTextStore) -> IndexDiff<ObjectID> {
         let base = base.index
         let current = index
-        let target = refinements.levels[level].needle
+        let levels = refinements.levels[(level + 1)...]
         // Every current row matches a text the current one contains; every removed row
         // matches the level's own text.
         let keepsCurrent = old.contains(new)
-        let keepsRemoved = new == target
-        let removed = Self.merged(refinements.removed(above: level), in: base)
-        var builder = OrderedFilterBuilder(like: base, builds: true, capacity: current.totalCount + removed.count)
-        var texts = SlotTexts()
+        let keepsRemoved = new == refinements.levels[level].needle
         let packed = slotTexts
+        let currentRanks = packed?.ranks
+        // Merging needs each row's base rank: recorded with the rows while no commit
+        // intervened, otherwise looked up in a table of every base slot's rank.
+        let merging = levels.contains { !$0.removed.isEmpty }
+        let table = merging && (currentRanks == nil || levels.contains { !$0.removed.isEmpty && $0.removedRanks == nil })
+            ? baseRankBySlot() : []
+        func tableRank(_ id: ObjectID) -> Int32 {
+            guard let slot = base.slots[id] else {
+                preconditionFailure("internal inconsistency: search row \(id) is not a base row")
+            }
+            return table[Int(slot)]
+        }
+        let removed = Self.merged(levels.map { level in
+            (level.removed, level.removedRanks ?? (level.removed.isEmpty ? [] : level.removed.map(tableRank)))
+        })
+        let knowsRanks = currentRanks != nil || !table.isEmpty
+        var builder = OrderedFilterBuilder(like: base, builds: true, capacity: current.totalCount + removed.ids.count)
+        var texts = SlotTexts(ranked: knowsRanks)
         if let packed {
             texts.reserveCapacity(current.totalCount, averageLength: packed.bytes.count / max(1, packed.count))
         }
         var dropped: [ObjectID] = []
+        var droppedRanks: [Int32] = []
         var next = 0
-        /// Visits the removed rows that sort before `limit` (every one left for `nil`).
-        func visitRemoved(before limit: Int32?) {
-            while next < removed.count {
-                let id = removed[next]
+        /// Visits the removed rows that sort before rank `limit`.
+        func visitRemoved(before limit: Int32) {
+            while next < removed.ids.count && removed.ranks[next] < limit {
+                let id = removed.ids[next]
+                let rank = removed.ranks[next]
+                next += 1
                 guard let slot = base.slots[id] else {
                     preconditionFailure("internal inconsistency: a removed row \(id) is not a base row while the stack is exact")
                 }
-                if let limit, !base.keys.less(slot, limit) { return }
-                next += 1
                 let keep = keepsRemoved || textContains(id, new, store: store)
                 if keep {
-                    appendText(of: id, to: &texts, store: store)
+                    appendText(of: id, to: &texts, rank: rank, store: store)
                 } else {
                     dropped.append(id)
+                    droppedRanks.append(rank)
                 }
                 builder.row(id, from: base, sourceTag: 1, slot: slot, was: false, keep: keep)
             }
         }
         current.tree.forEach(in: 0..<current.totalCount) { slot in
             let id = current.keys.ids[Int(slot)]
-            if next < removed.count {
-                guard let baseSlot = base.slots[id] else {
-                    preconditionFailure("internal inconsistency: search row \(id) is not a base row")
-                }
-                visitRemoved(before: baseSlot)
-            }
+            let rank: Int32 = if let currentRanks { currentRanks[Int(slot)] } else if knowsRanks { tableRank(id) } else { -1 }
+            if next < removed.ids.count { visitRemoved(before: rank) }
             let keep: Bool
             if keepsCurrent {
                 keep = true
-                if let packed { texts.append(slot: slot, of: packed) } else { appendText(of: id, to: &texts, store: store) }
+                if let packed { texts.append(slot: slot, of: packed, rank: rank) } else { appendText(of: id, to: &texts, rank: rank, store: store) }
             } else if let packed, let found = packed.contains(slot: slot, new) {
                 keep = found
-                if keep { texts.append(slot: slot, of: packed) }
+                if keep { texts.append(slot: slot, of: packed, rank: rank) }
             } else {
                 keep = textContains(id, new, store: store)
-                if keep { appendText(of: id, to: &texts, store: store) }
+                if keep { appendText(of: id, to: &texts, rank: rank, store: store) }
             }
-            if !keep { dropped.append(id) }
+            if !keep {
+                dropped.append(id)
+                droppedRanks.append(rank)
+            }
             builder.row(id, from: current, sourceTag: 0, slot: slot, was: true, keep: keep)
         }
-        visitRemoved(before: nil)
+        visitRemoved(before: .max)
         let result = builder.finish()
         index = result.index
         index._checkInvariants()
         slotTexts = texts
-        refinements.replace(above: level, with: new, removed: dropped)
+        refinements.replace(above: level, with: new, removed: dropped, ranks: knowsRanks ? droppedRanks : nil)
         return result.diff
     }
 
@@ -159,46 +177,66 @@ extension SearchController {
 
     /// Appends a base row's folding to `texts`, folding it first if it has none.
     @inline(__always)
-    private func appendText(of id: ObjectID, to texts: inout SlotTexts, store: FoldedTextStore) {
-        if !store.folded.appendFolding(of: id, to: &texts) { texts.append(foldedText(of: id, in: store)) }
+    private func appendText(of id: ObjectID, to texts: inout SlotTexts, rank: Int32, store: FoldedTextStore) {
+        if !store.folded.appendFolding(of: id, to: &texts, rank: rank) { texts.append(foldedText(of: id, in: store), rank: rank) }
     }
 
-    /// One list of base rows in base order from several, each in base order.
+    /// The rank of each base slot in the base order (stale in free slots), computed once
+    /// per state of the base index: merging by rank compares two integers where the keys
+    /// would compare strings.
     ///
-    /// - Complexity: O(r log l) key comparisons for r rows in l lists.
-    private static func merged(_ lists: [[ObjectID]], in base: ResultsIndex<ObjectID>) -> [ObjectID] {
-        var lists = lists.filter { !$0.isEmpty }
+    /// - Complexity: O(n) for n base rows when the base index changed, O(1) otherwise.
+    func baseRankBySlot() -> [Int32] {
+        if let baseRanks, baseRanks.generation == base.generation { return baseRanks.ranks }
+        let base = base.index
+        var ranks = [Int32](repeating: -1, count: base.keys.ids.count)
+        var rank: Int32 = 0
+        ranks.withUnsafeMutableBufferPointer { ranks in
+            base.tree.forEach(in: 0..<base.totalCount) { slot in
+                ranks[Int(slot)] = rank
+                rank += 1
+            }
+        }
+        baseRanks = (self.base.generation, ranks)
+        return ranks
+    }
+
+    /// One list of base rows in base order from several, each in base order with the
+    /// rows' base ranks.
+    ///
+    /// - Complexity: O(r log l) rank comparisons for r rows in l lists.
+    private static func merged(_ lists: [([ObjectID], [Int32])]) -> (ids: [ObjectID], ranks: [Int32]) {
+        var lists = lists.filter { !$0.0.isEmpty }
         while lists.count > 1 {
-            var pairs: [[ObjectID]] = []
+            var pairs: [([ObjectID], [Int32])] = []
             for start in stride(from: 0, to: lists.count, by: 2) {
                 guard start + 1 < lists.count else {
                     pairs.append(lists[start])
                     continue
                 }
-                let a = lists[start]
-                let b = lists[start + 1]
-                var merged: [ObjectID] = []
-                merged.reserveCapacity(a.count + b.count)
+                let (a, ra) = lists[start]
+                let (b, rb) = lists[start + 1]
+                var ids: [ObjectID] = []
+                var ranks: [Int32] = []
+                ids.reserveCapacity(a.count + b.count)
+                ranks.reserveCapacity(a.count + b.count)
                 var i = 0
                 var j = 0
-                while i < a.count && j < b.count {
-                    guard let sa = base.slots[a[i]], let sb = base.slots[b[j]] else {
-                        preconditionFailure("internal inconsistency: a removed row is not a base row while the stack is exact")
-                    }
-                    if base.keys.less(sa, sb) {
-                        merged.append(a[i])
+                while i < a.count || j < b.count {
+                    if j == b.count || i < a.count && ra[i] < rb[j] {
+                        ids.append(a[i])
+                        ranks.append(ra[i])
                         i += 1
                     } else {
-                        merged.append(b[j])
+                        ids.append(b[j])
+                        ranks.append(rb[j])
                         j += 1
                     }
                 }
-                merged.append(contentsOf: a[i...])
-                merged.append(contentsOf: b[j...])
-                pairs.append(merged)
+                pairs.append((ids, ranks))
             }
             lists = pairs
         }
-        return lists.first ?? []
+        return (lists.first?.0 ?? [], lists.first?.1 ?? [])
     }
 }

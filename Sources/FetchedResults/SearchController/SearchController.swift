@@ -65,6 +65,9 @@ public final class SearchController<Object: GraphObject>: ResultsController<Obje
     /// The narrowing steps of a folded-text search since it last showed every base row
     /// (empty for a predicate search).
     var refinements = RefinementStack(needle: FoldedText("", options: []))
+    /// The rank of each base slot, for the base controller's ``ResultsController/generation``
+    /// it was computed at (a commit retires it).
+    var baseRanks: (generation: Int, ranks: [Int32])?
 
     /// Creates a search controller that searches a string of each object, `CONTAINS[cd]`
     /// by default, over folded text cached per object and refolded when the string changes.
@@ -214,6 +217,7 @@ public final class SearchController<Object: GraphObject>: ResultsController<Obje
     /// steps (the commit may have changed any row).
     func didProcessCommit(_ changes: GraphChanges) {
         slotTexts = nil
+        baseRanks = nil
         if case .text(_, _, let store) = matcher {
             for id in changes.deleted { store.folded[id] = nil }
             refinements.reset(to: store.needle)
