@@ -51,13 +51,15 @@ struct OrderedFilterBuilder {
     ///   - source: The index that holds the row with the base controller's keys.
     ///   - sourceTag: A number naming `source` among the indexes this builder reads.
     ///   - slot: The row's slot in `source`.
+    ///   - handle: The row's section handle in `source` (`source.keys.sectionOf[slot]`).
     ///   - was: Whether the old search index holds the row.
     ///   - keep: Whether the new one does.
     /// - Complexity: O(1) amortized, plus copying the keys of a kept row.
     @inline(__always)
-    mutating func row(_ id: ObjectID, from source: borrowing ResultsIndex<ObjectID>, sourceTag: Int, slot: Int32, was: Bool, keep: Bool) {
+    mutating func row(
+        _ id: ObjectID, from source: borrowing ResultsIndex<ObjectID>, sourceTag: Int, slot: Int32, handle: Int32, was: Bool, keep: Bool
+    ) {
         guard was || keep else { return }
-        let handle = source.keys.sectionOf[Int(slot)]
         if sourceTag != runSource || handle != runHandle {
             let value = source.keys.sectionValues[Int(handle)]
             if runSource < 0 || value != runValue {

@@ -35,14 +35,14 @@ extension SearchController {
                     precondition(matches == index.contains(id), "internal inconsistency: search row \(id) is \(matches ? "missing" : "present") for \(store.needle)")
                 }
                 if let slotTexts {
-                    precondition(slotTexts.count == index.keys.ids.count, "internal inconsistency: \(slotTexts.count) packed foldings for \(index.keys.ids.count) slots")
-                    for (id, slot) in index.slotByID {
-                        let start = slot == 0 ? 0 : Int(slotTexts.ends[Int(slot) - 1])
+                    precondition(slotTexts.count == index.totalCount, "internal inconsistency: \(slotTexts.count) packed foldings for \(index.totalCount) rows")
+                    for (position, id) in index.ids(inRanks: 0..<index.totalCount).enumerated() {
+                        let start = position == 0 ? 0 : Int(slotTexts.ends[position - 1])
                         precondition(
-                            Array(slotTexts.bytes[start..<Int(slotTexts.ends[Int(slot)])]) == store.folded[id]?.bytes,
-                            "internal inconsistency: the packed folding of slot \(slot) is not \(id)'s")
+                            Array(slotTexts.bytes[start..<Int(slotTexts.ends[position])]) == store.folded[id]?.bytes,
+                            "internal inconsistency: the packed folding at \(position) is not \(id)'s")
                         if let ranks = slotTexts.ranks {
-                            precondition(ranks[Int(slot)] == Int32(base.index.rank(of: id)!), "internal inconsistency: slot \(slot) has a stale base rank")
+                            precondition(ranks[position] == Int32(base.index.rank(of: id)!), "internal inconsistency: row \(position) has a stale base rank")
                         }
                     }
                 }

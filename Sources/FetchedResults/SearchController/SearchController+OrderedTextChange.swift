@@ -32,10 +32,8 @@ extension SearchController {
         var builder = OrderedFilterBuilder(like: base, builds: false, capacity: 0)
         var order: [Int32] = []
         order.reserveCapacity(base.totalCount)
-        let old = index
-        base.tree.forEach(in: 0..<base.totalCount) { slot in
-            let id = base.keys.ids[Int(slot)]
-            builder.row(id, from: base, sourceTag: 0, slot: slot, was: old.slots[id] != nil, keep: true)
+        Self.forEachRow(of: base, heldBy: index) { slot, id, handle, was in
+            builder.row(id, from: base, sourceTag: 0, slot: slot, handle: handle, was: was, keep: true)
             order.append(slot)
         }
         var shared = base
@@ -56,11 +54,9 @@ extension SearchController {
         let candidates = store.folded.candidates(containing: needle)
         var builder = OrderedFilterBuilder(like: base, builds: true, capacity: min(base.totalCount, index.totalCount))
         var texts = SlotTexts(ranked: true)
-        let old = index
         var rank: Int32 = -1
         candidates.withUnsafeBufferPointer { candidates in
-            base.tree.forEach(in: 0..<base.totalCount) { slot in
-                let id = base.keys.ids[Int(slot)]
+            Self.forEachRow(of: base, heldBy: index) { slot, id, handle, was in
                 let serial = id.entitySerial
                 rank += 1
                 // A candidate bit is exact for a row with a folding; one without is folded now.
@@ -71,7 +67,7 @@ extension SearchController {
                     keep = folded.contains(needle)
                     if keep { texts.append(folded, rank: rank) }
                 }
-                builder.row(id, from: base, sourceTag: 0, slot: slot, was: old.slots[id] != nil, keep: keep)
+                builder.row(id, from: base, sourceTag: 0, slot: slot, handle: handle, was: was, keep: keep)
             }
         }
         let result = builder.finish()
@@ -112,13 +108,21 @@ extension SearchController {
             (level.removed, level.removedRanks ?? (level.removed.isEmpty ? [] : level.removed.map(tableRank)))
         })
         let knowsRanks = currentRanks != nil || !table.isEmpty
-        var builder = OrderedFilterBuilder(like: base, builds: true, capacity: current.totalCount + removed.ids.count)
+        // The pass decides and reports; the index is then changed in place: kept rows keep
+        // their slots (no key is copied), dropped rows free theirs, entering rows take free
+        // slots with the base keys.
+        var builder = OrderedFilterBuilder(like: base, builds: false, capacity: 0)
         var texts = SlotTexts(ranked: knowsRanks)
         if let packed {
             texts.reserveCapacity(current.totalCount, averageLength: packed.bytes.count / max(1, packed.count))
         }
         var dropped: [ObjectID] = []
         var droppedRanks: [Int32] = []
+        var droppedSlots: [Int32] = []
+        // The new order: a current row's slot, or -1 - i for entering row i.
+        var order: [Int32] = []
+        order.reserveCapacity(current.totalCount + removed.ids.count)
+        var entering: [(id: ObjectID, baseSlot: Int32)] = []
         var next = 0
         /// Visits the removed rows that sort before rank `limit`.
         func visitRemoved(before limit: Int32) {
@@ -132,41 +136,130 @@ extension SearchController {
                 let keep = keepsRemoved || textContains(id, new, store: store)
                 if keep {
                     appendText(of: id, to: &texts, rank: rank, store: store)
+                    order.append(-1 - Int32(entering.count))
+                    entering.append((id, slot))
                 } else {
                     dropped.append(id)
                     droppedRanks.append(rank)
                 }
-                builder.row(id, from: base, sourceTag: 1, slot: slot, was: false, keep: keep)
+                builder.row(id, from: base, sourceTag: 1, slot: slot, handle: base.keys.sectionOf[Int(slot)], was: false, keep: keep)
             }
         }
+        var position: Int32 = 0
         current.tree.forEach(in: 0..<current.totalCount) { slot in
             let id = current.keys.ids[Int(slot)]
-            let rank: Int32 = if let currentRanks { currentRanks[Int(slot)] } else if knowsRanks { tableRank(id) } else { -1 }
+            let rank: Int32 = if let currentRanks { currentRanks[Int(position)] } else if knowsRanks { tableRank(id) } else { -1 }
             if next < removed.ids.count { visitRemoved(before: rank) }
             let keep: Bool
             if keepsCurrent {
                 keep = true
-                if let packed { texts.append(slot: slot, of: packed, rank: rank) } else { appendText(of: id, to: &texts, rank: rank, store: store) }
-            } else if let packed, let found = packed.contains(slot: slot, new) {
+                if let packed {
+                    texts.append(slot: position, of: packed, rank: rank)
+                } else {
+                    appendText(of: id, to: &texts, rank: rank, store: store)
+                }
+            } else if let packed, let found = packed.contains(slot: position, new) {
                 keep = found
-                if keep { texts.append(slot: slot, of: packed, rank: rank) }
+                if keep { texts.append(slot: position, of: packed, rank: rank) }
             } else {
                 keep = textContains(id, new, store: store)
                 if keep { appendText(of: id, to: &texts, rank: rank, store: store) }
             }
-            if !keep {
+            position += 1
+            if keep {
+                order.append(slot)
+            } else {
                 dropped.append(id)
                 droppedRanks.append(rank)
+                droppedSlots.append(slot)
             }
-            builder.row(id, from: current, sourceTag: 0, slot: slot, was: true, keep: keep)
+            builder.row(id, from: current, sourceTag: 0, slot: slot, handle: current.keys.sectionOf[Int(slot)], was: true, keep: keep)
         }
         visitRemoved(before: .max)
-        let result = builder.finish()
-        index = result.index
-        index._checkInvariants()
+        let diff = builder.finish().diff
+        // Change the index in place, uniquely referenced.
+        var changed = index
+        index = ResultsIndex(ascending: changed.keys.ascending, sectionsAscending: changed.keys.sectionsAscending)
+        for slot in droppedSlots {
+            changed.slotByID[changed.keys.ids[Int(slot)]] = nil
+            changed.sectionCounts[Int(changed.keys.sectionOf[Int(slot)])] -= 1
+            changed.freeSlots.append(slot)
+        }
+        var enteringSlots: [Int32] = []
+        enteringSlots.reserveCapacity(entering.count)
+        for (id, baseSlot) in entering {
+            let handle = changed.internSection(base.keys.sectionValues[Int(base.keys.sectionOf[Int(baseSlot)])])
+            changed.sectionCounts[Int(handle)] += 1
+            let slot: Int32
+            if let free = changed.freeSlots.popLast() {
+                slot = free
+                changed.keys.ids[Int(slot)] = id
+                changed.keys.sectionOf[Int(slot)] = handle
+                for column in changed.keys.columns.indices {
+                    changed.keys.columns[column][Int(slot)] = base.keys.columns[column][Int(baseSlot)]
+                }
+            } else {
+                slot = Int32(changed.keys.ids.count)
+                changed.keys.ids.append(id)
+                changed.keys.sectionOf.append(handle)
+                for column in changed.keys.columns.indices {
+                    changed.keys.columns[column].append(base.keys.columns[column][Int(baseSlot)])
+                }
+            }
+            changed.slotByID[id] = slot
+            enteringSlots.append(slot)
+        }
+        if !entering.isEmpty {
+            for i in order.indices where order[i] < 0 { order[i] = enteringSlots[Int(-1 - order[i])] }
+        }
+        changed.rebuildDirectory()
+        changed.tree = OrderTree(sorted: order)
+        changed._checkInvariants()
+        index = changed
         slotTexts = texts
         refinements.replace(above: level, with: new, removed: dropped, ranks: knowsRanks ? droppedRanks : nil)
-        return result.diff
+        return diff
+    }
+
+    /// Visits every row of `base` in order with its slot, identifier and section handle, and
+    /// whether `old` holds it.
+    ///
+    /// The slots of the order are scattered over the columns, so the columns are read a
+    /// chunk of rows at a time in tight loops whose memory loads overlap, before `body`
+    /// sees the chunk's rows.
+    ///
+    /// - Complexity: O(n) for n base rows.
+    private static func forEachRow(
+        of base: ResultsIndex<ObjectID>, heldBy old: ResultsIndex<ObjectID>, _ body: (Int32, ObjectID, Int32, Bool) -> Void
+    ) {
+        let chunk = 512
+        var slots: [Int32] = []
+        var ids: [ObjectID] = []
+        var handles: [Int32] = []
+        var held: [Bool] = []
+        slots.reserveCapacity(chunk)
+        ids.reserveCapacity(chunk)
+        handles.reserveCapacity(chunk)
+        held.reserveCapacity(chunk)
+        func flush() {
+            base.keys.ids.withUnsafeBufferPointer { column in
+                for slot in slots { ids.append(column[Int(slot)]) }
+            }
+            base.keys.sectionOf.withUnsafeBufferPointer { column in
+                for slot in slots { handles.append(column[Int(slot)]) }
+            }
+            for id in ids { held.append(old.slots[id] != nil) }
+            for i in slots.indices { body(slots[i], ids[i], handles[i], held[i]) }
+            slots.removeAll(keepingCapacity: true)
+            ids.removeAll(keepingCapacity: true)
+            handles.removeAll(keepingCapacity: true)
+            held.removeAll(keepingCapacity: true)
+        }
+        base.tree.forEach(in: 0..<base.totalCount) { slot in
+            slots.append(slot)
+            if slots.count == chunk { flush() }
+        }
+        flush()
     }
 
     /// Whether a base row's folding contains `needle`, folding it first if it has none.

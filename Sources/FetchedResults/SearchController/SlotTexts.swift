@@ -1,7 +1,8 @@
 import Foundation
 
 /// The folded search strings of a search controller's rows, packed in one buffer in the
-/// order of the index's slots, so a narrowing search reads them in one sequential pass.
+/// order of the rows, so a narrowing search reads them in one sequential pass. An entry is
+/// named by its row's position in the order (called its slot here).
 ///
 /// Valid only for the index built with it (a text change rebuilds both); a commit, which
 /// moves rows between slots, retires it and the next text change reads the per-object store
