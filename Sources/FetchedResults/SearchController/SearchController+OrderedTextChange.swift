@@ -85,7 +85,6 @@ extension SearchController {
     ///   rows, plus O(m + r) key comparisons to merge them when r > 0.
     private func refine(falling level: Int, from old: FoldedText, to new: FoldedText, store: FoldedTextStore) -> IndexDiff<ObjectID> {
         let base = base.index
-        let current = index
         let levels = refinements.levels[(level + 1)...]
         // Every current row matches a text the current one contains; every removed row
         // matches the level's own text.
@@ -114,14 +113,14 @@ extension SearchController {
         var builder = OrderedFilterBuilder(like: base, builds: false, capacity: 0)
         var texts = SlotTexts(ranked: knowsRanks)
         if let packed {
-            texts.reserveCapacity(current.totalCount, averageLength: packed.bytes.count / max(1, packed.count))
+            texts.reserveCapacity(index.totalCount, averageLength: packed.bytes.count / max(1, packed.count))
         }
         var dropped: [ObjectID] = []
         var droppedRanks: [Int32] = []
         var droppedSlots: [Int32] = []
         // The new order: a current row's slot, or -1 - i for entering row i.
         var order: [Int32] = []
-        order.reserveCapacity(current.totalCount + removed.ids.count)
+        order.reserveCapacity(index.totalCount + removed.ids.count)
         var entering: [(id: ObjectID, baseSlot: Int32)] = []
         var next = 0
         /// Visits the removed rows that sort before rank `limit`.
@@ -145,35 +144,40 @@ extension SearchController {
                 builder.row(id, from: base, sourceTag: 1, slot: slot, handle: base.keys.sectionOf[Int(slot)], was: false, keep: keep)
             }
         }
-        var position: Int32 = 0
-        current.tree.forEach(in: 0..<current.totalCount) { slot in
-            let id = current.keys.ids[Int(slot)]
-            let rank: Int32 = if let currentRanks { currentRanks[Int(position)] } else if knowsRanks { tableRank(id) } else { -1 }
-            if next < removed.ids.count { visitRemoved(before: rank) }
-            let keep: Bool
-            if keepsCurrent {
-                keep = true
-                if let packed {
-                    texts.append(slot: position, of: packed, rank: rank)
+        // The walk reads a copy of the index that must be gone before the index changes
+        // in place, or the change would copy every column.
+        do {
+            let current = index
+            var position: Int32 = 0
+            current.tree.forEach(in: 0..<current.totalCount) { slot in
+                let id = current.keys.ids[Int(slot)]
+                let rank: Int32 = if let currentRanks { currentRanks[Int(position)] } else if knowsRanks { tableRank(id) } else { -1 }
+                if next < removed.ids.count { visitRemoved(before: rank) }
+                let keep: Bool
+                if keepsCurrent {
+                    keep = true
+                    if let packed {
+                        texts.append(slot: position, of: packed, rank: rank)
+                    } else {
+                        appendText(of: id, to: &texts, rank: rank, store: store)
+                    }
+                } else if let packed, let found = packed.contains(slot: position, new) {
+                    keep = found
+                    if keep { texts.append(slot: position, of: packed, rank: rank) }
                 } else {
-                    appendText(of: id, to: &texts, rank: rank, store: store)
+                    keep = textContains(id, new, store: store)
+                    if keep { appendText(of: id, to: &texts, rank: rank, store: store) }
                 }
-            } else if let packed, let found = packed.contains(slot: position, new) {
-                keep = found
-                if keep { texts.append(slot: position, of: packed, rank: rank) }
-            } else {
-                keep = textContains(id, new, store: store)
-                if keep { appendText(of: id, to: &texts, rank: rank, store: store) }
+                position += 1
+                if keep {
+                    order.append(slot)
+                } else {
+                    dropped.append(id)
+                    droppedRanks.append(rank)
+                    droppedSlots.append(slot)
+                }
+                builder.row(id, from: current, sourceTag: 0, slot: slot, handle: current.keys.sectionOf[Int(slot)], was: true, keep: keep)
             }
-            position += 1
-            if keep {
-                order.append(slot)
-            } else {
-                dropped.append(id)
-                droppedRanks.append(rank)
-                droppedSlots.append(slot)
-            }
-            builder.row(id, from: current, sourceTag: 0, slot: slot, handle: current.keys.sectionOf[Int(slot)], was: true, keep: keep)
         }
         visitRemoved(before: .max)
         let diff = builder.finish().diff
