@@ -19,8 +19,10 @@ struct OrderedFilterBuilder {
     private var runSource = -1
     private var runHandle: Int32 = -1
     private var runValue: SortValue = .null
-    private var runDeletes: [(ObjectID, IndexPath)] = []
-    private var runInserts: [(ObjectID, IndexPath)] = []
+    /// The index paths of the run's deletes and inserts (the rows are reported at once;
+    /// whether their paths are row changes depends on the whole run).
+    private var runDeletes: [IndexPath] = []
+    private var runInserts: [IndexPath] = []
     private var oldSections = 0
     private var newSections = 0
     private var oldRow = 0
@@ -34,9 +36,11 @@ struct OrderedFilterBuilder {
     ///   - builds: Whether to build the new index from the kept rows; `false` when the
     ///     caller already has it (a cleared search shares the base index).
     ///   - capacity: About how many rows the new index keeps.
-    init(like template: ResultsIndex<ObjectID>, builds: Bool, capacity: Int) {
+    ///   - changes: About how many rows the change deletes or inserts.
+    init(like template: ResultsIndex<ObjectID>, builds: Bool, capacity: Int, changes: Int = 0) {
         index = ResultsIndex(ascending: template.keys.ascending, sectionsAscending: template.keys.sectionsAscending)
         self.builds = builds
+        diff.rows.reserveCapacity(changes)
         guard builds else { return }
         index.keys.ids.reserveCapacity(capacity)
         index.keys.sectionOf.reserveCapacity(capacity)
@@ -70,11 +74,19 @@ struct OrderedFilterBuilder {
             runHandle = handle
         }
         if was {
-            if !keep { runDeletes.append((id, IndexPath(indexes: [oldSections, oldRow]))) }
+            if !keep {
+                let path = Self.indexPath(oldSections, oldRow)
+                diff.rows.append(.delete(id, at: path))
+                runDeletes.append(path)
+            }
             oldRow += 1
         }
         guard keep else { return }
-        if !was { runInserts.append((id, IndexPath(indexes: [newSections, newRow]))) }
+        if !was {
+            let path = Self.indexPath(newSections, newRow)
+            diff.rows.append(.insert(id, at: path))
+            runInserts.append(path)
+        }
         newRow += 1
         guard builds else { return }
         if newHandle < 0 {
@@ -91,6 +103,13 @@ struct OrderedFilterBuilder {
         index.slotByID[id] = newSlot
     }
 
+    /// A section and row, built without the temporary array of `IndexPath(indexes:)` (a
+    /// pass can report a million of them).
+    @inline(__always)
+    private static func indexPath(_ section: Int, _ row: Int) -> IndexPath {
+        IndexPath(index: section).appending(row)
+    }
+
     /// Ends the current section's run: reports its section change and its rows' changes.
     private mutating func closeRun() {
         guard runSource >= 0 else { return }
@@ -98,14 +117,8 @@ struct OrderedFilterBuilder {
         let hasNew = newRow > 0
         if hadOld && !hasNew { diff.deletedSections.append((oldSections, runValue)) }
         if hasNew && !hadOld { diff.insertedSections.append((newSections, runValue)) }
-        for (id, path) in runDeletes {
-            diff.rows.append(.delete(id, at: path))
-            if hasNew { diff.changes.deletedRows.append(path) }
-        }
-        for (id, path) in runInserts {
-            diff.rows.append(.insert(id, at: path))
-            if hadOld { diff.changes.insertedRows.append(path) }
-        }
+        if hasNew { diff.changes.deletedRows.append(contentsOf: runDeletes) }
+        if hadOld { diff.changes.insertedRows.append(contentsOf: runInserts) }
         runDeletes.removeAll(keepingCapacity: true)
         runInserts.removeAll(keepingCapacity: true)
         if hadOld { oldSections += 1 }

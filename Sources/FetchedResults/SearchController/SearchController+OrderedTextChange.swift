@@ -29,7 +29,7 @@ extension SearchController {
     /// - Complexity: O(n) for the n base rows, without a test or a comparison.
     private func showEveryBaseRow() -> IndexDiff<ObjectID> {
         let base = base.index
-        var builder = OrderedFilterBuilder(like: base, builds: false, capacity: 0)
+        var builder = OrderedFilterBuilder(like: base, builds: false, capacity: 0, changes: base.totalCount - index.totalCount)
         var order: [Int32] = []
         order.reserveCapacity(base.totalCount)
         Self.forEachRow(of: base, heldBy: index) { slot, id, handle, was in
@@ -52,7 +52,8 @@ extension SearchController {
     private func testEveryBaseRow(_ needle: FoldedText, store: FoldedTextStore) -> IndexDiff<ObjectID> {
         let base = base.index
         let candidates = store.folded.candidates(containing: needle)
-        var builder = OrderedFilterBuilder(like: base, builds: true, capacity: min(base.totalCount, index.totalCount))
+        var builder = OrderedFilterBuilder(
+            like: base, builds: true, capacity: min(base.totalCount, index.totalCount), changes: index.totalCount)
         var texts = SlotTexts(ranked: true)
         var rank: Int32 = -1
         candidates.withUnsafeBufferPointer { candidates in
@@ -226,38 +227,54 @@ extension SearchController {
     }
 
     /// Visits every row of `base` in order with its slot, identifier and section handle, and
-    /// whether `old` holds it.
+    /// whether `old` (whose rows are base rows) holds it.
     ///
-    /// The slots of the order are scattered over the columns, so the columns are read a
-    /// chunk of rows at a time in tight loops whose memory loads overlap, before `body`
-    /// sees the chunk's rows.
+    /// The slots of the order are scattered over the columns, so each row costs one
+    /// scattered read at most: sections come from the directory's starts, membership in
+    /// `old` from a bit per base slot (or from nothing when `old` holds every base row),
+    /// and the identifiers are read a chunk of rows at a time in a tight loop whose memory
+    /// loads overlap.
     ///
-    /// - Complexity: O(n) for n base rows.
+    /// - Complexity: O(n + m) for n base rows and m rows of `old`.
     private static func forEachRow(
         of base: ResultsIndex<ObjectID>, heldBy old: ResultsIndex<ObjectID>, _ body: (Int32, ObjectID, Int32, Bool) -> Void
     ) {
+        let holdsEverything = old.totalCount == base.totalCount
+        var held: [UInt64] = []
+        if !holdsEverything {
+            held = [UInt64](repeating: 0, count: base.keys.ids.count / 64 + 1)
+            old.tree.forEach(in: 0..<old.totalCount) { slot in
+                guard let baseSlot = base.slots[old.keys.ids[Int(slot)]] else {
+                    preconditionFailure("internal inconsistency: search row \(old.keys.ids[Int(slot)]) is not a base row")
+                }
+                held[Int(baseSlot) &>> 6] |= 1 &<< UInt64(baseSlot & 63)
+            }
+        }
         let chunk = 512
         var slots: [Int32] = []
         var ids: [ObjectID] = []
-        var handles: [Int32] = []
-        var held: [Bool] = []
         slots.reserveCapacity(chunk)
         ids.reserveCapacity(chunk)
-        handles.reserveCapacity(chunk)
-        held.reserveCapacity(chunk)
+        var section = -1
+        var nextStart = 0
+        var rank = 0
+        var handle: Int32 = -1
         func flush() {
             base.keys.ids.withUnsafeBufferPointer { column in
                 for slot in slots { ids.append(column[Int(slot)]) }
             }
-            base.keys.sectionOf.withUnsafeBufferPointer { column in
-                for slot in slots { handles.append(column[Int(slot)]) }
+            for i in slots.indices {
+                while rank == nextStart {
+                    section += 1
+                    handle = base.directory[section]
+                    nextStart = section + 1 < base.directory.count ? base.directoryStarts[section + 1] : Int.max
+                }
+                rank += 1
+                let slot = slots[i]
+                body(slot, ids[i], handle, holdsEverything || held[Int(slot) &>> 6] & (1 &<< UInt64(slot & 63)) != 0)
             }
-            for id in ids { held.append(old.slots[id] != nil) }
-            for i in slots.indices { body(slots[i], ids[i], handles[i], held[i]) }
             slots.removeAll(keepingCapacity: true)
             ids.removeAll(keepingCapacity: true)
-            handles.removeAll(keepingCapacity: true)
-            held.removeAll(keepingCapacity: true)
         }
         base.tree.forEach(in: 0..<base.totalCount) { slot in
             slots.append(slot)
