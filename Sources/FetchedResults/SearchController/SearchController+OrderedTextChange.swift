@@ -30,11 +30,8 @@ extension SearchController {
     private func showEveryBaseRow() -> IndexDiff<ObjectID> {
         let base = base.index
         var builder = OrderedFilterBuilder(like: base, builds: false, capacity: 0, changes: base.totalCount - index.totalCount)
-        var order: [Int32] = []
-        order.reserveCapacity(base.totalCount)
-        Self.forEachRow(of: base, heldBy: index) { slot, id, handle, was in
+        let order = Self.forEachRow(of: base, heldBy: index) { slot, id, handle, was in
             builder.row(id, from: base, sourceTag: 0, slot: slot, handle: handle, was: was, keep: true)
-            order.append(slot)
         }
         var shared = base
         shared.tree = OrderTree(sorted: order)
@@ -57,7 +54,7 @@ extension SearchController {
         var texts = SlotTexts(ranked: true)
         var rank: Int32 = -1
         candidates.withUnsafeBufferPointer { candidates in
-            Self.forEachRow(of: base, heldBy: index) { slot, id, handle, was in
+            _ = Self.forEachRow(of: base, heldBy: index) { slot, id, handle, was in
                 let serial = id.entitySerial
                 rank += 1
                 // A candidate bit is exact for a row with a folding; one without is folded now.
@@ -232,55 +229,46 @@ extension SearchController {
     /// The slots of the order are scattered over the columns, so each row costs one
     /// scattered read at most: sections come from the directory's starts, membership in
     /// `old` from a bit per base slot (or from nothing when `old` holds every base row),
-    /// and the identifiers are read a chunk of rows at a time in a tight loop whose memory
-    /// loads overlap.
+    /// and the identifiers are gathered in a tight loop whose memory loads overlap.
     ///
+    /// - Returns: The base slots in order.
     /// - Complexity: O(n + m) for n base rows and m rows of `old`.
+    @discardableResult
     private static func forEachRow(
         of base: ResultsIndex<ObjectID>, heldBy old: ResultsIndex<ObjectID>, _ body: (Int32, ObjectID, Int32, Bool) -> Void
-    ) {
+    ) -> [Int32] {
         let holdsEverything = old.totalCount == base.totalCount
         var held: [UInt64] = []
         if !holdsEverything {
             held = [UInt64](repeating: 0, count: base.keys.ids.count / 64 + 1)
-            old.tree.forEach(in: 0..<old.totalCount) { slot in
+            for slot in old.tree.slotsInOrder() {
                 guard let baseSlot = base.slots[old.keys.ids[Int(slot)]] else {
                     preconditionFailure("internal inconsistency: search row \(old.keys.ids[Int(slot)]) is not a base row")
                 }
                 held[Int(baseSlot) &>> 6] |= 1 &<< UInt64(baseSlot & 63)
             }
         }
-        let chunk = 512
-        var slots: [Int32] = []
-        var ids: [ObjectID] = []
-        slots.reserveCapacity(chunk)
-        ids.reserveCapacity(chunk)
-        var section = -1
-        var nextStart = 0
-        var rank = 0
-        var handle: Int32 = -1
-        func flush() {
-            base.keys.ids.withUnsafeBufferPointer { column in
-                for slot in slots { ids.append(column[Int(slot)]) }
-            }
-            for i in slots.indices {
+        let order = base.tree.slotsInOrder()
+        var ids = [ObjectID]()
+        ids.reserveCapacity(order.count)
+        base.keys.ids.withUnsafeBufferPointer { column in
+            for slot in order { ids.append(column[Int(slot)]) }
+        }
+        held.withUnsafeBufferPointer { held in
+            var section = -1
+            var nextStart = 0
+            var handle: Int32 = -1
+            for rank in order.indices {
                 while rank == nextStart {
                     section += 1
                     handle = base.directory[section]
                     nextStart = section + 1 < base.directory.count ? base.directoryStarts[section + 1] : Int.max
                 }
-                rank += 1
-                let slot = slots[i]
-                body(slot, ids[i], handle, holdsEverything || held[Int(slot) &>> 6] & (1 &<< UInt64(slot & 63)) != 0)
+                let slot = order[rank]
+                body(slot, ids[rank], handle, holdsEverything || held[Int(slot) &>> 6] & (1 &<< UInt64(slot & 63)) != 0)
             }
-            slots.removeAll(keepingCapacity: true)
-            ids.removeAll(keepingCapacity: true)
         }
-        base.tree.forEach(in: 0..<base.totalCount) { slot in
-            slots.append(slot)
-            if slots.count == chunk { flush() }
-        }
-        flush()
+        return order
     }
 
     /// Whether a base row's folding contains `needle`, folding it first if it has none.
