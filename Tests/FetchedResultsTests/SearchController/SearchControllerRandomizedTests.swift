@@ -12,6 +12,13 @@ private struct SearchConfiguration: CustomStringConvertible {
     /// Whether the search is a closure predicate rather than folded text.
     var closureSearch: Bool
 
+    /// A folded-text search over an unwindowed base request, chosen by the seed.
+    init(unwindowed seed: UInt64) {
+        self.init(seed)
+        window = (0, nil)
+        closureSearch = false
+    }
+
     init(_ seed: UInt64) {
         var rng = SeededGenerator(seed: seed ^ 0x5EA7C4)
         predicate = Int.random(in: 0..<3, using: &rng)
@@ -148,6 +155,94 @@ struct SearchControllerRandomizedTests {
                 if what != "commit" {
                     #expect(batch.whole.reloadedRows.isEmpty && batch.whole.reconfiguredRows.isEmpty, "\(context): a text change refreshes no row")
                 }
+            } else {
+                #expect(before == after, "\(context): the results changed without a batch")
+            }
+        }
+    }
+
+    /// Long narrowing chains, broadenings back through them, edits that fall back to a
+    /// middle step, clears and retyping, with commits in between: every path of an
+    /// unwindowed folded-text search (the bulk first keystroke, narrowing in place,
+    /// broadening from the kept rows, the cleared search sharing the base index, and the
+    /// every-row pass after a commit), each result equal to a fresh fetch and each batch
+    /// replayed.
+    @Test(arguments: testSeeds(count: 8))
+    func narrowingChainsBroadeningAndCommitsMatchAFreshFetch(seed: UInt64) throws {
+        var rng = SeededGenerator(seed: seed)
+        let configuration = SearchConfiguration(unwindowed: seed)
+        let graph = ObjectGraph()
+        let locations = (0..<4).map { index in
+            let location = graph.insert(Location())
+            location.name = locationNames[index]
+            return location
+        }
+        func randomName() -> String {
+            (0..<Int.random(in: 1...3, using: &rng)).map { _ in names.randomElement(using: &rng)! }.joined(separator: " ")
+        }
+        func randomItem() {
+            let item = graph.insert(Item())
+            item.name = randomName()
+            item.quantity = Int.random(in: 0..<3, using: &rng)
+            item.location = locations.randomElement(using: &rng)
+        }
+        for _ in 0..<120 { randomItem() }
+        _ = try graph.commit()
+        let base = ResultsController(graph: graph, request: configuration.request())
+        base.performFetch()
+        let search = SearchController(base: base, searching: \.name)
+        let delegate = RecordingDelegate()
+        search.delegate = delegate
+        var text = ""
+        var typedSoFar: [String] = []
+        for step in 0..<120 {
+            let before = rendered(search)
+            delegate.events = []
+            var what: String
+            switch Int.random(in: 0..<20, using: &rng) {
+            case 0...7:
+                typedSoFar.append(text)
+                text.append(typed.randomElement(using: &rng)!)
+                what = "type"
+            case 8...11:
+                if !text.isEmpty { text.removeLast() }
+                what = "delete"
+            case 12, 13:
+                // Back to an earlier text of the chain: a broadening to a kept step.
+                text = typedSoFar.randomElement(using: &rng) ?? ""
+                what = "back"
+            case 14:
+                // Change the last character: an edit that falls back to a middle step.
+                if !text.isEmpty { text.removeLast() }
+                text.append(typed.randomElement(using: &rng)!)
+                what = "edit"
+            case 15:
+                text = ""
+                typedSoFar = []
+                what = "clear"
+            default:
+                what = "commit"
+                for _ in 0..<Int.random(in: 1...3, using: &rng) {
+                    let items = graph.objects(of: Item.self)
+                    switch Int.random(in: 0..<5, using: &rng) {
+                    case 0: randomItem()
+                    case 1: if let item = items.randomElement(using: &rng) { graph.delete(item) }
+                    case 2: items.randomElement(using: &rng)?.name = randomName()
+                    case 3: items.randomElement(using: &rng)?.quantity = Int.random(in: 0..<3, using: &rng)
+                    default: items.randomElement(using: &rng)?.location = locations.randomElement(using: &rng)
+                    }
+                }
+                _ = try graph.commit()
+            }
+            if what != "commit" { search.searchText = text }
+            let after = rendered(search)
+            let context = "step \(step) (\(what), text \"\(text)\"), \(configuration)"
+            #expect(after == configuration.reference(graph, text: text), "\(context)")
+            let batches = delegate.batches()
+            #expect(batches.count <= 1, "\(context): one change, one batch")
+            if let batch = batches.first {
+                expectReproduces(batch.whole, from: before, to: after, "\(context): \(batch.whole)")
+                expectReproduces(batch.replayed, from: before, to: after, "\(context), delegate callbacks: \(batch.replayed)")
             } else {
                 #expect(before == after, "\(context): the results changed without a batch")
             }
