@@ -28,7 +28,9 @@ import ObjectGraph
 /// become empty disappear, and reappear when the text broadens). A text that narrows the
 /// previous one (`"ba"` → `"bab"`) tests only the current matches; a text that broadens it
 /// tests only the base rows that are not matches yet, taking their keys from the base
-/// controller instead of evaluating them.
+/// controller instead of evaluating them. A folded-text search also remembers the rows
+/// each narrowing removed until the next commit, so going back (`"bab"` → `"ba"`) inserts
+/// those rows without testing any other.
 ///
 /// The search covers all of the base controller's matches; the base request's
 /// `fetchOffset` and `fetchLimit` cut their window out of the filtered results, as a fetch
@@ -45,10 +47,18 @@ public final class SearchController<Object: GraphObject>: ResultsController<Obje
     /// The text searched for. Setting it reports the difference from the previous results
     /// as one change (never a reload); an empty text shows every base row.
     ///
-    /// - Complexity: Narrowing the text costs O(m) tests for the m current matches plus
-    ///   O(k log n) for the k rows that leave; broadening costs O(b − m) tests for the b
-    ///   base rows plus O(k log n) for the k rows that enter; any other edit costs both.
-    ///   A text test over folded text is a byte search, without reading the object.
+    /// - Complexity: For a folded-text search without a window, with m current rows and n
+    ///   base rows: narrowing the text costs O(m) byte tests over foldings packed in row
+    ///   order, and changes the rows in place (a kept row is not copied); going back to a
+    ///   shorter text, or editing the last characters, tests only the rows the longer
+    ///   texts removed since the last commit (none when it returns to a text it passed
+    ///   through) and merges them by base rank, O(m + k) for k such rows; clearing shares
+    ///   the base controller's columns, O(n) to list the rows that enter; a text no earlier
+    ///   step covers (the first keystroke, or a broadening after a commit) tests every
+    ///   folding in one ordered pass, O(n). A text test over folded text is a byte search,
+    ///   without reading the object. Searches with a window or a predicate test the
+    ///   current matches when narrowing, the other base rows when broadening, both
+    ///   otherwise.
     public var searchText: String {
         get { currentText }
         set { applySearchText(newValue) }
