@@ -12,7 +12,7 @@ import ObjectGraph
 /// are kept whole in a dictionary.
 struct FoldedTextColumn {
     /// Where one serial's folding is.
-    private struct Entry {
+    struct Entry {
         /// The first byte in ``bytes``.
         var start: Int
         /// The byte count, ``absent`` when the serial has no folding, or ``irregular``
@@ -20,8 +20,8 @@ struct FoldedTextColumn {
         var length: Int32
     }
 
-    private static var absent: Int32 { -1 }
-    private static var irregularLength: Int32 { -2 }
+    static var absent: Int32 { -1 }
+    static var irregularLength: Int32 { -2 }
 
     /// The options every folding and needle uses.
     let options: TextComparisonOptions
@@ -29,15 +29,15 @@ struct FoldedTextColumn {
     /// other entities have none.
     private(set) var entity: EntityDescription?
     /// The folded bytes, garbage included.
-    private var bytes: [UInt8] = []
+    private(set) var bytes: [UInt8] = []
     /// Each serial's folding.
-    private var entries: [Entry] = []
+    private(set) var entries: [Entry] = []
     /// The foldings with match boundaries, by serial.
-    private var irregular: [Int: FoldedText] = [:]
+    private(set) var irregular: [Int: FoldedText] = [:]
     /// The number of serials with a folding.
     private(set) var count = 0
     /// The bytes of ``bytes`` that a live entry points at.
-    private var liveBytes = 0
+    private(set) var liveBytes = 0
 
     /// Creates an empty column for foldings made with `options`.
     init(options: TextComparisonOptions) {
@@ -81,6 +81,7 @@ struct FoldedTextColumn {
                 liveBytes -= Int(old.length)
                 count -= 1
             }
+            defer { _checkInvariants() }
             guard let newValue else {
                 entries[serial] = Entry(start: 0, length: Self.absent)
                 return
@@ -187,7 +188,7 @@ struct FoldedTextColumn {
         }
         return true
     }
-
-    /// The serials with a folding.
-    var serials: [Int] { entries.indices.filter { entries[$0].length != Self.absent } }
 }
+
+@available(*, unavailable)
+extension FoldedTextColumn: Sendable {}

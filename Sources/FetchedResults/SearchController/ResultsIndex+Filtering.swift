@@ -13,9 +13,6 @@ extension ResultsIndex {
     /// - Parameters:
     ///   - old: The current rows; it must have no window (`precondition`).
     ///   - source: The rows to choose from, in order; `nil` chooses from `old` itself.
-    ///   - keepsEverySourceRow: Whether `isIncluded` accepts every row (a cleared search):
-    ///     the new index then shares `source`'s columns (copied on write) and gets a tree of
-    ///     its own (tree nodes are references, never shared between indexes).
     ///   - isIncluded: Whether a row is kept, given its identifier, its slot in the source
     ///     and whether `old` holds it; called in order, and the rows it keeps take the new
     ///     index's slots 0, 1, 2… in that order.
@@ -23,7 +20,7 @@ extension ResultsIndex {
     ///   new one's (inserts).
     /// - Complexity: O(r) for the r rows of `source`, plus the calls to `isIncluded`.
     static func filtering(
-        _ old: ResultsIndex, source: ResultsIndex?, keepsEverySourceRow: Bool = false,
+        _ old: ResultsIndex, source: ResultsIndex?,
         _ isIncluded: (ID, _ sourceSlot: Int32, _ wasIncluded: Bool) -> Bool
     ) -> (index: ResultsIndex, diff: IndexDiff<ID>) {
         precondition(old.offset == 0 && old.limit == nil, "internal inconsistency: an ordered filter of a windowed index")
@@ -63,18 +60,13 @@ extension ResultsIndex {
             newRow = 0
             newHandle = -1
         }
-        let builds = !keepsEverySourceRow
-        var sourceSlots: [Int32] = []
-        if !builds { sourceSlots.reserveCapacity(source.tree.count) }
-        if builds {
-            // Room for every row of the source: a refinement keeps a share of the current
-            // matches, a broadening adds to them.
-            let room = source.tree.count
-            new.keys.ids.reserveCapacity(room)
-            new.keys.sectionOf.reserveCapacity(room)
-            for column in new.keys.columns.indices { new.keys.columns[column].reserveCapacity(room) }
-            new.slotByID.reserveCapacity(room)
-        }
+        // Room for every row of the source: a refinement keeps a share of the current
+        // matches, a broadening adds to them.
+        let room = source.tree.count
+        new.keys.ids.reserveCapacity(room)
+        new.keys.sectionOf.reserveCapacity(room)
+        for column in new.keys.columns.indices { new.keys.columns[column].reserveCapacity(room) }
+        new.slotByID.reserveCapacity(room)
         source.tree.forEach(in: 0..<source.tree.count) { slot in
             let handle = source.keys.sectionOf[Int(slot)]
             if handle != runHandle {
@@ -84,7 +76,6 @@ extension ResultsIndex {
             let id = source.keys.ids[Int(slot)]
             let was = sameSource || old.slotByID[id] != nil
             let keep = isIncluded(id, slot, was)
-            assert(keep || !keepsEverySourceRow, "internal inconsistency: a row left a filter that keeps every row")
             if was {
                 if !keep { runDeletes.append((id, IndexPath(indexes: [oldSections, oldRow]))) }
                 oldRow += 1
@@ -92,7 +83,6 @@ extension ResultsIndex {
             guard keep else { return }
             if !was { runInserts.append((id, IndexPath(indexes: [newSections, newRow]))) }
             newRow += 1
-            guard builds else { return sourceSlots.append(slot) }
             if newHandle < 0 {
                 // Sections arrive in order, so the directory is built sorted.
                 newHandle = new.internSection(source.keys.sectionValues[Int(handle)], placing: false)
@@ -109,12 +99,6 @@ extension ResultsIndex {
         closeRun()
         diff.changes.deletedSections = diff.deletedSections.map(\.index)
         diff.changes.insertedSections = diff.insertedSections.map(\.index)
-        guard builds else {
-            var shared = source
-            shared.tree = OrderTree(sorted: sourceSlots)
-            shared._checkInvariants()
-            return (shared, diff)
-        }
         new.rebuildDirectory()
         new.tree = OrderTree(sorted: Array(0..<Int32(new.keys.ids.count)))
         new._checkInvariants()

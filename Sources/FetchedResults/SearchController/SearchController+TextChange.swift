@@ -42,9 +42,9 @@ extension SearchController {
             matches = { [unowned self] id in self.evaluate(self.object(with: id), id: id) != nil }
             if ordered {
                 // Both orders are the base order: filter in one ordered pass and rebuild.
-                let result = ResultsIndex.filtering(
-                    index, source: narrows ? nil : base.index, keepsEverySourceRow: false
-                ) { id, _, was in broadens && was || matches(id) }
+                let result = ResultsIndex.filtering(index, source: narrows ? nil : base.index) { id, _, was in
+                    broadens && was || matches(id)
+                }
                 index = result.index
                 return finishTextChange(result.diff)
             }
