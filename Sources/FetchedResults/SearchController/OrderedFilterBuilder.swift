@@ -36,11 +36,14 @@ struct OrderedFilterBuilder {
     ///   - builds: Whether to build the new index from the kept rows; `false` when the
     ///     caller already has it (a cleared search shares the base index).
     ///   - capacity: About how many rows the new index keeps.
-    ///   - changes: About how many rows the change deletes or inserts.
-    init(like template: ResultsIndex<ObjectID>, builds: Bool, capacity: Int, changes: Int = 0) {
+    ///   - deletes: About how many rows the change deletes.
+    ///   - inserts: About how many rows the change inserts.
+    init(like template: ResultsIndex<ObjectID>, builds: Bool, capacity: Int, deletes: Int = 0, inserts: Int = 0) {
         index = ResultsIndex(ascending: template.keys.ascending, sectionsAscending: template.keys.sectionsAscending)
         self.builds = builds
-        diff.rows.reserveCapacity(changes)
+        diff.rows.reserveCapacity(deletes + inserts)
+        diff.changes.deletedRows.reserveCapacity(deletes)
+        diff.changes.insertedRows.reserveCapacity(inserts)
         guard builds else { return }
         index.keys.ids.reserveCapacity(capacity)
         index.keys.sectionOf.reserveCapacity(capacity)

@@ -29,7 +29,7 @@ extension SearchController {
     /// - Complexity: O(n) for the n base rows, without a test or a comparison.
     private func showEveryBaseRow() -> IndexDiff<ObjectID> {
         let base = base.index
-        var builder = OrderedFilterBuilder(like: base, builds: false, capacity: 0, changes: base.totalCount - index.totalCount)
+        var builder = OrderedFilterBuilder(like: base, builds: false, capacity: 0, inserts: base.totalCount - index.totalCount)
         let order = Self.forEachRow(of: base, heldBy: index) { slot, id, handle, was in
             builder.row(id, from: base, sourceTag: 0, slot: slot, handle: handle, was: was, keep: true)
         }
@@ -50,7 +50,7 @@ extension SearchController {
         let base = base.index
         let candidates = store.folded.candidates(containing: needle)
         var builder = OrderedFilterBuilder(
-            like: base, builds: true, capacity: min(base.totalCount, index.totalCount), changes: index.totalCount)
+            like: base, builds: true, capacity: min(base.totalCount, index.totalCount), deletes: index.totalCount)
         var texts = SlotTexts(ranked: true)
         var rank: Int32 = -1
         candidates.withUnsafeBufferPointer { candidates in
