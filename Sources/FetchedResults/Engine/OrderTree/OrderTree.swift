@@ -56,7 +56,8 @@ struct OrderTree {
     static let leafCapacity = 256
     static let branchCapacity = 64
 
-    private(set) var root: Node
+    /// The root node; only the tree's own operations (here and in its extensions) replace it.
+    var root: Node
 
     /// Creates an empty tree.
     init() {
@@ -178,7 +179,7 @@ struct OrderTree {
     }
 
     /// Merges child `index + 1` into child `index` when their contents fit in one node.
-    private static func mergeIfFits(_ node: Node, _ index: Int) {
+    static func mergeIfFits(_ node: Node, _ index: Int) {
         let a = node.children[index]
         let b = node.children[index + 1]
         let capacity = a.isLeaf ? leafCapacity : branchCapacity
