@@ -136,12 +136,19 @@ extension ResultsIndex {
     /// section is not moved (an update, or nothing when it does not report one); among
     /// changed rows that share a gap, a longest increasing subsequence stays and the rest
     /// move. A row whose section appears or disappears is deleted and inserted instead of
-    /// moved, as a list view requires.
+    /// moved, as a list view requires. A commit that only renames whole sections moves each
+    /// one as a block (``applySectionMoves(_:)``).
     ///
-    /// - Parameter input: The changed rows; each identifier at most once.
+    /// - Parameters:
+    ///   - input: The changed rows; each identifier at most once.
+    ///   - movingWholeSections: Whether a commit that only renames whole sections may move
+    ///     them as blocks; `false` takes the row-by-row path (tests compare the two).
     /// - Returns: The changes of the visible window.
     /// - Complexity: O(k log n + k log k + s) for k changes, n rows and s sections.
-    mutating func apply(_ input: [Change]) -> IndexDiff<ID> {
+    mutating func apply(_ input: [Change], movingWholeSections: Bool = true) -> IndexDiff<ID> {
+        // Whole sections renamed (a related object that names them was renamed) move as
+        // blocks, in time proportional to their rows.
+        if movingWholeSections, let diff = applySectionMoves(input) { return diff }
         let oldWindow = window
         let oldVisibleRange = visibleDirectoryRange
         let oldFirstDirectory = oldVisibleRange.lowerBound
