@@ -203,14 +203,14 @@ func controllerBenchmarks() -> [Benchmark] {
                 }
             )
         },
-        Benchmark("controller.commit.120.1m.controller-share", baseline: "the same commit, no controller", runs: 9) {
+        Benchmark("controller.commit.120.1m.controller-share", baseline: "the same commit, no controller", runs: 15) {
             // Two identical graphs: the subject's has a fetched controller, the baseline's
             // none, so subject − baseline is the controller's share of a commit (the time
             // its delivery takes, which the graph's own commit time does not blur). The
             // direct measurement of that share is printed too.
             let observed = ControllerFixture()
             let plain = ControllerFixture()
-            let timer = DeliveryTimer(row: "controller.commit.120.1m.controller-share", runs: 9)
+            let timer = DeliveryTimer(row: "controller.commit.120.1m.controller-share", runs: 15)
             timer.start(on: observed.graph)
             let controller = ResultsController(graph: observed.graph, request: ControllerFixture.request)
             controller.performFetch()

@@ -79,17 +79,21 @@ extension ResultsIndex {
         keys.columns = rows.columns
         keys.sectionOf.reserveCapacity(count)
         slots.reserveCapacity(count)
-        var lastValue: SortValue?
-        var lastHandle: Int32 = 0
+        // A direct-mapped cache of section values in front of the dictionary: rows of a few
+        // sections arrive interleaved, and a cheap hash and one comparison beat hashing
+        // every row's value for the dictionary.
+        var cachedValues = [SortValue?](repeating: nil, count: Self.sectionCacheSize)
+        var cachedHandles = [Int32](repeating: 0, count: Self.sectionCacheSize)
         for index in 0..<count {
             let value = rows.sections[index]
+            let line = Self.cheapHash(value) & (Self.sectionCacheSize - 1)
             let handle: Int32
-            if let lastValue, lastValue == value {
-                handle = lastHandle
+            if let cached = cachedValues[line], cached == value {
+                handle = cachedHandles[line]
             } else {
                 handle = internSection(value, placing: false)
-                lastValue = value
-                lastHandle = handle
+                cachedValues[line] = value
+                cachedHandles[line] = handle
             }
             sectionCounts[Int(handle)] += 1
             keys.sectionOf.append(handle)
@@ -118,6 +122,30 @@ extension ResultsIndex {
         }
         tree = OrderTree(sorted: sortable.map(\.slot))
         _checkInvariants()
+    }
+
+    /// The number of lines of the section cache of a load; a power of two.
+    private static var sectionCacheSize: Int { 256 }
+
+    /// A hash of a section value that costs a few instructions for short strings: their
+    /// length and bytes, mixed.
+    @inline(__always)
+    private static func cheapHash(_ value: SortValue) -> Int {
+        switch value {
+        case .string(let text):
+            var hash = text.utf8.count
+            for byte in text.utf8.prefix(24) { hash = hash &* 31 &+ Int(byte) }
+            return hash ^ hash >> 7
+        case .int(let number):
+            return Int(truncatingIfNeeded: number ^ number >> 8)
+        case .double(let number):
+            let bits = number.bitPattern
+            return Int(truncatingIfNeeded: bits ^ bits >> 29)
+        case .bool(let flag):
+            return flag ? 1 : 2
+        case .null, .opaque:
+            return 0
+        }
     }
 
     /// Changes the window; the caller diffs the old rows with the new ones.
