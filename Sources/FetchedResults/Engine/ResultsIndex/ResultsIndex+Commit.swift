@@ -133,8 +133,12 @@ extension ResultsIndex {
     private static func cheapHash(_ value: SortValue) -> Int {
         switch value {
         case .string(let text):
-            var hash = text.utf8.count
-            for byte in text.utf8.prefix(24) { hash = hash &* 31 &+ Int(byte) }
+            // The bytes in place (a short string's are copied to the stack), not an iterator.
+            let hash = text.utf8.withContiguousStorageIfAvailable { bytes in
+                var hash = bytes.count
+                for index in 0..<min(bytes.count, 24) { hash = hash &* 31 &+ Int(bytes[index]) }
+                return hash
+            } ?? text.utf8.count
             return hash ^ hash >> 7
         case .int(let number):
             return Int(truncatingIfNeeded: number ^ number >> 8)
