@@ -194,8 +194,8 @@ extension OrderedResultsController {
         assert(shown.insertedSections.isEmpty && shown.deletedSections.count <= 1,
                "internal inconsistency: a user's edit changed sections other than the one it emptied")
         if let emptied = shown.deletedSections.first { displayedEmptySection = emptied }
-        registrar.withMutation(of: self, keyPath: \.sections) {
-            registrar.withMutation(of: self, keyPath: \.fetchedObjects) {
+        registrar.withMutation(of: self as ResultsController<Member>, keyPath: \.sections) {
+            registrar.withMutation(of: self as ResultsController<Member>, keyPath: \.fetchedObjects) {
                 generation += 1
                 cachedObjects = nil
             }

@@ -129,8 +129,8 @@ public final class OrderedResultsController<Owner: GraphObject, Member: GraphObj
     ///
     /// - Complexity: O(n log n) for n members.
     public override func performFetch() {
-        registrar.withMutation(of: self, keyPath: \.sections) {
-            registrar.withMutation(of: self, keyPath: \.fetchedObjects) {
+        registrar.withMutation(of: self as ResultsController<Member>, keyPath: \.sections) {
+            registrar.withMutation(of: self as ResultsController<Member>, keyPath: \.fetchedObjects) {
                 loadMembers()
             }
         }
