@@ -21,9 +21,12 @@ extension OrderedResultsController {
     ///   plus the relabelled neighbourhoods; O(n) when the relationship has no usable inverse
     ///   and its membership changed.
     func apply(_ changes: GraphChanges) {
+        // A row the user dropped sorts by its neighbour's label for now: it needs its own.
+        var dropped: ObjectID?
         if let edit = userEdit {
             userEdit = nil
             applyDisplayed(edit)
+            if case .move(let id, _) = edit { dropped = id }
         }
         if changes.deleted.contains(ownerID) || owner.isDeleted {
             removeEveryMember(changes)
@@ -43,6 +46,7 @@ extension OrderedResultsController {
         // Members to re-evaluate, with whether their own write must refresh their row.
         var pending: [ObjectID: Bool] = [:]
         for id in membership.added { pending[id] = false }
+        if let dropped, labels[dropped] != nil { pending[dropped] = false }
         let entity = Member.entity
         for (id, properties) in changes.updated where !changes.deleted.contains(id) {
             if id.entity === entity, labels[id] != nil, !membership.added.contains(id) {
@@ -71,7 +75,8 @@ extension OrderedResultsController {
             guard let label = labels[id], let member = graph.object(with: id) as? Member else { continue }
             let evaluated = evaluate(member, id: id, reads: &reads)
             let keys = evaluated.map { Self.keys($0, label: label) }
-            let keysChanged = keys.map { index.hasKeys(id, differentFrom: $0) } ?? false
+            // The dropped row's keys change from its neighbour's label to its own: no refresh.
+            let keysChanged = id != dropped && (keys.map { index.hasKeys(id, differentFrom: $0) } ?? false)
             updates.append(.init(id: id, keys: keys, reportsUpdate: ownWrite || keysChanged && displayedProperties == nil))
         }
         // Relabelled members that were not re-evaluated keep their section.

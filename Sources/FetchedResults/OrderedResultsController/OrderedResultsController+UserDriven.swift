@@ -125,13 +125,19 @@ extension OrderedResultsController {
     ///   - indexPath: The row's index path.
     ///   - author: The commit's author tag.
     /// - Throws: ``OrderedResultsError``: `.noRow` or `.ownerDeleted`, and nothing changed;
-    ///   `.commitFailed` when the commit throws: the deletion stays pending in the graph (as
-    ///   every pending change does) and the app should reload its view.
-    /// - Complexity: O(k log n) for the k changes of the commit, plus the graph's deletion.
+    ///   `.commitFailed` when the commit throws: the relationship is written back, the
+    ///   deletion stays pending in the graph (as every pending change does), and the app
+    ///   should reload its view.
+    /// - Complexity: O(n) for n members: the graph writes the relationship as a whole.
     public func deleteRow(at indexPath: IndexPath, author: String? = nil) throws(OrderedResultsError) {
         let member = try rowForRemoval(at: indexPath)
+        // Out of the relationship first: one without an inverse would hold a deleted object.
+        let old = members(owner)
+        owner[keyPath: relationship] = old.filter { $0 !== member }
         graph.delete(member)
-        try commitUserEdit(.remove(member.objectID), author: author) {}
+        try commitUserEdit(.remove(member.objectID), author: author) {
+            self.owner[keyPath: self.relationship] = old
+        }
     }
 
     /// Removes a row's object from the relationship (it stays in the graph), as
