@@ -41,7 +41,7 @@ extension OrderedResultsController {
     ///
     /// With an inverse, the members that arrived or left are the member-side objects the
     /// commit inserted or updated (the graph updates the inverse of each), the moved ones
-    /// are the commit's ``OrderedMove``s, and arrivals are found by scanning the list from
+    /// are the commit's `OrderedMove`s, and arrivals are found by scanning the list from
     /// both ends: O(k + d) for k changed members at distance d from the nearer end. Without
     /// one, or when the counts do not add up, the whole list is walked once: O(n).
     func membershipChange(in changes: GraphChanges) -> (MembershipChange, [Member]) {

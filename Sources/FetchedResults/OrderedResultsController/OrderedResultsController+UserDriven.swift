@@ -16,8 +16,11 @@ extension OrderedResultsController {
     /// delivers that commit relative to the list *with the drag already shown*.
     ///
     /// Call it when the view reports a finished drag (`tableView(_:moveRowAt:to:)`), with
-    /// the view's index paths. They must be the controller's current coordinates: flush the
-    /// app's `ChangeAccumulator` before a drag starts, so the view and the controller agree.
+    /// the view's index paths, from the view's event handling rather than from inside a
+    /// delegate or graph observer callback (a commit made there is delivered later, after
+    /// other commits). The index paths must be the controller's current coordinates: flush
+    /// the app's `ChangeAccumulator` before a drag starts, so the view and the controller
+    /// agree.
     /// The view is not told to move the row again; other changes committed with it (pending
     /// writes of another part of the app) are delivered relative to what the view now shows.
     /// A drag that empties its section leaves that section on screen, so the delivery

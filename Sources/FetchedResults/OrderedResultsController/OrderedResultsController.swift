@@ -32,6 +32,9 @@ import ObjectGraph
 /// delivers for that commit is relative to the list *with the user's edit already shown*,
 /// so a view is never told to perform the drag it just performed. See <doc:OrderedLists>.
 ///
+/// Search the list by setting ``request``'s predicate: a `SearchController` derived from
+/// this controller would fetch every object of the member entity, in sort-key order.
+///
 /// A controller is confined to the isolation domain of its graph (not `Sendable`, as its
 /// superclass).
 public final class OrderedResultsController<Owner: GraphObject, Member: GraphObject>: ResultsController<Member> {
@@ -43,7 +46,7 @@ public final class OrderedResultsController<Owner: GraphObject, Member: GraphObj
     let ownerID: ObjectID
     /// The relationship's property in the owner's entity.
     let relationshipProperty: PropertyIndex
-    /// The relationship's name, as ``OrderedMove/relationship`` gives it.
+    /// The relationship's name, as `OrderedMove.relationship` gives it.
     let relationshipName: String
     /// Reads the relationship without Observation or read tracking.
     let members: PropertyReader<Owner, [Member]>

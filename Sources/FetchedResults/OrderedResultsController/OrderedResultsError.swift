@@ -17,7 +17,7 @@ public enum OrderedResultsError: Error, CustomStringConvertible {
     /// The owner of the relationship was deleted; the controller shows nothing.
     case ownerDeleted(ObjectID)
     /// The commit of the change failed; the change was undone and is still not in the graph
-    /// (other pending changes stay pending, as ``ObjectGraph/commit(author:)`` leaves them).
+    /// (other pending changes stay pending, as `ObjectGraph.commit(author:)` leaves them).
     case commitFailed(CommitError)
 
     /// A sentence saying what went wrong.

@@ -323,3 +323,22 @@ struct OrderedResultsControllerSurfaceTests {
         #expect(names(controller) == [["a0", "a2", "a4"], ["b1", "b3"]])
     }
 }
+
+@Suite("OrderedResultsController displayed keys")
+struct OrderedResultsControllerDisplayedKeysTests {
+    @Test func onlyWritesToDisplayedKeysRefreshRows() throws {
+        let (graph, list, entries, _) = try makeList()
+        let controller = OrderedResultsController(graph: graph, owner: list, relationship: \.entries, displayedKeys: [\Entry.name])
+        controller.performFetch()
+        let (simulator, accumulator, delegate) = makeSimulatedView(of: controller)
+        entries[2].listed = false
+        _ = try graph.commit()
+        #expect(delegate.objectChanges.isEmpty, "listed is not displayed and not filtered on")
+        entries[2].name = "renamed"
+        _ = try graph.commit()
+        #expect(delegate.objectChanges == [[.update(entries[2].objectID, at: path(0, 2), newIndexPath: path(0, 2))]])
+        accumulator.flush()
+        #expect(simulator.failures.isEmpty)
+        #expect(simulator.rowIDs == renderedEntries(controller).map { $0.rows.map(\.id) })
+    }
+}
