@@ -40,7 +40,7 @@ extension OrderedResultsController {
     /// The members a commit removed, added and moved, and the list after it.
     ///
     /// With an inverse, the members that arrived or left are the member-side objects the
-    /// commit inserted or updated (the graph updates the inverse of each), the moved ones
+    /// commit inserted, or whose inverse it updated (the graph writes it for each), the moved ones
     /// are the commit's `OrderedMove`s, and arrivals are found by scanning the list from
     /// both ends: O(k + d) for k changed members at distance d from the nearer end. Without
     /// one, or when the counts do not add up, the whole list is walked once: O(n).
@@ -50,7 +50,7 @@ extension OrderedResultsController {
         let relationshipChanged = changes.updated[ownerID]?.contains(relationshipProperty) ?? false
         guard relationshipChanged else { return (change, []) }
         let list = currentMembers()
-        if let inverseName {
+        if let inverseName, let inverseProperty = Member.entity.index(of: inverseName) {
             let entity = Member.entity
             var added: [ObjectID] = []
             func consider(_ id: ObjectID) {
@@ -65,7 +65,8 @@ extension OrderedResultsController {
                 }
             }
             for id in changes.insertedIDs { consider(id) }
-            for id in changes.updated.keys { consider(id) }
+            // The graph writes the inverse of every member that arrived or left.
+            for (id, properties) in changes.updated where properties.contains(inverseProperty) { consider(id) }
             if labels.count - change.removed.count + added.count == list.count,
                let positions = positions(of: change.added, in: list) {
                 for move in changes.moves where move.owner == ownerID && move.relationship == relationshipName {
