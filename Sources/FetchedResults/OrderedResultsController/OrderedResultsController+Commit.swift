@@ -18,7 +18,7 @@ extension OrderedResultsController {
     /// the rest of the commit, relative to the rows with that edit.
     ///
     /// - Complexity: O(k log n) for k members that arrived, left, moved or were re-evaluated,
-    ///   plus the relabelled neighbourhoods; O(n) when the relationship has no usable inverse
+    ///   plus the relabelled neighbourhoods; O(n log n) when the relationship has no usable inverse
     ///   and its membership changed.
     func apply(_ changes: GraphChanges) {
         // A row the user dropped sorts by its neighbour's label for now: it needs its own.
