@@ -32,7 +32,7 @@ struct ResultsIndexSectionMoveTests {
     /// Renaming whole sections (sometimes with another change, which takes the row-by-row
     /// path) gives the rows of a fresh sort, the same changes as the row-by-row path, and a
     /// batch that reproduces the new list.
-    @Test(arguments: testSeeds(count: 10))
+    @Test(arguments: testSeeds(count: 8))
     func renamedSectionsMoveAsBlocks(seed: UInt64) throws {
         var rng = SeededGenerator(seed: seed)
         let sectionsAscending = Bool.random(using: &rng)
@@ -46,7 +46,7 @@ struct ResultsIndexSectionMoveTests {
         blocks.load(rows.map { ($0.key, $0.value) })
         rowByRow.load(rows.map { ($0.key, $0.value) })
 
-        for _ in 0..<40 {
+        for _ in 0..<30 {
             let before = sortedRows(rows, sectionsAscending: sectionsAscending)
             var changes: [ResultsIndex<Int>.Change] = []
             let renamed = before.shuffled(using: &rng).prefix(Int.random(in: 1...3, using: &rng))

@@ -8,7 +8,7 @@ import TestSupport
 /// as a block and reports the same valid batch as a row-by-row update would.
 @Suite("ResultsController section moves")
 struct ResultsControllerSectionMoveTests {
-    @Test(arguments: testSeeds(count: 6))
+    @Test(arguments: testSeeds(count: 4))
     func renamingLocationsMovesTheirSections(seed: UInt64) throws {
         var rng = SeededGenerator(seed: seed)
         let graph = ObjectGraph()
@@ -35,7 +35,7 @@ struct ResultsControllerSectionMoveTests {
                            sectionsAscending: sectionsAscending, sort: [{ compare($0.name, $1.name) }])
         }
 
-        for step in 0..<20 {
+        for step in 0..<12 {
             let before = rendered(controller)
             // One to three locations take names no other location has: their sections move
             // whole, past, between or before the others.
