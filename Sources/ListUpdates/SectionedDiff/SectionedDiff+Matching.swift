@@ -62,37 +62,158 @@ extension SectionedDiff {
     /// Matches old and new rows by identifier across all sections, recording the matches and
     /// which matched rows changed content.
     ///
+    /// The work is split so that the passes that jump around memory, in the hash table, are
+    /// short loops that compare no identifiers, whose table accesses the processor overlaps:
+    ///
+    /// 1. Every old row goes into the table under its position code. The fast insert stops at
+    ///    the first entry with the same stored hash bits (a repeated identifier, or rarely a
+    ///    partial-hash collision); the table is then rebuilt comparing identifiers.
+    /// 2. For every new row the table names a *candidate*: the first old row whose stored hash
+    ///    bits are the same.
+    /// 3. In new order, each candidate is confirmed by comparing identifiers, and its content
+    ///    compared. New rows mostly keep the order of their old rows, so this pass reads the
+    ///    old rows nearly in order. A candidate with another identifier (a partial-hash
+    ///    collision) is looked up again, comparing identifiers at every equal hash.
+    /// 4. New rows without an old row can only repeat among themselves: they go into a second
+    ///    table, to catch such repeats.
+    ///
     /// - Parameters:
     ///   - oldRows: The rows of each old section.
     ///   - newRows: The rows of each new section.
     ///   - rowID: A row's identifier.
     ///   - rowContentEqual: Whether two rows with the same identifier show the same content.
-    /// - Throws: ``ListDiffError/duplicateRowIdentifier(identifier:side:first:second:)``.
+    /// - Throws: ``ListDiffError/duplicateRowIdentifier(identifier:side:first:second:)``: for
+    ///   the first old row (in old order) that repeats an earlier one, else for the first new
+    ///   row that repeats an earlier new row with an old counterpart, else for the first new
+    ///   row that repeats an earlier new row without one.
     /// - Complexity: Expected O(n + m) for n old and m new rows: each identifier is hashed
-    ///   once, and the work allocates no memory per row.
+    ///   once (twice only on a partial-hash collision), and the work allocates no memory per
+    ///   row.
     @inlinable @inline(__always)
     mutating func matchRows<Row, RowID: Hashable>(
         old oldRows: [[Row]], new newRows: [[Row]], rowID: (Row) -> RowID, rowContentEqual: (Row, Row) -> Bool
     ) throws(ListDiffError) {
         setRowCounts(old: oldRows.map(\.count), new: newRows.map(\.count))
-
-        // Every old row goes into the table under its position code. A new row that finds its
-        // old row claims the entry (its value becomes `claimed` plus the new row's code), so a
-        // second new row with that identifier is caught.
-        let claimed = 1 << 30
+        let oldCount = oldStarts[oldStarts.count - 1]
+        let newCount = newStarts[newStarts.count - 1]
         precondition(
-            oldRowMatched.count < claimed - 1 && rowSource.count < claimed - 1,
-            "a diff supports up to \(claimed - 2) rows on each side")
-        var table = Self.IdentifierTable(capacity: oldRowMatched.count)
+            oldCount <= IdentifierTable.maxValue && newCount <= IdentifierTable.maxValue,
+            "a diff supports up to \(IdentifierTable.maxValue) rows on each side")
         let seed = UInt64.random(in: .min ... .max)
+        func hash(_ row: Row) -> Int { IdentifierTable.hash(rowID(row), seed: seed) }
+
+        // 1. Old rows into the table, under their position codes (consecutive in a section).
+        var table = IdentifierTable(capacity: oldCount)
+        var distinct = true
+        for section in oldRows.indices where distinct {
+            distinct = table.insertDistinct(oldRows[section], firstValue: oldCode(section: section, row: 0), hash: hash)
+        }
+        if !distinct {
+            table = IdentifierTable(capacity: oldCount)
+            try insertComparingIdentifiers(oldRows, into: &table, rowID: rowID, seed: seed)
+        }
+
+        // 2. New rows' candidates, by flat position.
+        let candidates = [Int32](unsafeUninitializedCapacity: newCount) { candidates, initialized in
+            for sectionRows in newRows {
+                table.candidates(for: sectionRows, into: candidates, at: initialized, hash: hash)
+                initialized += sectionRows.count
+            }
+        }
+
+        // 3. Confirm the candidates in new order and record the matches.
+        var rowSource = [Int](repeating: -1, count: newCount)
+        var rowChanged = [Bool](repeating: false, count: newCount)
+        var oldRowMatched = [Bool](repeating: false, count: oldCount)
+        var matchedRowCount = 0
+        var unmatched: [(flat: Int, hash: Int)] = []  // new rows whose identifier is not in old
+        var repeated: (first: (Int, Int), second: (Int, Int))?  // two new rows, one old row
+        var flat = 0
+        search: for section in newRows.indices {
+            let sectionRows = newRows[section]
+            for row in sectionRows.indices {
+                defer { flat += 1 }
+                let element = sectionRows[row]
+                let id = rowID(element)
+                var code = Int(candidates[flat])
+                if code >= 0 {
+                    let (oldSection, oldRow) = oldPosition(ofCode: code)
+                    if !IdentifierTable.equal(rowID(oldRows[oldSection][oldRow]), id) {
+                        code = table.lookUp(IdentifierTable.hash(id, seed: seed)) { value in
+                            let (section, row) = oldPosition(ofCode: value)
+                            return IdentifierTable.equal(rowID(oldRows[section][row]), id)
+                        }
+                    }
+                }
+                guard code >= 0 else {
+                    unmatched.append((flat, IdentifierTable.hash(id, seed: seed)))
+                    continue
+                }
+                let (oldSection, oldRow) = oldPosition(ofCode: code)
+                let oldFlat = oldStarts[oldSection] + oldRow
+                let packed = PackedListChanges.pack(section: oldSection, row: oldRow)
+                if oldRowMatched[oldFlat] {
+                    let first = rowSource.firstIndex(of: packed) ?? flat
+                    repeated = (newPosition(ofFlat: first), (section, row))
+                    break search
+                }
+                oldRowMatched[oldFlat] = true
+                rowSource[flat] = packed
+                rowChanged[flat] = !rowContentEqual(oldRows[oldSection][oldRow], element)
+                matchedRowCount += 1
+            }
+        }
+        if let repeated {
+            let (section, row) = repeated.second
+            throw Self.duplicateRow(rowID(newRows[section][row]), .new, first: repeated.first, second: repeated.second)
+        }
+        self.rowSource = rowSource
+        self.rowChanged = rowChanged
+        self.oldRowMatched = oldRowMatched
+        self.matchedRowCount = matchedRowCount
+
+        // 4. New rows whose identifier is not in old can only repeat among themselves.
+        if unmatched.count > 1 {
+            var inserted = IdentifierTable(capacity: unmatched.count)
+            for (flat, hash) in unmatched {
+                let (section, row) = newPosition(ofFlat: flat)
+                let id = rowID(newRows[section][row])
+                let (slot, found) = inserted.probe(hash) { value in
+                    let (section, row) = newPosition(ofFlat: value)
+                    return IdentifierTable.equal(rowID(newRows[section][row]), id)
+                }
+                if found {
+                    throw Self.duplicateRow(id, .new, first: newPosition(ofFlat: inserted.value(at: slot)), second: (section, row))
+                }
+                inserted.store(flat, hash: hash, at: slot)
+            }
+        }
+        _checkInvariants()
+    }
+
+    /// Adds every old row to `table` under its position code, comparing identifiers wherever
+    /// stored hash bits are the same: the careful form of step 1 of `matchRows`.
+    ///
+    /// - Parameters:
+    ///   - oldRows: The rows of each old section.
+    ///   - table: An empty table with room for every old row.
+    ///   - rowID: A row's identifier.
+    ///   - seed: The diff's hash seed.
+    /// - Throws: ``ListDiffError/duplicateRowIdentifier(identifier:side:first:second:)`` for the
+    ///   first old row that repeats an earlier one.
+    /// - Complexity: Expected O(n) for n old rows.
+    @inlinable
+    func insertComparingIdentifiers<Row, RowID: Hashable>(
+        _ oldRows: [[Row]], into table: inout IdentifierTable, rowID: (Row) -> RowID, seed: UInt64
+    ) throws(ListDiffError) {
         for section in oldRows.indices {
             let sectionRows = oldRows[section]
             for row in sectionRows.indices {
                 let id = rowID(sectionRows[row])
-                let hash = Self.IdentifierTable.hash(id, seed: seed)
+                let hash = IdentifierTable.hash(id, seed: seed)
                 let (slot, found) = table.probe(hash) { value in
                     let (section, row) = oldPosition(ofCode: value)
-                    return Self.IdentifierTable.equal(rowID(oldRows[section][row]), id)
+                    return IdentifierTable.equal(rowID(oldRows[section][row]), id)
                 }
                 if found {
                     throw Self.duplicateRow(id, .old, first: oldPosition(ofCode: table.value(at: slot)), second: (section, row))
@@ -100,58 +221,6 @@ extension SectionedDiff {
                 table.store(oldCode(section: section, row: row), hash: hash, at: slot)
             }
         }
-        var unmatched: [Int] = []  // codes of new rows whose identifier is not in old
-        var unmatchedHashes: [Int] = []
-        var flat = 0
-        for section in newRows.indices {
-            let sectionRows = newRows[section]
-            for row in sectionRows.indices {
-                let element = sectionRows[row]
-                let id = rowID(element)
-                let hash = Self.IdentifierTable.hash(id, seed: seed)
-                let (slot, found) = table.probe(hash) { value in
-                    if value < claimed {
-                        let (section, row) = oldPosition(ofCode: value)
-                        return Self.IdentifierTable.equal(rowID(oldRows[section][row]), id)
-                    }
-                    let (section, row) = newPosition(ofCode: value - claimed)
-                    return Self.IdentifierTable.equal(rowID(newRows[section][row]), id)
-                }
-                let code = newCode(section: section, row: row)
-                if !found {
-                    unmatched.append(code)
-                    unmatchedHashes.append(hash)
-                } else {
-                    let previous = table.value(at: slot)
-                    guard previous < claimed else {
-                        throw Self.duplicateRow(id, .new, first: newPosition(ofCode: previous - claimed), second: (section, row))
-                    }
-                    let (oldSection, oldRow) = oldPosition(ofCode: previous)
-                    matchRow(
-                        newFlat: flat, oldSection: oldSection, oldRow: oldRow,
-                        changed: !rowContentEqual(oldRows[oldSection][oldRow], element))
-                    table.store(claimed + code, hash: hash, at: slot)
-                }
-                flat += 1
-            }
-        }
-        // New rows whose identifier is not in old can only repeat among themselves.
-        if unmatched.count > 1 {
-            var inserted = Self.IdentifierTable(capacity: unmatched.count)
-            for (code, hash) in zip(unmatched, unmatchedHashes) {
-                let (section, row) = newPosition(ofCode: code)
-                let id = rowID(newRows[section][row])
-                let (slot, found) = inserted.probe(hash) { value in
-                    let (section, row) = newPosition(ofCode: value)
-                    return Self.IdentifierTable.equal(rowID(newRows[section][row]), id)
-                }
-                if found {
-                    throw Self.duplicateRow(id, .new, first: newPosition(ofCode: inserted.value(at: slot)), second: (section, row))
-                }
-                inserted.store(code, hash: hash, at: slot)
-            }
-        }
-        _checkInvariants()
     }
 
     /// The error for a row identifier that occurs twice on one side.

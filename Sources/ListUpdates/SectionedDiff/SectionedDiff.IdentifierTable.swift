@@ -53,6 +53,104 @@ extension SectionedDiff {
             }
         }
 
+        /// Adds an entry for each element, with the values `firstValue`, `firstValue + 1`, …,
+        /// without comparing identifiers, as long as no entry with the same stored hash bits
+        /// is in the way.
+        ///
+        /// The loop compares no identifiers, so it is short and the processor overlaps the
+        /// table accesses of consecutive elements, which mostly miss the cache for large
+        /// tables.
+        ///
+        /// - Parameters:
+        ///   - elements: The elements whose identifiers to add, in order.
+        ///   - firstValue: The first element's value; at most `maxValue - elements.count + 1`.
+        ///   - hash: The hash of an element's identifier, as `hash(_:seed:)` computes it.
+        /// - Returns: `true` when every entry was added; `false` when one met an entry with the
+        ///   same stored hash bits (a repeated identifier, or two identifiers whose hashes
+        ///   share those bits), and the table then holds an unspecified part of the entries.
+        /// - Complexity: Expected O(k) for k elements.
+        @inlinable
+        mutating func insertDistinct<Element>(_ elements: [Element], firstValue: Int, hash: (Element) -> Int) -> Bool {
+            precondition(
+                firstValue >= 0 && firstValue + elements.count - 1 <= Self.maxValue,
+                "internal inconsistency: identifier table values from \(firstValue) for \(elements.count) elements")
+            let mask = mask
+            return words.withUnsafeMutableBufferPointer { words in
+                var value = UInt64(firstValue + 1)
+                for element in elements {
+                    let hash = hash(element)
+                    let tag = UInt64(truncatingIfNeeded: hash) & 0xFFFF_FFFF_0000_0000
+                    var slot = hash & mask
+                    while true {
+                        let word = words[slot]
+                        if word == 0 { break }
+                        if word & 0xFFFF_FFFF_0000_0000 == tag { return false }
+                        slot = (slot &+ 1) & mask
+                    }
+                    words[slot] = tag | value
+                    value += 1
+                }
+                return true
+            }
+        }
+
+        /// The value of the entry with hash `hash` whose value `isMatch` accepts, or -1.
+        ///
+        /// - Parameters:
+        ///   - hash: The identifier's hash value.
+        ///   - isMatch: Whether the entry with this value has the identifier being looked up.
+        /// - Returns: The entry's value, or -1 when no entry has the identifier.
+        /// - Complexity: Expected O(1).
+        @inlinable
+        func lookUp(_ hash: Int, _ isMatch: (Int) -> Bool) -> Int {
+            let (slot, found) = probe(hash, isMatch)
+            return found ? value(at: slot) : -1
+        }
+
+        /// Writes, for each element, the value of the first entry whose stored hash bits are
+        /// those of the element's hash, or -1 when there is none: a candidate that the caller
+        /// confirms by comparing identifiers.
+        ///
+        /// Like `insertDistinct`, the loop compares no identifiers, so that the processor
+        /// overlaps the table accesses of consecutive elements.
+        ///
+        /// - Parameters:
+        ///   - elements: The elements to look up, in order.
+        ///   - candidates: The buffer to write to, uninitialized from `start` on.
+        ///   - start: Where the first element's candidate goes.
+        ///   - hash: The hash of an element's identifier, as `hash(_:seed:)` computes it.
+        /// - Complexity: Expected O(k) for k elements.
+        @inlinable
+        func candidates<Element>(
+            for elements: [Element], into candidates: UnsafeMutableBufferPointer<Int32>, at start: Int,
+            hash: (Element) -> Int
+        ) {
+            precondition(
+                start >= 0 && start + elements.count <= candidates.count,
+                "internal inconsistency: \(elements.count) candidates from \(start) in a buffer of \(candidates.count)")
+            let mask = mask
+            words.withUnsafeBufferPointer { words in
+                var index = start
+                for element in elements {
+                    let hash = hash(element)
+                    let tag = UInt64(truncatingIfNeeded: hash) & 0xFFFF_FFFF_0000_0000
+                    var slot = hash & mask
+                    var candidate: Int32 = -1
+                    while true {
+                        let word = words[slot]
+                        if word == 0 { break }
+                        if word & 0xFFFF_FFFF_0000_0000 == tag {
+                            candidate = Int32(truncatingIfNeeded: word & 0xFFFF_FFFF) - 1
+                            break
+                        }
+                        slot = (slot &+ 1) & mask
+                    }
+                    candidates.initializeElement(at: index, to: candidate)
+                    index += 1
+                }
+            }
+        }
+
         /// The value of the entry in a slot that `probe` found.
         @inlinable
         func value(at slot: Int) -> Int {

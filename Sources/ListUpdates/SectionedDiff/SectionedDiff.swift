@@ -56,7 +56,7 @@ struct SectionedDiff {
         oldRowMatched = []
     }
 
-    /// Records the row counts of every section and sizes the row arrays.
+    /// Records the row counts of every section; the caller then fills the row arrays.
     ///
     /// - Parameters:
     ///   - old: The number of rows in each old section.
@@ -73,9 +73,6 @@ struct SectionedDiff {
         let sectionBits = bits(max(old.count, new.count, 1) - 1)
         let rowBits = bits(max(old.max() ?? 0, new.max() ?? 0, 1) - 1)
         codeRowBits = sectionBits + rowBits <= 29 ? rowBits : -1
-        rowSource = Array(repeating: -1, count: newStarts[new.count])
-        rowChanged = Array(repeating: false, count: newStarts[new.count])
-        oldRowMatched = Array(repeating: false, count: oldStarts[old.count])
     }
 
     private static func starts(of counts: [Int]) -> [Int] {
@@ -96,16 +93,6 @@ struct SectionedDiff {
     mutating func matchSection(old: Int, new: Int) {
         sectionOldToNew[old] = new
         sectionNewToOld[new] = old
-    }
-
-    /// Records that the new row at flat position `newFlat` has the identifier of the old row
-    /// at `oldRow` in old section `oldSection`, and whether its content changed.
-    @inlinable
-    mutating func matchRow(newFlat: Int, oldSection: Int, oldRow: Int, changed: Bool) {
-        rowSource[newFlat] = oldSection << 32 | oldRow
-        rowChanged[newFlat] = changed
-        oldRowMatched[oldStarts[oldSection] + oldRow] = true
-        matchedRowCount += 1
     }
 
     /// The code of an old row's position.
@@ -138,6 +125,15 @@ struct SectionedDiff {
         if codeRowBits >= 0 { return (code >> codeRowBits, code & ((1 << codeRowBits) - 1)) }
         let section = Self.section(ofFlat: code, starts: newStarts)
         return (section, code - newStarts[section])
+    }
+
+    /// The section and row of a new row from its flat position.
+    ///
+    /// - Complexity: O(log s) for s new sections.
+    @inlinable
+    func newPosition(ofFlat flat: Int) -> (section: Int, row: Int) {
+        let section = Self.section(ofFlat: flat, starts: newStarts)
+        return (section, flat - newStarts[section])
     }
 
     /// The last section whose first row is at or before `flat`: the section that holds it.
