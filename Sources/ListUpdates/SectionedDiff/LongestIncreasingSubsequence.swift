@@ -9,12 +9,14 @@ package struct LongestIncreasingSubsequence {
     /// subsequence found.
     package private(set) var keep: [Bool] = []
     /// `tails[k]`: the index of the smallest last element of an increasing run of length k + 1
-    /// (only the first `length` entries of a call are meaningful).
-    private var tails: [Int] = []
+    /// (only the first `length` entries of a call are meaningful). Indexes are 32-bit, to halve
+    /// the memory a long sequence needs.
+    private var tails: [Int32] = []
     /// `tailValues[k] == values[tails[k]]`, kept apart so that the search reads one array.
     private var tailValues: [Int] = []
-    /// For each element, the index of the element before it in the best run ending there.
-    private var previous: [Int] = []
+    /// For each element, the index of the element before it in the best run ending there, or
+    /// -1.
+    private var previous: [Int32] = []
 
     /// Creates an empty marker whose buffers grow with the sequences it marks.
     package init() {}
@@ -35,11 +37,12 @@ package struct LongestIncreasingSubsequence {
             keep.append(contentsOf: repeatElement(true, count: values.count))
             return
         }
+        precondition(values.count <= Int(Int32.max), "LongestIncreasingSubsequence: \(values.count) values, at most \(Int32.max)")
         keep.append(contentsOf: repeatElement(false, count: values.count))
         if tails.count < values.count {
             tails = Array(repeating: 0, count: values.count)
-            tailValues = tails
-            previous = tails
+            tailValues = Array(repeating: 0, count: values.count)
+            previous = Array(repeating: 0, count: values.count)
         }
         // The hot loop of the diff for lists whose rows moved: unchecked buffers, all indexes
         // below `values.count`, which every buffer holds at least.
@@ -61,7 +64,7 @@ package struct LongestIncreasingSubsequence {
                                 }
                             }
                             previous[index] = low > 0 ? tails[low - 1] : -1
-                            tails[low] = index
+                            tails[low] = Int32(truncatingIfNeeded: index)
                             tailValues[low] = value
                             if low == length { length += 1 }
                         }
@@ -69,10 +72,12 @@ package struct LongestIncreasingSubsequence {
                 }
             }
         }
-        var index = tails[length - 1]
-        while index >= 0 {
-            keep[index] = true
-            index = previous[index]
+        keep.withUnsafeMutableBufferPointer { keep in
+            var index = Int(tails[length - 1])
+            while index >= 0 {
+                keep[index] = true
+                index = Int(previous[index])
+            }
         }
     }
 }

@@ -128,39 +128,47 @@ extension SectionedDiff {
         var matchedRowCount = 0
         var unmatched: [(flat: Int, hash: Int)] = []  // new rows whose identifier is not in old
         var repeated: (first: (Int, Int), second: (Int, Int))?  // two new rows, one old row
-        var flat = 0
-        search: for section in newRows.indices {
-            let sectionRows = newRows[section]
-            for row in sectionRows.indices {
-                defer { flat += 1 }
-                let element = sectionRows[row]
-                let id = rowID(element)
-                var code = Int(candidates[flat])
-                if code >= 0 {
-                    let (oldSection, oldRow) = oldPosition(ofCode: code)
-                    if !IdentifierTable.equal(rowID(oldRows[oldSection][oldRow]), id) {
-                        code = table.lookUp(IdentifierTable.hash(id, seed: seed)) { value in
-                            let (section, row) = oldPosition(ofCode: value)
-                            return IdentifierTable.equal(rowID(oldRows[section][row]), id)
+        // Unchecked buffers: every flat position is below `newCount`, every old one below
+        // `oldCount`; and a store through them costs no uniqueness check.
+        rowSource.withUnsafeMutableBufferPointer { rowSource in
+            rowChanged.withUnsafeMutableBufferPointer { rowChanged in
+                oldRowMatched.withUnsafeMutableBufferPointer { oldRowMatched in
+                    var flat = 0
+                    search: for section in newRows.indices {
+                        let sectionRows = newRows[section]
+                        for row in sectionRows.indices {
+                            defer { flat += 1 }
+                            let element = sectionRows[row]
+                            let id = rowID(element)
+                            var code = Int(candidates[flat])
+                            if code >= 0 {
+                                let (oldSection, oldRow) = oldPosition(ofCode: code)
+                                if !IdentifierTable.equal(rowID(oldRows[oldSection][oldRow]), id) {
+                                    code = table.lookUp(IdentifierTable.hash(id, seed: seed)) { value in
+                                        let (section, row) = oldPosition(ofCode: value)
+                                        return IdentifierTable.equal(rowID(oldRows[section][row]), id)
+                                    }
+                                }
+                            }
+                            guard code >= 0 else {
+                                unmatched.append((flat, IdentifierTable.hash(id, seed: seed)))
+                                continue
+                            }
+                            let (oldSection, oldRow) = oldPosition(ofCode: code)
+                            let oldFlat = oldStarts[oldSection] + oldRow
+                            let packed = PackedListChanges.pack(section: oldSection, row: oldRow)
+                            if oldRowMatched[oldFlat] {
+                                let first = rowSource[..<flat].firstIndex(of: packed) ?? flat
+                                repeated = (newPosition(ofFlat: first), (section, row))
+                                break search
+                            }
+                            oldRowMatched[oldFlat] = true
+                            rowSource[flat] = packed
+                            rowChanged[flat] = !rowContentEqual(oldRows[oldSection][oldRow], element)
+                            matchedRowCount += 1
                         }
                     }
                 }
-                guard code >= 0 else {
-                    unmatched.append((flat, IdentifierTable.hash(id, seed: seed)))
-                    continue
-                }
-                let (oldSection, oldRow) = oldPosition(ofCode: code)
-                let oldFlat = oldStarts[oldSection] + oldRow
-                let packed = PackedListChanges.pack(section: oldSection, row: oldRow)
-                if oldRowMatched[oldFlat] {
-                    let first = rowSource.firstIndex(of: packed) ?? flat
-                    repeated = (newPosition(ofFlat: first), (section, row))
-                    break search
-                }
-                oldRowMatched[oldFlat] = true
-                rowSource[flat] = packed
-                rowChanged[flat] = !rowContentEqual(oldRows[oldSection][oldRow], element)
-                matchedRowCount += 1
             }
         }
         if let repeated {

@@ -206,8 +206,9 @@ extension SectionedDiff {
             }
         }
 
+        // Rows of surviving new sections: inserted, moved in from another section, or staying
+        // in their section, where those out of the longest run kept in order move.
         var stayingOldRows: [Int] = []
-        var stayingNewRows: [Int] = []
         for (new, old) in sectionNewToOld.enumerated() {
             let start = newStarts[new]
             let end = newStarts[new + 1]
@@ -223,31 +224,28 @@ extension SectionedDiff {
                 continue
             }
             stayingOldRows.removeAll(keepingCapacity: true)
-            stayingNewRows.removeAll(keepingCapacity: true)
-            stayingOldRows.reserveCapacity(end - start)
-            stayingNewRows.reserveCapacity(end - start)
             for flat in start..<end {
                 let source = rowSource[flat]
-                let row = flat - start
                 if source < 0 || sectionOldToNew[source >> 32] < 0 {
-                    result.insertedRows.append(PackedListChanges.pack(section: new, row: row))
+                    result.insertedRows.append(PackedListChanges.pack(section: new, row: flat - start))
                 } else if source >> 32 == old {
                     stayingOldRows.append(source & 0xFFFF_FFFF)
-                    stayingNewRows.append(row)
                 } else {
-                    let from = source
-                    result.movedRows.append((from: from, to: PackedListChanges.pack(section: new, row: row)))
-                    if rowChanged[flat] { result.reconfiguredRows.append(from) }
+                    result.movedRows.append((from: source, to: PackedListChanges.pack(section: new, row: flat - start)))
+                    if rowChanged[flat] { result.reconfiguredRows.append(source) }
                 }
             }
             subsequence.mark(stayingOldRows)
-            for index in stayingOldRows.indices {
-                let from = PackedListChanges.pack(section: old, row: stayingOldRows[index])
+            // The staying rows again, in the same order: the index-th is `stayingOldRows[index]`.
+            var index = 0
+            for flat in start..<end {
+                let source = rowSource[flat]
+                guard source >= 0 && source >> 32 == old else { continue }
                 if !subsequence.keep[index] {
-                    let to = PackedListChanges.pack(section: new, row: stayingNewRows[index])
-                    result.movedRows.append((from: from, to: to))
+                    result.movedRows.append((from: source, to: PackedListChanges.pack(section: new, row: flat - start)))
                 }
-                if rowChanged[start + stayingNewRows[index]] { result.reconfiguredRows.append(from) }
+                if rowChanged[flat] { result.reconfiguredRows.append(source) }
+                index += 1
             }
         }
         return result
