@@ -2,23 +2,16 @@
 /// sorting; the diff, the accumulator's flush and the results controller's commit keep those
 /// elements still and move the rest. Equal values never both belong to the subsequence.
 ///
-/// The buffers are reused from one call to the next, so marking many short sequences (one per
-/// section) allocates only while they grow.
+/// The `keep` array is reused from one call to the next, and the search's scratch buffers are
+/// temporary allocations that are never initialized (on the stack when they are small), so
+/// marking many short sequences (one per section) costs no heap allocation once `keep` has
+/// grown.
 package struct LongestIncreasingSubsequence {
     /// After `mark(_:)`: for each element of the sequence, whether it belongs to the
     /// subsequence found.
     package private(set) var keep: [Bool] = []
-    /// `tails[k]`: the index of the smallest last element of an increasing run of length k + 1
-    /// (only the first `length` entries of a call are meaningful). Indexes are 32-bit, to halve
-    /// the memory a long sequence needs.
-    private var tails: [Int32] = []
-    /// `tailValues[k] == values[tails[k]]`, kept apart so that the search reads one array.
-    private var tailValues: [Int] = []
-    /// For each element, the index of the element before it in the best run ending there, or
-    /// -1.
-    private var previous: [Int32] = []
 
-    /// Creates an empty marker whose buffers grow with the sequences it marks.
+    /// Creates an empty marker.
     package init() {}
 
     /// Marks in `keep` the elements of one longest strictly increasing subsequence of `values`.
@@ -39,18 +32,21 @@ package struct LongestIncreasingSubsequence {
         }
         precondition(values.count <= Int(Int32.max), "LongestIncreasingSubsequence: \(values.count) values, at most \(Int32.max)")
         keep.append(contentsOf: repeatElement(false, count: values.count))
-        if tails.count < values.count {
-            tails = Array(repeating: 0, count: values.count)
-            tailValues = Array(repeating: 0, count: values.count)
-            previous = Array(repeating: 0, count: values.count)
-        }
-        // The hot loop of the diff for lists whose rows moved: unchecked buffers, all indexes
-        // below `values.count`, which every buffer holds at least.
-        var length = 0
-        values.withUnsafeBufferPointer { values in
-            tails.withUnsafeMutableBufferPointer { tails in
-                tailValues.withUnsafeMutableBufferPointer { tailValues in
-                    previous.withUnsafeMutableBufferPointer { previous in
+        // The hot loop of the diff for lists whose rows moved: unchecked buffers, every index
+        // below `values.count`, which every buffer holds. Entries are written before they are
+        // read: `tails` and `tailValues` up to `length`, `previous` up to `index`.
+        //
+        // - `tails[k]`: the index of the smallest last element of an increasing run of length
+        //   k + 1; 32-bit, to halve the memory a long sequence needs.
+        // - `tailValues[k] == values[tails[k]]`, kept apart so that the search reads one buffer.
+        // - `previous[i]`: the index of the element before element i in the best run ending
+        //   there, or -1.
+        let count = values.count
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: count) { tails in
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: count) { tailValues in
+                withUnsafeTemporaryAllocation(of: Int32.self, capacity: count) { previous in
+                    var length = 0
+                    values.withUnsafeBufferPointer { values in
                         for index in values.indices {
                             let value = values[index]
                             // Most elements of a list that barely changed extend the longest run.
@@ -63,20 +59,25 @@ package struct LongestIncreasingSubsequence {
                                     if tailValues[middle] < value { low = middle + 1 } else { high = middle }
                                 }
                             }
-                            previous[index] = low > 0 ? tails[low - 1] : -1
-                            tails[low] = Int32(truncatingIfNeeded: index)
-                            tailValues[low] = value
-                            if low == length { length += 1 }
+                            previous.initializeElement(at: index, to: low > 0 ? tails[low - 1] : -1)
+                            if low == length {
+                                tails.initializeElement(at: low, to: Int32(truncatingIfNeeded: index))
+                                tailValues.initializeElement(at: low, to: value)
+                                length += 1
+                            } else {
+                                tails[low] = Int32(truncatingIfNeeded: index)
+                                tailValues[low] = value
+                            }
+                        }
+                    }
+                    keep.withUnsafeMutableBufferPointer { keep in
+                        var index = Int(tails[length - 1])
+                        while index >= 0 {
+                            keep[index] = true
+                            index = Int(previous[index])
                         }
                     }
                 }
-            }
-        }
-        keep.withUnsafeMutableBufferPointer { keep in
-            var index = Int(tails[length - 1])
-            while index >= 0 {
-                keep[index] = true
-                index = Int(previous[index])
             }
         }
     }

@@ -62,19 +62,16 @@ extension SectionedDiff {
     /// Matches old and new rows by identifier across all sections, recording the matches and
     /// which matched rows changed content.
     ///
-    /// The work is split so that the passes that jump around memory, in the hash table, are
-    /// short loops that compare no identifiers, whose table accesses the processor overlaps:
-    ///
-    /// 1. Every old row goes into the table under its position code. The fast insert stops at
-    ///    the first entry with the same stored hash bits (a repeated identifier, or rarely a
-    ///    partial-hash collision); the table is then rebuilt comparing identifiers.
-    /// 2. For every new row the table names a *candidate*: the first old row whose stored hash
-    ///    bits are the same.
-    /// 3. In new order, each candidate is confirmed by comparing identifiers, and its content
-    ///    compared. New rows mostly keep the order of their old rows, so this pass reads the
-    ///    old rows nearly in order. A candidate with another identifier (a partial-hash
-    ///    collision) is looked up again, comparing identifiers at every equal hash.
-    /// 4. New rows without an old row can only repeat among themselves: they go into a second
+    /// 1. Every old row goes into a hash table under its position code. The fast insert
+    ///    compares no identifiers, so its loop is short and the processor overlaps its table
+    ///    accesses, which mostly miss the cache for long lists; it stops at the first entry
+    ///    with the same stored hash bits (a repeated identifier, or rarely a partial-hash
+    ///    collision), and the table is then rebuilt comparing identifiers.
+    /// 2. In new order, each new row is first compared with the old row after the last one
+    ///    matched: new rows mostly keep the order of their old rows, so that one comparison,
+    ///    reading the old rows nearly in order, usually finds the match. Only the other rows
+    ///    are hashed and looked up in the table.
+    /// 3. New rows without an old row can only repeat among themselves: they go into a second
     ///    table, to catch such repeats.
     ///
     /// - Parameters:
@@ -87,8 +84,8 @@ extension SectionedDiff {
     ///   row that repeats an earlier new row with an old counterpart, else for the first new
     ///   row that repeats an earlier new row without one.
     /// - Complexity: Expected O(n + m) for n old and m new rows: each identifier is hashed
-    ///   once (twice only on a partial-hash collision), and the work allocates no memory per
-    ///   row.
+    ///   at most once (twice on a repeated identifier or a partial-hash collision), and the
+    ///   work allocates no memory per row.
     @inlinable @inline(__always)
     mutating func matchRows<Row, RowID: Hashable>(
         old oldRows: [[Row]], new newRows: [[Row]], rowID: (Row) -> RowID, rowContentEqual: (Row, Row) -> Bool
@@ -100,28 +97,21 @@ extension SectionedDiff {
             oldCount <= IdentifierTable.maxValue && newCount <= IdentifierTable.maxValue,
             "a diff supports up to \(IdentifierTable.maxValue) rows on each side")
         let seed = UInt64.random(in: .min ... .max)
-        func hash(_ row: Row) -> Int { IdentifierTable.hash(rowID(row), seed: seed) }
 
         // 1. Old rows into the table, under their position codes (consecutive in a section).
         var table = IdentifierTable(capacity: oldCount)
         var distinct = true
         for section in oldRows.indices where distinct {
-            distinct = table.insertDistinct(oldRows[section], firstValue: oldCode(section: section, row: 0), hash: hash)
+            distinct = table.insertDistinct(oldRows[section], firstValue: oldCode(section: section, row: 0)) { row in
+                IdentifierTable.hash(rowID(row), seed: seed)
+            }
         }
         if !distinct {
             table = IdentifierTable(capacity: oldCount)
             try insertComparingIdentifiers(oldRows, into: &table, rowID: rowID, seed: seed)
         }
 
-        // 2. New rows' candidates, by flat position.
-        let candidates = [Int32](unsafeUninitializedCapacity: newCount) { candidates, initialized in
-            for sectionRows in newRows {
-                table.candidates(for: sectionRows, into: candidates, at: initialized, hash: hash)
-                initialized += sectionRows.count
-            }
-        }
-
-        // 3. Confirm the candidates in new order and record the matches.
+        // 2. Each new row's old row, in new order.
         var rowSource = [Int](repeating: -1, count: newCount)
         var rowChanged = [Bool](repeating: false, count: newCount)
         var oldRowMatched = [Bool](repeating: false, count: oldCount)
@@ -133,6 +123,8 @@ extension SectionedDiff {
         rowSource.withUnsafeMutableBufferPointer { rowSource in
             rowChanged.withUnsafeMutableBufferPointer { rowChanged in
                 oldRowMatched.withUnsafeMutableBufferPointer { oldRowMatched in
+                    // The old row after the last one matched (at most one section further on).
+                    var next = (section: 0, row: 0)
                     var flat = 0
                     search: for section in newRows.indices {
                         let sectionRows = newRows[section]
@@ -140,23 +132,28 @@ extension SectionedDiff {
                             defer { flat += 1 }
                             let element = sectionRows[row]
                             let id = rowID(element)
-                            var code = Int(candidates[flat])
-                            if code >= 0 {
-                                let (oldSection, oldRow) = oldPosition(ofCode: code)
-                                if !IdentifierTable.equal(rowID(oldRows[oldSection][oldRow]), id) {
-                                    code = table.lookUp(IdentifierTable.hash(id, seed: seed)) { value in
-                                        let (section, row) = oldPosition(ofCode: value)
-                                        return IdentifierTable.equal(rowID(oldRows[section][row]), id)
-                                    }
+                            if next.section < oldRows.count && next.row == oldRows[next.section].count {
+                                next = (next.section + 1, 0)
+                            }
+                            let old: (section: Int, row: Int)
+                            if next.section < oldRows.count && next.row < oldRows[next.section].count
+                                && IdentifierTable.equal(rowID(oldRows[next.section][next.row]), id)
+                            {
+                                old = next
+                            } else {
+                                let hash = IdentifierTable.hash(id, seed: seed)
+                                let code = table.lookUp(hash) { value in
+                                    let (section, row) = oldPosition(ofCode: value)
+                                    return IdentifierTable.equal(rowID(oldRows[section][row]), id)
                                 }
+                                guard code >= 0 else {
+                                    unmatched.append((flat, hash))
+                                    continue
+                                }
+                                old = oldPosition(ofCode: code)
                             }
-                            guard code >= 0 else {
-                                unmatched.append((flat, IdentifierTable.hash(id, seed: seed)))
-                                continue
-                            }
-                            let (oldSection, oldRow) = oldPosition(ofCode: code)
-                            let oldFlat = oldStarts[oldSection] + oldRow
-                            let packed = PackedListChanges.pack(section: oldSection, row: oldRow)
+                            let oldFlat = oldStarts[old.section] + old.row
+                            let packed = PackedListChanges.pack(section: old.section, row: old.row)
                             if oldRowMatched[oldFlat] {
                                 let first = rowSource[..<flat].firstIndex(of: packed) ?? flat
                                 repeated = (newPosition(ofFlat: first), (section, row))
@@ -164,8 +161,9 @@ extension SectionedDiff {
                             }
                             oldRowMatched[oldFlat] = true
                             rowSource[flat] = packed
-                            rowChanged[flat] = !rowContentEqual(oldRows[oldSection][oldRow], element)
+                            rowChanged[flat] = !rowContentEqual(oldRows[old.section][old.row], element)
                             matchedRowCount += 1
+                            next = (old.section, old.row + 1)
                         }
                     }
                 }
@@ -180,7 +178,7 @@ extension SectionedDiff {
         self.oldRowMatched = oldRowMatched
         self.matchedRowCount = matchedRowCount
 
-        // 4. New rows whose identifier is not in old can only repeat among themselves.
+        // 3. New rows whose identifier is not in old can only repeat among themselves.
         if unmatched.count > 1 {
             var inserted = IdentifierTable(capacity: unmatched.count)
             for (flat, hash) in unmatched {

@@ -107,50 +107,6 @@ extension SectionedDiff {
             return found ? value(at: slot) : -1
         }
 
-        /// Writes, for each element, the value of the first entry whose stored hash bits are
-        /// those of the element's hash, or -1 when there is none: a candidate that the caller
-        /// confirms by comparing identifiers.
-        ///
-        /// Like `insertDistinct`, the loop compares no identifiers, so that the processor
-        /// overlaps the table accesses of consecutive elements.
-        ///
-        /// - Parameters:
-        ///   - elements: The elements to look up, in order.
-        ///   - candidates: The buffer to write to, uninitialized from `start` on.
-        ///   - start: Where the first element's candidate goes.
-        ///   - hash: The hash of an element's identifier, as `hash(_:seed:)` computes it.
-        /// - Complexity: Expected O(k) for k elements.
-        @inlinable
-        func candidates<Element>(
-            for elements: [Element], into candidates: UnsafeMutableBufferPointer<Int32>, at start: Int,
-            hash: (Element) -> Int
-        ) {
-            precondition(
-                start >= 0 && start + elements.count <= candidates.count,
-                "internal inconsistency: \(elements.count) candidates from \(start) in a buffer of \(candidates.count)")
-            let mask = mask
-            words.withUnsafeBufferPointer { words in
-                var index = start
-                for element in elements {
-                    let hash = hash(element)
-                    let tag = UInt64(truncatingIfNeeded: hash) & 0xFFFF_FFFF_0000_0000
-                    var slot = hash & mask
-                    var candidate: Int32 = -1
-                    while true {
-                        let word = words[slot]
-                        if word == 0 { break }
-                        if word & 0xFFFF_FFFF_0000_0000 == tag {
-                            candidate = Int32(truncatingIfNeeded: word & 0xFFFF_FFFF) - 1
-                            break
-                        }
-                        slot = (slot &+ 1) & mask
-                    }
-                    candidates.initializeElement(at: index, to: candidate)
-                    index += 1
-                }
-            }
-        }
-
         /// The value of the entry in a slot that `probe` found.
         @inlinable
         func value(at slot: Int) -> Int {
