@@ -208,7 +208,6 @@ extension SectionedDiff {
 
         // Rows of surviving new sections: inserted, moved in from another section, or staying
         // in their section, where those out of the longest run kept in order move.
-        var stayingOldRows: [Int] = []
         for (new, old) in sectionNewToOld.enumerated() {
             let start = newStarts[new]
             let end = newStarts[new + 1]
@@ -223,20 +222,19 @@ extension SectionedDiff {
                 }
                 continue
             }
-            stayingOldRows.removeAll(keepingCapacity: true)
+            var stayingCount = 0
             for flat in start..<end {
                 let source = rowSource[flat]
                 if source < 0 || sectionOldToNew[source >> 32] < 0 {
                     result.insertedRows.append(PackedListChanges.pack(section: new, row: flat - start))
                 } else if source >> 32 == old {
-                    stayingOldRows.append(source & 0xFFFF_FFFF)
+                    stayingCount += 1
                 } else {
                     result.movedRows.append((from: source, to: PackedListChanges.pack(section: new, row: flat - start)))
                     if rowChanged[flat] { result.reconfiguredRows.append(source) }
                 }
             }
-            subsequence.mark(stayingOldRows)
-            // The staying rows again, in the same order: the index-th is `stayingOldRows[index]`.
+            subsequence.mark(StayingRows(sources: rowSource[start..<end], oldSection: old), count: stayingCount)
             var index = 0
             for flat in start..<end {
                 let source = rowSource[flat]
@@ -249,5 +247,34 @@ extension SectionedDiff {
             }
         }
         return result
+    }
+}
+
+/// The old row positions of the rows of one new section that come from its own old section, in
+/// new order: the sequence whose longest increasing run stays still. Read twice by
+/// `LongestIncreasingSubsequence`, never stored.
+struct StayingRows: Sequence {
+    /// The packed old positions of the section's new rows (`rowSource` of `SectionedDiff`).
+    var sources: ArraySlice<Int>
+    /// The section's position before the change.
+    var oldSection: Int
+
+    struct Iterator: IteratorProtocol {
+        var sources: ArraySlice<Int>
+        var oldSection: Int
+        var index: Int
+
+        mutating func next() -> Int32? {
+            while index < sources.endIndex {
+                let source = sources[index]
+                index += 1
+                if source >= 0 && source >> 32 == oldSection { return Int32(truncatingIfNeeded: source) }
+            }
+            return nil
+        }
+    }
+
+    func makeIterator() -> Iterator {
+        Iterator(sources: sources, oldSection: oldSection, index: sources.startIndex)
     }
 }
