@@ -3,11 +3,10 @@ import Foundation
 /// The identifier-free core of the sectioned diff.
 ///
 /// The generic front end (`ListChanges.difference(from:to:sectionID:rows:rowID:rowContentEqual:)`
-/// and `SectionedDiff+Matching.swift`) hashes every identifier once, matches old and new
-/// sections and rows through one hash table per kind, and records the matches here as flat
-/// integer arrays. From them, `changes()`
-/// derives the list changes without looking at an identifier again, in code that is compiled
-/// once, not per element type.
+/// and `SectionedDiff+Matching.swift`) hashes each identifier at most once, matches old and
+/// new sections and rows through one hash table per kind, and records the matches here as
+/// flat integer arrays. From them, `changes()` derives the list changes without looking at an
+/// identifier again, in code that is compiled once, not per element type.
 ///
 /// Row positions are kept two ways: *flat* (the row's rank over all sections, used to index
 /// the arrays below) and *packed* (`section << 32 | row`, used to name a position).
@@ -35,9 +34,10 @@ struct SectionedDiff {
     @usableFromInline var oldRowMatched: [Bool]
     /// The number of rows matched so far.
     @usableFromInline var matchedRowCount = 0
-    /// How position *codes* name rows in the identifier table: `section << codeRowBits | row`
-    /// when every position fits in 29 bits that way (decoding is a shift), or -1 for flat
-    /// positions (decoding is a binary search over the section starts).
+    /// How position *codes* name old rows in the identifier table:
+    /// `section << codeRowBits | row` when every position fits in 29 bits that way (decoding is
+    /// a shift), or -1 for flat positions (decoding is a binary search over the section
+    /// starts). Either way, the codes of one section's rows are consecutive.
     @usableFromInline var codeRowBits = -1
 
     /// Creates a diff with every section unmatched and no rows.
@@ -101,12 +101,6 @@ struct SectionedDiff {
         codeRowBits >= 0 ? section << codeRowBits | row : oldStarts[section] + row
     }
 
-    /// The code of a new row's position.
-    @inlinable
-    func newCode(section: Int, row: Int) -> Int {
-        codeRowBits >= 0 ? section << codeRowBits | row : newStarts[section] + row
-    }
-
     /// The section and row of an old row from its code.
     ///
     /// - Complexity: O(1) for packed codes, O(log s) for s old sections otherwise.
@@ -115,16 +109,6 @@ struct SectionedDiff {
         if codeRowBits >= 0 { return (code >> codeRowBits, code & ((1 << codeRowBits) - 1)) }
         let section = Self.section(ofFlat: code, starts: oldStarts)
         return (section, code - oldStarts[section])
-    }
-
-    /// The section and row of a new row from its code.
-    ///
-    /// - Complexity: O(1) for packed codes, O(log s) for s new sections otherwise.
-    @inlinable
-    func newPosition(ofCode code: Int) -> (section: Int, row: Int) {
-        if codeRowBits >= 0 { return (code >> codeRowBits, code & ((1 << codeRowBits) - 1)) }
-        let section = Self.section(ofFlat: code, starts: newStarts)
-        return (section, code - newStarts[section])
     }
 
     /// The section and row of a new row from its flat position.
