@@ -97,8 +97,8 @@ private func populateNotes(_ graph: ObjectGraph, count: Int) -> [BenchNote] {
 }
 
 /// A graph of `count` items in `locationCount` locations (committed) and the writes of one
-/// controller-style commit on it: 100 name updates, 10 inserts related to a location and 10
-/// deletes (each removing an item from its location's 1/100 share of the items).
+/// controller-style commit on it: 100 name updates, 10 deletes (each removing an item from
+/// its location's 1/100 share of the items) and 10 inserts related to a location.
 private final class CommitShape {
     let graph = ObjectGraph()
     var items: [BenchItem]
@@ -115,17 +115,18 @@ private final class CommitShape {
     func write() {
         round += 1
         for _ in 0..<100 { items.randomElement(using: &rng)!.name = "Item \(round) \(UInt32.random(in: 0..<UInt32.max, using: &rng))" }
+        for _ in 0..<10 {
+            // Committed items only: an item inserted and deleted in one transaction is no change.
+            let index = Int.random(in: 0..<items.count, using: &rng)
+            graph.delete(items[index])
+            items.swapAt(index, items.count - 1)
+            items.removeLast()
+        }
         for index in 0..<10 {
             let item = graph.insert(BenchItem())
             item.name = "New \(round)"
             item.location = locations[index * 7]
             items.append(item)
-        }
-        for _ in 0..<10 {
-            let index = Int.random(in: 0..<items.count, using: &rng)
-            graph.delete(items[index])
-            items.swapAt(index, items.count - 1)
-            items.removeLast()
         }
     }
 

@@ -140,18 +140,24 @@ extension ObjectGraph {
         return _pending.count - 1
     }
 
-    /// Records that a property is about to be written: keeps its old value the first time
-    /// in the transaction (not for objects inserted in it) and notes writes to deleted objects.
+    /// Records that a property is about to be written: keeps its old value (or, for a
+    /// to-many relationship, an empty delta) the first time in the transaction, not for
+    /// objects inserted in it, and notes writes to deleted objects.
+    ///
+    /// - Returns: What is kept for the property, so a to-many write can note its members in
+    ///   the delta; `nil` for an object inserted in the transaction.
     @inline(__always)
-    internal func _willWrite(_ object: GraphObject, _ entity: _GraphEntity, _ index: Int, direct: Bool) {
+    @discardableResult
+    internal func _willWrite(_ object: GraphObject, _ entity: _GraphEntity, _ index: Int, direct: Bool) -> (any _SavedValue)? {
         let position = _entryIndex(for: object)
         if direct && object._flags & GraphObject._deletedFlag != 0 {
             _pending[position].writtenAfterDelete = true
         }
-        if object._flags & GraphObject._insertedFlag != 0 { return }
-        if !_pending[position].hasOriginal(index) {
-            _pending[position].originals.append((index, entity.description.accessors[index].save(object)))
-        }
+        if object._flags & GraphObject._insertedFlag != 0 { return nil }
+        if let saved = _pending[position].original(index) { return saved }
+        let saved = entity.description.accessors[index].save(object)
+        _pending[position].originals.append((index, saved))
+        return saved
     }
 
     /// Runs a write to a property between the registrar's will-set and did-set, when the
@@ -192,12 +198,15 @@ extension ObjectGraph {
             _insertRelated(target)
         }
         let old = accessor.objects(owner)
-        _willWrite(owner, entity, index, direct: direct)
+        let oldIDs = Set(old.lazy.map(ObjectIdentifier.init))
+        let newIDs = Set(targets.lazy.map(ObjectIdentifier.init))
+        if let saved = _willWrite(owner, entity, index, direct: direct) {
+            for before in old where !newIDs.contains(ObjectIdentifier(before)) { saved.noteRemoved(before) }
+            for after in targets where !oldIDs.contains(ObjectIdentifier(after)) { saved.noteAdded(after) }
+        }
         _notifying(owner, entity, index) { accessor.setObjects(owner, targets) }
         if targets.contains(where: { !_isValidTarget($0) }) { _pending[_entryIndex(for: owner)].mayHoldInvalidTargets = true }
         guard let link = entity.inverses[index] else { return }
-        let oldIDs = Set(old.lazy.map(ObjectIdentifier.init))
-        let newIDs = Set(targets.lazy.map(ObjectIdentifier.init))
         for before in old where !newIDs.contains(ObjectIdentifier(before)) && before._context === _context {
             _remove(owner, from: before, link.entity, link.index)
         }
@@ -263,9 +272,10 @@ extension ObjectGraph {
         } else if accessor.contains(target, owner) {
             return
         }
-        _willWrite(target, link.entity, link.index, direct: false)
+        let saved = _willWrite(target, link.entity, link.index, direct: false)
         if !_isValidTarget(owner) { _pending[_entryIndex(for: target)].mayHoldInvalidTargets = true }
         _notifying(target, link.entity, link.index) { accessor.add(target, owner) }
+        saved?.noteAdded(owner)
     }
 
     /// Removes `member` from `object`'s relationship `index`, if it holds it (no further
@@ -275,8 +285,9 @@ extension ObjectGraph {
             preconditionFailure("internal inconsistency: an inverse that is not a relationship")
         }
         guard accessor.contains(object, member) else { return }
-        _willWrite(object, entity, index, direct: false)
+        let saved = _willWrite(object, entity, index, direct: false)
         _notifying(object, entity, index) { accessor.remove(object, member) }
+        saved?.noteRemoved(member)
     }
 
     // MARK: Insert and delete

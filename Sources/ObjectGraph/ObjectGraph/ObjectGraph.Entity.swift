@@ -49,8 +49,10 @@ internal struct _PendingEntry {
         self.wasInserted = wasInserted
     }
 
-    func hasOriginal(_ index: Int) -> Bool {
-        originals.contains { $0.index == index }
+    /// What is kept for property `index`, if it was written.
+    func original(_ index: Int) -> (any _SavedValue)? {
+        for original in originals where original.index == index { return original.saved }
+        return nil
     }
 }
 
