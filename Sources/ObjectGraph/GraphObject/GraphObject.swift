@@ -40,13 +40,15 @@ open class GraphObject: Observable, Hashable {
     @exclusivity(unchecked)
     internal final unowned(unsafe) var _entity: EntityDescription?
 
-    /// One plus the index of the object's entry in the graph's pending changes (0: none).
-    /// For a prototype: the storage offset its last read probed.
+    /// One plus the index of the object's entry in the graph's pending changes (0: none,
+    /// always for an object inserted in the pending transaction). For a prototype: the
+    /// storage offset its last read probed.
     @usableFromInline
     @exclusivity(unchecked)
     internal final var _pendingSlot: Int32 = 0
 
-    /// ``_insertedFlag``, ``_deletedFlag``, ``_prototypeFlag``, ``_observedFlag``.
+    /// ``_insertedFlag``, ``_deletedFlag``, ``_prototypeFlag``, ``_observedFlag``,
+    /// ``_writtenAfterDeleteFlag``, ``_mayHoldInvalidTargetsFlag``.
     @usableFromInline
     @exclusivity(unchecked)
     internal final var _flags: UInt8 = 0
@@ -59,6 +61,12 @@ open class GraphObject: Observable, Hashable {
     @usableFromInline static let _prototypeFlag: UInt8 = 4
     /// The object has an Observation registrar in its graph (made on its first observed read).
     @usableFromInline static let _observedFlag: UInt8 = 8
+    /// An object inserted in the pending transaction was written after it was deleted (a
+    /// committed object notes this in its pending entry).
+    @usableFromInline static let _writtenAfterDeleteFlag: UInt8 = 16
+    /// A relationship of an object inserted in the pending transaction was given an object of
+    /// another graph or a deleted one (a committed object notes this in its pending entry).
+    @usableFromInline static let _mayHoldInvalidTargetsFlag: UInt8 = 32
 
     /// Makes an object that is in no graph yet; insert it with ``ObjectGraph/insert(_:)``.
     public required init() {

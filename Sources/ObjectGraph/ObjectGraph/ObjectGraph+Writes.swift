@@ -129,12 +129,14 @@ extension ObjectGraph {
 
     // MARK: Recording
 
-    /// The position of the object's pending entry, made if needed.
+    /// The position of the pending entry of a committed object (not one inserted in the
+    /// pending transaction), made if needed.
     @inline(__always)
     internal func _entryIndex(for object: GraphObject) -> Int {
+        assert(object._flags & GraphObject._insertedFlag == 0, "internal inconsistency: a pending entry for an inserted object")
         let slot = Int(object._pendingSlot)
         if slot != 0 { return slot - 1 }
-        _pending.append(_PendingEntry(object: object, wasInserted: false))
+        _pending.append(_PendingEntry(object: object))
         precondition(_pending.count < Int(Int32.max), "too many objects written in one transaction")
         object._pendingSlot = Int32(_pending.count)
         return _pending.count - 1
@@ -149,11 +151,14 @@ extension ObjectGraph {
     @inline(__always)
     @discardableResult
     internal func _willWrite(_ object: GraphObject, _ entity: _GraphEntity, _ index: Int, direct: Bool) -> (any _SavedValue)? {
+        if object._flags & GraphObject._insertedFlag != 0 {
+            if direct && object._flags & GraphObject._deletedFlag != 0 { object._flags |= GraphObject._writtenAfterDeleteFlag }
+            return nil
+        }
         let position = _entryIndex(for: object)
         if direct && object._flags & GraphObject._deletedFlag != 0 {
             _pending[position].writtenAfterDelete = true
         }
-        if object._flags & GraphObject._insertedFlag != 0 { return nil }
         if let saved = _pending[position].original(index) { return saved }
         let saved = entity.description.accessors[index].save(object)
         _pending[position].originals.append((index, saved))
@@ -205,7 +210,7 @@ extension ObjectGraph {
             for after in targets where !oldIDs.contains(ObjectIdentifier(after)) { saved.noteAdded(after) }
         }
         _notifying(owner, entity, index) { accessor.setObjects(owner, targets) }
-        if targets.contains(where: { !_isValidTarget($0) }) { _pending[_entryIndex(for: owner)].mayHoldInvalidTargets = true }
+        if targets.contains(where: { !_isValidTarget($0) }) { _noteMayHoldInvalidTargets(owner) }
         guard let link = entity.inverses[index] else { return }
         for before in old where !newIDs.contains(ObjectIdentifier(before)) && before._context === _context {
             _remove(owner, from: before, link.entity, link.index)
@@ -227,7 +232,7 @@ extension ObjectGraph {
             return
         }
         _willWrite(owner, entity, index, direct: direct)
-        if let target, !_isValidTarget(target) { _pending[_entryIndex(for: owner)].mayHoldInvalidTargets = true }
+        if let target, !_isValidTarget(target) { _noteMayHoldInvalidTargets(owner) }
         _notifying(owner, entity, index) {
             if let target {
                 accessor.add(owner, target)
@@ -238,6 +243,17 @@ extension ObjectGraph {
         guard let link = entity.inverses[index] else { return }
         if let before, before._context === _context { _remove(owner, from: before, link.entity, link.index) }
         if let target, target._context === _context { _inverseAdd(target, link, owner: owner, entity, index) }
+    }
+
+    /// Notes that a relationship of `object` was given an object of another graph or a
+    /// deleted one, so the commit checks its relationships again.
+    internal func _noteMayHoldInvalidTargets(_ object: GraphObject) {
+        if object._flags & GraphObject._insertedFlag != 0 {
+            object._flags |= GraphObject._mayHoldInvalidTargetsFlag
+            _insertsMayHoldInvalidTargets = true
+        } else {
+            _pending[_entryIndex(for: object)].mayHoldInvalidTargets = true
+        }
     }
 
     /// Whether an object can be related to objects of this graph: it is in this graph and
@@ -262,7 +278,7 @@ extension ObjectGraph {
         if target._flags & (GraphObject._insertedFlag | GraphObject._observedFlag) == GraphObject._insertedFlag && accessor.kind == .toMany {
             // Nothing to save or notify for a new object: adding is idempotent.
             accessor.add(target, owner)
-            if !_isValidTarget(owner) { _pending[_entryIndex(for: target)].mayHoldInvalidTargets = true }
+            if !_isValidTarget(owner) { _noteMayHoldInvalidTargets(target) }
             return
         }
         if accessor.kind == .toOne {
@@ -273,7 +289,7 @@ extension ObjectGraph {
             return
         }
         let saved = _willWrite(target, link.entity, link.index, direct: false)
-        if !_isValidTarget(owner) { _pending[_entryIndex(for: target)].mayHoldInvalidTargets = true }
+        if !_isValidTarget(owner) { _noteMayHoldInvalidTargets(target) }
         _notifying(target, link.entity, link.index) { accessor.add(target, owner) }
         saved?.noteAdded(owner)
     }
@@ -295,15 +311,18 @@ extension ObjectGraph {
     internal func _insert(_ object: GraphObject) {
         let entity = _entity(for: type(of: object))
         let serial = entity.objects.count
-        let id = ObjectID(graphTag: tag, entity: entity.description, serial: serial)
-        object._idBits = id._bits
+        precondition(UInt64(serial) < 1 << ObjectID.serialBits, "an entity of one graph holds at most 2^32 objects")
+        object._idBits = entity.idBase | UInt64(serial)
         object._entity = entity.description
         object._attach(to: _context)
         object._flags = GraphObject._insertedFlag
         entity.objects.append(object)
         entity.liveCount += 1
-        _pending.append(_PendingEntry(object: object, wasInserted: true))
-        object._pendingSlot = Int32(_pending.count)
+        if let last = _insertRuns.indices.last, _insertRuns[last].entity === entity, _insertRuns[last].end == serial {
+            _insertRuns[last].end = serial + 1
+        } else {
+            _insertRuns.append(_InsertRun(entity: entity, start: serial, end: serial + 1))
+        }
         for (index, accessor) in entity.relationships where !accessor.isEmpty(object) {
             // Relationships set before insertion: store them again, with their inverses.
             if accessor.kind == .toOne, let target = accessor.toOne(object) {
@@ -319,8 +338,11 @@ extension ObjectGraph {
 
     internal func _delete(_ object: GraphObject) {
         let entity = _state(of: object)
-        let position = _entryIndex(for: object)
-        _pending[position].isDeleted = true
+        if object._flags & GraphObject._insertedFlag != 0 {
+            _deletedInserts.append(object)
+        } else {
+            _pending[_entryIndex(for: object)].isDeleted = true
+        }
         object._flags |= GraphObject._deletedFlag
         entity.objects[object._serial] = nil
         entity.liveCount -= 1

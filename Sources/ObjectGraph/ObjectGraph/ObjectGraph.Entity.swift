@@ -14,13 +14,28 @@ internal final class _GraphEntity {
     /// Each relationship's inverse, by property index, once resolved.
     @exclusivity(unchecked) var inverses: [_InverseLink?]
 
-    init(_ description: EntityDescription) {
+    /// The ID bits of the entity's objects in this graph with serial 0 (graph tag and
+    /// entity number); an object's bits are these ORed with its serial.
+    let idBase: UInt64
+
+    init(_ description: EntityDescription, graphTag: UInt64) {
         self.description = description
         relationships = description.relationshipAccessors.enumerated().compactMap { index, accessor in
             accessor.map { (index, $0) }
         }
         inverses = Array(repeating: nil, count: description.properties.count)
+        idBase = ObjectID(graphTag: graphTag, entity: description, serial: 0)._bits
     }
+}
+
+/// Objects inserted in the pending transaction: serials `start..<end` of one entity, in
+/// insertion order. Consecutive inserts of one class extend one run, so a bulk insert keeps
+/// one run, not one record per object.
+internal struct _InsertRun {
+    /// The entity; `_entityByType` keeps every entity for the graph's life.
+    unowned(unsafe) let entity: _GraphEntity
+    let start: Int
+    var end: Int
 }
 
 /// The inverse of a relationship: a property of an entity in the same graph.
@@ -29,11 +44,10 @@ internal struct _InverseLink {
     let index: Int
 }
 
-/// One object written in the pending transaction.
+/// One committed object written in the pending transaction. (Objects inserted in it have
+/// no entry: their values are their pending state, see ``ObjectGraph/_insertRuns``.)
 internal struct _PendingEntry {
     let object: GraphObject
-    /// Inserted in this transaction (no old values are kept for it).
-    var wasInserted: Bool
     /// Deleted in this transaction.
     var isDeleted = false
     /// A setter wrote to the object after it was deleted.
@@ -44,9 +58,8 @@ internal struct _PendingEntry {
     /// The value of each written property before the transaction's first write to it.
     var originals: [(index: Int, saved: any _SavedValue)] = []
 
-    init(object: GraphObject, wasInserted: Bool) {
+    init(object: GraphObject) {
         self.object = object
-        self.wasInserted = wasInserted
     }
 
     /// What is kept for property `index`, if it was written.
@@ -72,7 +85,7 @@ extension ObjectGraph {
             _entitiesByName[description.name] == nil,
             "two classes use the entity name \(description.name) in one graph"
         )
-        let entity = _GraphEntity(description)
+        let entity = _GraphEntity(description, graphTag: tag)
         _entityByType[ObjectIdentifier(type)] = entity
         _entitiesByName[description.name] = entity
         if _entities.count <= description.number {

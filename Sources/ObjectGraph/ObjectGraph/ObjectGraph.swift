@@ -38,9 +38,19 @@ public final class ObjectGraph {
     /// Per-entity state, by entity name.
     internal var _entitiesByName: [String: _GraphEntity] = [:]
 
-    /// The objects written in the pending transaction, in order of their first write;
-    /// an object's `_pendingSlot` is one plus its position here.
+    /// The committed objects written in the pending transaction, in order of their first
+    /// write; an object's `_pendingSlot` is one plus its position here.
     @exclusivity(unchecked) internal var _pending: [_PendingEntry] = []
+
+    /// The objects inserted in the pending transaction, as runs of serials in insertion
+    /// order. Their entity tables hold them (`nil` once deleted); an inserted object keeps no
+    /// pending entry and no old values: its values are its pending state.
+    @exclusivity(unchecked) internal var _insertRuns: [_InsertRun] = []
+    /// The objects inserted in the pending transaction and deleted in it too (their entity
+    /// tables no longer hold them), kept for commit checks and rollback.
+    @exclusivity(unchecked) internal var _deletedInserts: [GraphObject] = []
+    /// Some object inserted in the pending transaction has ``GraphObject/_mayHoldInvalidTargetsFlag``.
+    @exclusivity(unchecked) internal var _insertsMayHoldInvalidTargets = false
 
     /// The observers, in registration order.
     internal var _observers: [_Observer] = []
@@ -77,15 +87,15 @@ public final class ObjectGraph {
                 for (_, accessor) in entity.relationships { accessor.setObjects(object, []) }
             }
         }
-        for entry in _pending {
-            let entity = _entities[entry.object._entityNumber]!
-            for (_, accessor) in entity.relationships { accessor.setObjects(entry.object, []) }
+        for object in _pending.lazy.map(\.object) + _deletedInserts {
+            let entity = _entities[object._entityNumber]!
+            for (_, accessor) in entity.relationships { accessor.setObjects(object, []) }
         }
         for observer in _observers { observer.finish?() }
     }
 
     /// Whether there are writes, inserts or deletes not yet committed.
-    public var hasChanges: Bool { !_pending.isEmpty }
+    public var hasChanges: Bool { !_pending.isEmpty || !_insertRuns.isEmpty || !_deletedInserts.isEmpty }
 
     // MARK: Inserting and deleting
 
