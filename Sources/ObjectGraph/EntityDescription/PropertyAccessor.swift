@@ -144,11 +144,14 @@ internal final class _PropertyAccessor {
     let offset: Int
     /// The relationship's shape, or `nil` for an attribute.
     let kind: RelationshipKind?
+    /// The size of the wrapper's storage (a to-one relationship: one nullable reference).
+    let storageSize: Int
     private let ops: _PropertyOperations
 
     init(offset: Int, operations: _PropertyOperations) {
         self.offset = offset
         self.kind = operations.kind
+        self.storageSize = operations.storageSize
         self.ops = operations
     }
 
@@ -204,6 +207,7 @@ internal final class _PropertyAccessor {
 @usableFromInline
 internal struct _PropertyOperations {
     @usableFromInline var kind: RelationshipKind?
+    @usableFromInline var storageSize = 0
     @usableFromInline var readAny: (GraphObject, Int) -> Any
     @usableFromInline var save: (GraphObject, Int) -> any _SavedValue
     @usableFromInline var isUnchanged: (any _SavedValue, GraphObject, Int) -> Bool
@@ -256,6 +260,7 @@ internal struct _PropertyOperations {
             return _equalIfEquatable(_storagePointer(object, at: offset, as: Storage.self).pointee._value, value) ?? false
         }
         ops.hashable = { value in (value as? any Hashable).map { AnyHashable($0) } }
+        ops.storageSize = MemoryLayout<Storage>.size
         return ops
     }
 
@@ -292,6 +297,7 @@ internal struct _PropertyOperations {
         ops.setObjects = { object, offset, targets in
             _storagePointer(object, at: offset, as: Storage.self).pointee._value = Value(_graphObjects: targets)
         }
+        ops.storageSize = MemoryLayout<Storage>.size
         return ops
     }
 }

@@ -93,6 +93,14 @@ open class GraphObject: Observable, Hashable {
         _context = context
     }
 
+    /// Moves an object that is in no graph to a graph's context (``_attach(to:)`` for the
+    /// case where the current context is the detached one, which is never counted).
+    @inline(__always)
+    internal final func _attachDetached(to context: _GraphContext) {
+        _ = Unmanaged.passUnretained(context).retain()
+        _context = context
+    }
+
     /// The entity name used in URIs, batches and change descriptions: the class's name by
     /// default. Override it to keep names stable when a class is renamed.
     open class var entityName: String { String(describing: self) }

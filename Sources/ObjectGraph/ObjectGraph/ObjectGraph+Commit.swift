@@ -100,14 +100,22 @@ extension ObjectGraph {
     /// insertion order.
     @inline(__always)
     private func _forEachInserted<Failure: Error>(_ body: (GraphObject) throws(Failure) -> Void) throws(Failure) {
-        // By position: `body` may run user code (validation), which only reads.
+        // By position: `body` may run user code (validation), which only reads. The tables
+        // hold the objects, so they are lent to `body` without counting references.
         var position = 0
         while position < _insertRuns.count {
             let run = _insertRuns[position]
             position += 1
             for serial in run.start..<run.end {
-                guard let object = run.entity.objects[serial] else { continue }
-                try body(object)
+                let bits = run.entity.objects.withUnsafeBufferPointer { table in
+                    UnsafeRawPointer(table.baseAddress.unsafelyUnwrapped).load(fromByteOffset: serial &* MemoryLayout<GraphObject?>.stride, as: UInt.self)
+                }
+                guard let pointer = UnsafeRawPointer(bitPattern: bits) else { continue }
+                var failure: Failure?
+                Unmanaged<GraphObject>.fromOpaque(pointer)._withUnsafeGuaranteedRef { object in
+                    do throws(Failure) { try body(object) } catch { failure = error }
+                }
+                if let failure { throw failure }
             }
         }
     }

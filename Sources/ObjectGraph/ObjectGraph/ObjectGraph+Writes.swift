@@ -53,15 +53,14 @@ extension ObjectGraph {
     @usableFromInline
     @inline(never)
     internal func _setToOne(_ object: GraphObject, offset: Int, _ target: GraphObject?) {
-        let entity = _state(of: object)
-        let index = _index(of: object, offset: offset, in: entity)
         if let target, object._flags == GraphObject._insertedFlag, target._flags == GraphObject._insertedFlag,
-            target._context === _context, _relateInserted(object, entity, index, target)
+            target._context === _context, _relateInserted(object, offset: offset, target)
         {
             _checkInvariants(around: object)
             return
         }
-        _assignToOne(object, entity, index, target, direct: true)
+        let entity = _state(of: object)
+        _assignToOne(object, entity, _index(of: object, offset: offset, in: entity), target, direct: true)
         _checkInvariants(around: object)
     }
 
@@ -72,15 +71,17 @@ extension ObjectGraph {
     ///
     /// - Returns: `false`, having changed nothing, when the case does not apply.
     @inline(__always)
-    private func _relateInserted(_ owner: GraphObject, _ entity: _GraphEntity, _ index: Int, _ target: GraphObject) -> Bool {
-        guard let accessor = entity.description.relationshipAccessors[index], accessor.toOne(owner) == nil else { return false }
-        guard let link = entity.inverses[index] else {
-            accessor.add(owner, target)
-            return true
-        }
-        guard let inverse = link.entity.description.relationshipAccessors[link.index], inverse.kind == .toMany else { return false }
-        accessor.add(owner, target)
-        inverse.add(target, owner)
+    private func _relateInserted(_ owner: GraphObject, offset: Int, _ target: GraphObject) -> Bool {
+        // Unowned: the graph keeps its entities, the descriptions their accessors, so the
+        // fast path counts no references.
+        unowned(unsafe) let entity = _state(of: owner)
+        guard let link = entity.bulkToOne(at: offset) else { return false }
+        // A to-one slot is one nullable reference (checked when the link is made): test and
+        // fill it directly instead of through the accessor's closures.
+        let slot = UnsafeMutableRawPointer(Unmanaged.passUnretained(owner).toOpaque()) + offset
+        guard slot.load(as: UInt.self) == 0 else { return false }
+        slot.storeBytes(of: UInt(bitPattern: Unmanaged.passRetained(target).toOpaque()), as: UInt.self)
+        link.inverse?.add(target, owner)
         return true
     }
 
@@ -309,12 +310,21 @@ extension ObjectGraph {
     // MARK: Insert and delete
 
     internal func _insert(_ object: GraphObject) {
-        let entity = _entity(for: type(of: object))
+        if let last = _lastEntity, ObjectIdentifier(type(of: object)) == _lastEntityType {
+            // The graph keeps its entities: lend the cached one without counting references.
+            last._withUnsafeGuaranteedRef { _insert(object, into: $0) }
+        } else {
+            _insert(object, into: _entity(for: type(of: object)))
+        }
+    }
+
+    @inline(__always)
+    private func _insert(_ object: GraphObject, into entity: _GraphEntity) {
         let serial = entity.objects.count
         precondition(UInt64(serial) < 1 << ObjectID.serialBits, "an entity of one graph holds at most 2^32 objects")
         object._idBits = entity.idBase | UInt64(serial)
         object._entity = entity.description
-        object._attach(to: _context)
+        object._attachDetached(to: _context)
         object._flags = GraphObject._insertedFlag
         entity.objects.append(object)
         entity.liveCount += 1
@@ -323,8 +333,14 @@ extension ObjectGraph {
         } else {
             _insertRuns.append(_InsertRun(entity: entity, start: serial, end: serial + 1))
         }
+        // Relationships set before insertion: store them again, with their inverses. A
+        // to-one slot is one nullable reference, tested without the accessor.
+        let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+        var anySet = false
+        for offset in entity.toOneOffsets where base.load(fromByteOffset: offset, as: UInt.self) != 0 { anySet = true }
+        for (_, accessor) in entity.manyRelationships where !accessor.isEmpty(object) { anySet = true }
+        guard anySet else { return }
         for (index, accessor) in entity.relationships where !accessor.isEmpty(object) {
-            // Relationships set before insertion: store them again, with their inverses.
             if accessor.kind == .toOne, let target = accessor.toOne(object) {
                 accessor.remove(object, target)
                 _assignToOne(object, entity, index, target, direct: false)

@@ -18,6 +18,16 @@ internal final class _GraphEntity {
     /// entity number); an object's bits are these ORed with its serial.
     let idBase: UInt64
 
+    /// The storage offsets of the to-one relationships (one nullable reference each), and
+    /// the other relationships: what an insert checks for relationships set beforehand.
+    let toOneOffsets: [Int]
+    let manyRelationships: [(index: Int, accessor: _PropertyAccessor)]
+
+    /// The to-one relationships a bulk insert can relate directly (see
+    /// ``ObjectGraph/_relateInserted(_:offset:_:)``), made on first use after the inverses
+    /// are resolved; `nil` again whenever an inverse of this entity is resolved.
+    @exclusivity(unchecked) var bulkToOne: [_BulkToOne]?
+
     init(_ description: EntityDescription, graphTag: UInt64) {
         self.description = description
         relationships = description.relationshipAccessors.enumerated().compactMap { index, accessor in
@@ -25,6 +35,11 @@ internal final class _GraphEntity {
         }
         inverses = Array(repeating: nil, count: description.properties.count)
         idBase = ObjectID(graphTag: graphTag, entity: description, serial: 0)._bits
+        toOneOffsets = relationships.filter { $0.accessor.kind == .toOne }.map {
+            precondition($0.accessor.storageSize == MemoryLayout<UInt>.size, "internal inconsistency: a to-one relationship stored in more than one word")
+            return $0.accessor.offset
+        }
+        manyRelationships = relationships.filter { $0.accessor.kind != .toOne }
     }
 }
 
@@ -36,6 +51,38 @@ internal struct _InsertRun {
     unowned(unsafe) let entity: _GraphEntity
     let start: Int
     var end: Int
+}
+
+/// A to-one relationship whose inverse is a to-many or none: what relating two objects
+/// inserted in the pending transaction needs, resolved once.
+internal struct _BulkToOne {
+    /// The storage offset of the to-one relationship in the owner.
+    let offset: Int
+    /// The to-one relationship. The entity descriptions keep their accessors for the
+    /// process's life.
+    unowned(unsafe) let accessor: _PropertyAccessor
+    /// The to-many inverse, or `nil` when the relationship has none.
+    unowned(unsafe) let inverse: _PropertyAccessor?
+}
+
+extension _GraphEntity {
+    /// The bulk description of the to-one relationship stored at `offset`; `nil` when that is
+    /// not a to-one relationship whose inverse is a to-many or none.
+    @inline(__always)
+    func bulkToOne(at offset: Int) -> _BulkToOne? {
+        if bulkToOne == nil { bulkToOne = makeBulkToOne() }
+        for link in bulkToOne.unsafelyUnwrapped where link.offset == offset { return link }
+        return nil
+    }
+
+    private func makeBulkToOne() -> [_BulkToOne] {
+        relationships.compactMap { index, accessor in
+            guard accessor.kind == .toOne else { return nil }
+            guard let link = inverses[index] else { return _BulkToOne(offset: accessor.offset, accessor: accessor, inverse: nil) }
+            guard let inverse = link.entity.description.relationshipAccessors[link.index], inverse.kind == .toMany else { return nil }
+            return _BulkToOne(offset: accessor.offset, accessor: accessor, inverse: inverse)
+        }
+    }
 }
 
 /// The inverse of a relationship: a property of an entity in the same graph.
@@ -74,9 +121,9 @@ extension ObjectGraph {
     /// to, and its inverses) on first use.
     internal func _entity(for type: GraphObject.Type) -> _GraphEntity {
         let key = ObjectIdentifier(type)
-        if key == _lastEntityType, let last = _lastEntity { return last }
+        if key == _lastEntityType, let last = _lastEntity { return last.takeUnretainedValue() }
         if let known = _entityByType[key] {
-            _lastEntity = known
+            _lastEntity = Unmanaged.passUnretained(known)
             _lastEntityType = key
             return known
         }
@@ -109,6 +156,8 @@ extension ObjectGraph {
             )
             entity.inverses[index] = _InverseLink(entity: destination, index: inverseIndex)
             destination.inverses[inverseIndex] = _InverseLink(entity: entity, index: index)
+            entity.bulkToOne = nil
+            destination.bulkToOne = nil
         }
         return entity
     }

@@ -33,7 +33,7 @@ public final class ObjectGraph {
     internal var _entityByType: [ObjectIdentifier: _GraphEntity] = [:]
     /// The entity of the last lookup by class (bulk inserts are usually of one class), and
     /// that class. Unowned: `_entityByType` keeps every entity for the graph's life.
-    @exclusivity(unchecked) internal unowned(unsafe) var _lastEntity: _GraphEntity?
+    @exclusivity(unchecked) internal var _lastEntity: Unmanaged<_GraphEntity>?
     @exclusivity(unchecked) internal var _lastEntityType: ObjectIdentifier?
     /// Per-entity state, by entity name.
     internal var _entitiesByName: [String: _GraphEntity] = [:]
