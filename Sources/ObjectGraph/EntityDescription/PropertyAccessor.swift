@@ -201,6 +201,8 @@ internal final class _PropertyAccessor {
     func remove(_ object: GraphObject, _ target: GraphObject) { ops.remove(object, offset, target) }
     /// Replaces the related objects (distinct, in order).
     func setObjects(_ object: GraphObject, _ targets: [GraphObject]) { ops.setObjects(object, offset, targets) }
+    /// Adds targets, reserving room for them first (to-one: the last one stays).
+    func addAll(_ object: GraphObject, _ targets: [Unmanaged<GraphObject>]) { ops.addAll(object, offset, targets) }
 }
 
 /// The closures behind a ``_PropertyAccessor``; each takes the storage offset.
@@ -223,6 +225,7 @@ internal struct _PropertyOperations {
     @usableFromInline var add: (GraphObject, Int, GraphObject) -> Void = { _, _, _ in preconditionFailure("internal inconsistency: not a relationship") }
     @usableFromInline var remove: (GraphObject, Int, GraphObject) -> Void = { _, _, _ in preconditionFailure("internal inconsistency: not a relationship") }
     @usableFromInline var setObjects: (GraphObject, Int, [GraphObject]) -> Void = { _, _, _ in preconditionFailure("internal inconsistency: not a relationship") }
+    @usableFromInline var addAll: (GraphObject, Int, [Unmanaged<GraphObject>]) -> Void = { _, _, _ in preconditionFailure("internal inconsistency: not a relationship") }
 
     @usableFromInline
     init(
@@ -296,6 +299,11 @@ internal struct _PropertyOperations {
         ops.remove = { object, offset, target in _storagePointer(object, at: offset, as: Storage.self).pointee._value._remove(target) }
         ops.setObjects = { object, offset, targets in
             _storagePointer(object, at: offset, as: Storage.self).pointee._value = Value(_graphObjects: targets)
+        }
+        ops.addAll = { object, offset, targets in
+            let storage = _storagePointer(object, at: offset, as: Storage.self)
+            storage.pointee._value._reserveCapacity(adding: targets.count)
+            for target in targets { target._withUnsafeGuaranteedRef { storage.pointee._value._add($0) } }
         }
         ops.storageSize = MemoryLayout<Storage>.size
         return ops

@@ -40,15 +40,16 @@ open class GraphObject: Observable, Hashable {
     @exclusivity(unchecked)
     internal final unowned(unsafe) var _entity: EntityDescription?
 
-    /// One plus the index of the object's entry in the graph's pending changes (0: none,
-    /// always for an object inserted in the pending transaction). For a prototype: the
-    /// storage offset its last read probed.
+    /// One plus the index of the object's entry in the graph's pending changes (0: none).
+    /// An object inserted in the pending transaction has no entry: one plus the index of its
+    /// deferred inverse members, if any. For a prototype: the storage offset its last read
+    /// probed.
     @usableFromInline
     @exclusivity(unchecked)
     internal final var _pendingSlot: Int32 = 0
 
     /// ``_insertedFlag``, ``_deletedFlag``, ``_prototypeFlag``, ``_observedFlag``,
-    /// ``_writtenAfterDeleteFlag``, ``_mayHoldInvalidTargetsFlag``.
+    /// ``_writtenAfterDeleteFlag``, ``_mayHoldInvalidTargetsFlag``, ``_staleInverseFlag``.
     @usableFromInline
     @exclusivity(unchecked)
     internal final var _flags: UInt8 = 0
@@ -67,6 +68,10 @@ open class GraphObject: Observable, Hashable {
     /// A relationship of an object inserted in the pending transaction was given an object of
     /// another graph or a deleted one (a committed object notes this in its pending entry).
     @usableFromInline static let _mayHoldInvalidTargetsFlag: UInt8 = 32
+    /// A to-many relationship of the object (inserted in the pending transaction) has members
+    /// its graph has not added yet; flush them before touching its relationships (see
+    /// `ObjectGraph+DeferredInverses.swift`).
+    @usableFromInline static let _staleInverseFlag: UInt8 = 64
 
     /// Makes an object that is in no graph yet; insert it with ``ObjectGraph/insert(_:)``.
     public required init() {

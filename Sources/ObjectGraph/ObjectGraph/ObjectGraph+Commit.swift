@@ -17,6 +17,7 @@ extension ObjectGraph {
     @discardableResult
     public func commit(author: String? = nil) throws(CommitError) -> GraphChanges? {
         guard hasChanges else { return nil }
+        _flushDeferredInverses()
         let inserted = try _validatePending()
         let changes = _collectChanges(inserted: inserted, author: author)
         _pending.withUnsafeBufferPointer { entries in
@@ -55,6 +56,7 @@ extension ObjectGraph {
     ///
     /// - Complexity: O(*k*) for *k* pending writes and inserted objects.
     public func rollback() {
+        _flushDeferredInverses()
         for entry in _pending.reversed() {
             let object = entry.object
             let entity = _state(of: object)

@@ -18,7 +18,11 @@ extension ObjectGraph {
                 precondition(previousEnd[ObjectIdentifier(run.entity), default: 0] <= run.start, "invariant: insert runs out of order")
                 previousEnd[ObjectIdentifier(run.entity)] = run.end
                 for case let object? in run.entity.objects[run.start..<run.end] {
-                    precondition(object._flags & GraphObject._insertedFlag != 0 && object._pendingSlot == 0, "invariant: inserted object \(object.objectID)")
+                    precondition(object._flags & GraphObject._insertedFlag != 0, "invariant: inserted object \(object.objectID)")
+                    precondition(
+                        (object._flags & GraphObject._staleInverseFlag != 0) == (object._pendingSlot != 0),
+                        "invariant: deferred members of \(object.objectID)"
+                    )
                 }
             }
             for object in _deletedInserts {
@@ -27,6 +31,10 @@ extension ObjectGraph {
                     "invariant: flags of the deleted insert \(object.objectID)"
                 )
                 precondition(_state(of: object).objects[object._serial] == nil, "invariant: a deleted object is still listed")
+            }
+            for (position, list) in _deferredInverses.enumerated() {
+                precondition(Int(list.target._pendingSlot) == position + 1, "invariant: deferred list of \(list.target.objectID)")
+                precondition(list.target._flags & GraphObject._staleInverseFlag != 0, "invariant: stale flag of \(list.target.objectID)")
             }
             for case let entity? in _entities {
                 precondition(entity.liveCount >= 0 && entity.liveCount <= entity.objects.count, "invariant: live count of \(entity.description.name)")
@@ -46,7 +54,7 @@ extension ObjectGraph {
                 guard let link = entity.inverses[index], let inverse = link.entity.description.relationshipAccessors[link.index] else { continue }
                 for target in accessor.objects(object) where target._context === _context {
                     precondition(
-                        inverse.contains(target, object),
+                        inverse.contains(target, object) || _defers(object, in: target, inverse),
                         "invariant: \(object.objectID).\(entity.description.properties[index].name) holds \(target.objectID) but not the other way round"
                     )
                 }

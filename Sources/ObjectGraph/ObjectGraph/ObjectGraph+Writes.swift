@@ -53,12 +53,14 @@ extension ObjectGraph {
     @usableFromInline
     @inline(never)
     internal func _setToOne(_ object: GraphObject, offset: Int, _ target: GraphObject?) {
-        if let target, object._flags == GraphObject._insertedFlag, target._flags == GraphObject._insertedFlag,
+        if let target, object._flags == GraphObject._insertedFlag,
+            target._flags & ~GraphObject._staleInverseFlag == GraphObject._insertedFlag,
             target._context === _context, _relateInserted(object, offset: offset, target)
         {
             _checkInvariants(around: object)
             return
         }
+        _flushDeferredInverses()
         let entity = _state(of: object)
         _assignToOne(object, entity, _index(of: object, offset: offset, in: entity), target, direct: true)
         _checkInvariants(around: object)
@@ -67,7 +69,8 @@ extension ObjectGraph {
     /// The bulk-insert case of a to-one setter: both objects were inserted in this
     /// transaction, are not deleted and were never observed, and the owner's relationship
     /// is empty. Nothing is saved (inserted objects keep no old values) or notified, and
-    /// the inverse, if any, is a to-many that simply gains the owner.
+    /// the inverse, if any, is a to-many that simply gains the owner (deferred: see
+    /// `ObjectGraph+DeferredInverses.swift`).
     ///
     /// - Returns: `false`, having changed nothing, when the case does not apply.
     @inline(__always)
@@ -81,7 +84,7 @@ extension ObjectGraph {
         let slot = UnsafeMutableRawPointer(Unmanaged.passUnretained(owner).toOpaque()) + offset
         guard slot.load(as: UInt.self) == 0 else { return false }
         slot.storeBytes(of: UInt(bitPattern: Unmanaged.passRetained(target).toOpaque()), as: UInt.self)
-        link.inverse?.add(target, owner)
+        if let inverse = link.inverse, !_deferInverseAdd(target, inverse, owner: owner) { inverse.add(target, owner) }
         return true
     }
 
@@ -93,6 +96,7 @@ extension ObjectGraph {
             Set(targets.lazy.map(ObjectIdentifier.init)).count == targets.count,
             "an ordered relationship cannot hold the same object twice"
         )
+        _flushDeferredInverses()
         let entity = _state(of: object)
         _assign(object, entity, _index(of: object, offset: offset, in: entity), targets, direct: true)
         _checkInvariants(around: object)
@@ -192,6 +196,7 @@ extension ObjectGraph {
     /// graph are inserted; objects of another graph are stored but their side is not
     /// touched (the commit refuses them).
     internal func _assign(_ owner: GraphObject, _ entity: _GraphEntity, _ index: Int, _ targets: [GraphObject], direct: Bool) {
+        _flushDeferredInverses()
         guard let accessor = entity.description.relationshipAccessors[index] else {
             preconditionFailure("internal inconsistency: property \(index) is not a relationship")
         }
@@ -223,6 +228,7 @@ extension ObjectGraph {
 
     /// Sets a to-one relationship and keeps the inverses in step.
     internal func _assignToOne(_ owner: GraphObject, _ entity: _GraphEntity, _ index: Int, _ target: GraphObject?, direct: Bool) {
+        _flushDeferredInverses()
         guard let accessor = entity.description.relationshipAccessors[index] else {
             preconditionFailure("internal inconsistency: property \(index) is not a relationship")
         }
@@ -353,6 +359,7 @@ extension ObjectGraph {
     }
 
     internal func _delete(_ object: GraphObject) {
+        _flushDeferredInverses()
         let entity = _state(of: object)
         if object._flags & GraphObject._insertedFlag != 0 {
             _deletedInserts.append(object)

@@ -49,6 +49,9 @@ public final class ObjectGraph {
     /// The objects inserted in the pending transaction and deleted in it too (their entity
     /// tables no longer hold them), kept for commit checks and rollback.
     @exclusivity(unchecked) internal var _deletedInserts: [GraphObject] = []
+    /// Members of to-many relationships of inserted objects, not added yet, one list per
+    /// object (its `_pendingSlot` is one plus the list's position).
+    @exclusivity(unchecked) internal var _deferredInverses: [_DeferredInverse] = []
     /// Some object inserted in the pending transaction has ``GraphObject/_mayHoldInvalidTargetsFlag``.
     @exclusivity(unchecked) internal var _insertsMayHoldInvalidTargets = false
 
@@ -81,6 +84,7 @@ public final class ObjectGraph {
     deinit {
         _context.graph = nil
         _context._readMode = .detached
+        _dropDeferredInverses()
         // Objects refer to each other strongly; break the cycles so they can go away.
         for case let entity? in _entities {
             for case let object? in entity.objects {
@@ -127,6 +131,7 @@ public final class ObjectGraph {
     public func delete(_ object: GraphObject) {
         precondition(object._context === _context, "delete(_:): the object is not in this graph")
         guard object._flags & GraphObject._deletedFlag == 0 else { return }
+        _flushDeferredInverses()
         _delete(object)
         _checkInvariants(around: object)
     }

@@ -96,6 +96,7 @@ public struct Relationship<Value: RelationshipValue>: _GraphPropertyStorage {
             if _slowPath(object._context._readMode != .untracked) {
                 object._noteRead(offset: _storageOffset(object, storageKeyPath))
             }
+            if _slowPath(object._flags & GraphObject._staleInverseFlag != 0) { object._flushStaleInverses() }
             return object[keyPath: storageKeyPath]._value
         }
         @inline(__always)
@@ -105,6 +106,7 @@ public struct Relationship<Value: RelationshipValue>: _GraphPropertyStorage {
                 return
             }
             let offset = _storageOffset(object, storageKeyPath)
+            if _slowPath(object._flags & GraphObject._staleInverseFlag != 0) { object._flushStaleInverses() }
             if object[keyPath: storageKeyPath]._value._hasSameObjects(as: newValue) {
                 if object._flags & GraphObject._deletedFlag != 0 { graph._noteWriteToDeleted(object, offset: offset) }
                 return
