@@ -107,7 +107,9 @@ public struct Relationship<Value: RelationshipValue>: _GraphPropertyStorage {
             }
             let offset = _storageOffset(object, storageKeyPath)
             if _slowPath(object._flags & GraphObject._staleInverseFlag != 0) { object._flushStaleInverses() }
-            if object[keyPath: storageKeyPath]._value._hasSameObjects(as: newValue) {
+            // Through the storage's address: the graph is confined, so no dynamic exclusivity
+            // check is needed for this read.
+            if _storagePointer(object, at: offset, as: Relationship<Value>.self).pointee._value._hasSameObjects(as: newValue) {
                 if object._flags & GraphObject._deletedFlag != 0 { graph._noteWriteToDeleted(object, offset: offset) }
                 return
             }
