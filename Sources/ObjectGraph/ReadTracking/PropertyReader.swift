@@ -56,8 +56,18 @@ public struct PropertyReader<Object: GraphObject, Value> {
     @inlinable
     @inline(__always)
     public func callAsFunction(_ object: Object) -> Value {
-        if _slowPath(isToMany && object._flags & GraphObject._staleInverseFlag != 0) { object._flushStaleInverses() }
+        // The to-many case is out of line, so the common one is a plain load with no call
+        // (a call in the loop would make the caller count references to each object).
+        if _slowPath(isToMany) { return _readToMany(object) }
         // Attribute<Value> and Relationship<Value> store exactly one Value.
+        return _storagePointer(object, at: offset, as: Value.self).pointee
+    }
+
+    /// Reads a to-many relationship, adding the members a bulk insert deferred first.
+    @usableFromInline
+    @inline(never)
+    internal func _readToMany(_ object: Object) -> Value {
+        if object._flags & GraphObject._staleInverseFlag != 0 { object._flushStaleInverses() }
         return _storagePointer(object, at: offset, as: Value.self).pointee
     }
 }
