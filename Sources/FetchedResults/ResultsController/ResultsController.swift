@@ -44,7 +44,7 @@ open class ResultsController<Object: GraphObject>: Observable {
     var dependencies = DependencyIndex(entity: Object.entity)
     var observation: GraphObservation?
     /// Whether ``performFetch()`` ran.
-    public private(set) var hasFetched = false
+    public internal(set) var hasFetched = false
     /// Bumped whenever the results change; sections read with an older generation are stale.
     var generation = 0
     var cachedObjects: [Object]?
