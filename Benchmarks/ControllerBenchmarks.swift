@@ -127,6 +127,35 @@ private final class DeliveryTimer {
     }
 }
 
+/// Writes the changes of one benchmark commit, uncommitted: 100 sort-key updates, 10
+/// inserts and 10 deletes.
+private final class CommitWriter {
+    let fixture: ControllerFixture
+    var items: [ControllerBenchItem]
+    var rng = SystemRandomNumberGenerator()
+
+    init(_ fixture: ControllerFixture) {
+        self.fixture = fixture
+        items = fixture.graph.objects(of: ControllerBenchItem.self)
+    }
+
+    func write() {
+        for _ in 0..<100 { items.randomElement(using: &rng)!.name = "Item \(UInt32.random(in: 0..<UInt32.max, using: &rng))" }
+        for index in 0..<10 {
+            let item = fixture.graph.insert(ControllerBenchItem())
+            item.name = "Item \(UInt32.random(in: 0..<UInt32.max, using: &rng))"
+            item.location = fixture.locations[index * 7]
+            items.append(item)
+        }
+        for _ in 0..<10 {
+            let index = Int.random(in: 0..<items.count, using: &rng)
+            fixture.graph.delete(items[index])
+            items.swapAt(index, items.count - 1)
+            items.removeLast()
+        }
+    }
+}
+
 private func rows(_ controller: ResultsController<ControllerBenchItem>) -> [(section: SortValue, ids: [ObjectID])] {
     controller.snapshot.sections.map { ($0.identifier, $0.objectIDs) }
 }
@@ -158,26 +187,12 @@ func controllerBenchmarks() -> [Benchmark] {
             let controller = ResultsController(graph: fixture.graph, request: ControllerFixture.request)
             controller.performFetch()
             timer.stop(on: fixture.graph)
-            var rng = SystemRandomNumberGenerator()
             var old = rows(controller)
-            var items = fixture.graph.objects(of: ControllerBenchItem.self)
+            let writer = CommitWriter(fixture)
             return .init(
                 subject: { stopwatch in
                     blackHole(timer)
-                    // 100 sort-key updates, 10 inserts and 10 deletes in one commit.
-                    for _ in 0..<100 { items.randomElement(using: &rng)!.name = "Item \(UInt32.random(in: 0..<UInt32.max, using: &rng))" }
-                    for index in 0..<10 {
-                        let item = fixture.graph.insert(ControllerBenchItem())
-                        item.name = "Item \(UInt32.random(in: 0..<UInt32.max, using: &rng))"
-                        item.location = fixture.locations[index * 7]
-                        items.append(item)
-                    }
-                    for _ in 0..<10 {
-                        let index = Int.random(in: 0..<items.count, using: &rng)
-                        fixture.graph.delete(items[index])
-                        items.swapAt(index, items.count - 1)
-                        items.removeLast()
-                    }
+                    writer.write()
                     stopwatch.measure { try? fixture.graph.commit() }
                     precondition(controller.numberOfObjects == ControllerFixture.itemCount, "the commit did not reach the controller")
                 },
@@ -185,6 +200,33 @@ func controllerBenchmarks() -> [Benchmark] {
                     let (changes, new) = stopwatch.measure { fixture.refetchAndDiff(from: old) }
                     old = new
                     blackHole(changes)
+                }
+            )
+        },
+        Benchmark("controller.commit.120.1m.controller-share", baseline: "the same commit, no controller", runs: 15) {
+            // Two identical graphs: the subject's has a fetched controller, the baseline's
+            // none, so subject − baseline is the controller's share of a commit (the time
+            // its delivery takes, which the graph's own commit time does not blur). The
+            // direct measurement of that share is printed too.
+            let observed = ControllerFixture()
+            let plain = ControllerFixture()
+            let timer = DeliveryTimer(row: "controller.commit.120.1m.controller-share", runs: 15)
+            timer.start(on: observed.graph)
+            let controller = ResultsController(graph: observed.graph, request: ControllerFixture.request)
+            controller.performFetch()
+            timer.stop(on: observed.graph)
+            let observedWriter = CommitWriter(observed)
+            let plainWriter = CommitWriter(plain)
+            return .init(
+                subject: { stopwatch in
+                    blackHole(timer)
+                    observedWriter.write()
+                    stopwatch.measure { try? observed.graph.commit() }
+                    precondition(controller.numberOfObjects == ControllerFixture.itemCount, "the commit did not reach the controller")
+                },
+                baseline: { stopwatch in
+                    plainWriter.write()
+                    stopwatch.measure { try? plain.graph.commit() }
                 }
             )
         },

@@ -14,11 +14,46 @@ private struct DiffSection: Identifiable {
 
 /// The diff rows: the staged sectioned diff (`ListChanges.stagedDifference`, identifiers
 /// hashed once, moves minimized, stages valid for a list view) against the standard library's
-/// `CollectionDifference` with `inferringMoves()` on the same data, in the same run.
+/// `CollectionDifference` with `inferringMoves()` on the same data, in the same run; and the
+/// 100k row split into its unstaged difference and its staging, each against the cheapest
+/// thing that part could be compared with.
 func diffBenchmarks() -> [Benchmark] {
     [
         flatRow("diff.uuid.5k", count: 5_000, deleted: 1_000, inserted: 1_000, shuffled: 200, runs: 7),
         flatRow("diff.uuid.100k", count: 100_000, deleted: 10_000, inserted: 10_000, shuffled: 2_000, runs: 3),
+        // The 100k row in two parts, for readers who want to know where its time goes.
+        Benchmark(
+            "diff.uuid.100k.difference",
+            baseline: "a [UUID: Int] of the old rows, looked up by every new row",
+            runs: 5
+        ) {
+            let (old, new) = flatData(count: 100_000, deleted: 10_000, inserted: 10_000, shuffled: 2_000)
+            return .init(
+                subject: { stopwatch in
+                    // The general changes, unstaged: matching, moves and index paths.
+                    _ = stopwatch.measure { try! ListChanges.difference(from: old, to: new) }
+                },
+                baseline: { stopwatch in
+                    _ = stopwatch.measure {
+                        var positions = [UUID: Int](minimumCapacity: old.count)
+                        for (position, row) in old.enumerated() { positions[row.id] = position }
+                        return new.reduce(0) { $0 &+ (positions[$1.id] ?? 0) }
+                    }
+                }
+            )
+        },
+        Benchmark(
+            "diff.uuid.100k.staging",
+            baseline: "ListChanges.normalized() (every field sorted) of the same changes",
+            runs: 5
+        ) {
+            let (old, new) = flatData(count: 100_000, deleted: 10_000, inserted: 10_000, shuffled: 2_000)
+            let changes = try! ListChanges.difference(from: old, to: new)
+            return .init(
+                subject: { stopwatch in _ = stopwatch.measure { changes.staged() } },
+                baseline: { stopwatch in _ = stopwatch.measure { changes.normalized() } }
+            )
+        },
         Benchmark(
             "diff.sections.100k",
             baseline: "CollectionDifference.inferringMoves() on the flattened rows",
@@ -56,19 +91,25 @@ func diffBenchmarks() -> [Benchmark] {
     ]
 }
 
-/// A flat row: `count` UUIDs, then `deleted` removed, `inserted` added and `shuffled` moved to
-/// random positions.
+/// The data of a flat row: `count` UUIDs, then `deleted` removed, `inserted` added and
+/// `shuffled` moved to random positions.
+private func flatData(count: Int, deleted: Int, inserted: Int, shuffled: Int) -> (old: [DiffRow], new: [DiffRow]) {
+    var rng = BenchmarkGenerator(seed: UInt64(count))
+    let old = (0..<count).map { _ in DiffRow(id: UUID()) }
+    var new = old
+    for _ in 0..<deleted { new.remove(at: Int.random(in: new.indices, using: &rng)) }
+    for _ in 0..<inserted { new.insert(DiffRow(id: UUID()), at: Int.random(in: 0...new.count, using: &rng)) }
+    for _ in 0..<shuffled {
+        let row = new.remove(at: Int.random(in: new.indices, using: &rng))
+        new.insert(row, at: Int.random(in: 0...new.count, using: &rng))
+    }
+    return (old, new)
+}
+
+/// A flat row on the data of `flatData(count:deleted:inserted:shuffled:)`.
 private func flatRow(_ name: String, count: Int, deleted: Int, inserted: Int, shuffled: Int, runs: Int) -> Benchmark {
     Benchmark(name, baseline: "CollectionDifference.inferringMoves()", runs: runs) {
-        var rng = BenchmarkGenerator(seed: UInt64(count))
-        let old = (0..<count).map { _ in DiffRow(id: UUID()) }
-        var new = old
-        for _ in 0..<deleted { new.remove(at: Int.random(in: new.indices, using: &rng)) }
-        for _ in 0..<inserted { new.insert(DiffRow(id: UUID()), at: Int.random(in: 0...new.count, using: &rng)) }
-        for _ in 0..<shuffled {
-            let row = new.remove(at: Int.random(in: new.indices, using: &rng))
-            new.insert(row, at: Int.random(in: 0...new.count, using: &rng))
-        }
+        let (old, new) = flatData(count: count, deleted: deleted, inserted: inserted, shuffled: shuffled)
         return .init(
             subject: { stopwatch in
                 // The data is built without duplicate identifiers, so this cannot throw.

@@ -96,6 +96,50 @@ private func populateNotes(_ graph: ObjectGraph, count: Int) -> [BenchNote] {
     return notes
 }
 
+/// A graph of `count` items in `locationCount` locations (committed) and the writes of one
+/// controller-style commit on it: 100 name updates, 10 deletes (each removing an item from
+/// its location's 1/100 share of the items) and 10 inserts related to a location.
+private final class CommitShape {
+    let graph = ObjectGraph()
+    var items: [BenchItem]
+    let locations: [BenchLocation]
+    var rng = SystemRandomNumberGenerator()
+    var round = 0
+
+    init(count: Int) {
+        items = populate(graph, count: count)
+        locations = graph.objects(of: BenchLocation.self)
+    }
+
+    /// Makes the 120 writes; they stay pending.
+    func write() {
+        round += 1
+        for _ in 0..<100 { items.randomElement(using: &rng)!.name = "Item \(round) \(UInt32.random(in: 0..<UInt32.max, using: &rng))" }
+        for _ in 0..<10 {
+            // Committed items only: an item inserted and deleted in one transaction is no change.
+            let index = Int.random(in: 0..<items.count, using: &rng)
+            graph.delete(items[index])
+            items.swapAt(index, items.count - 1)
+            items.removeLast()
+        }
+        for index in 0..<10 {
+            let item = graph.insert(BenchItem())
+            item.name = "New \(round)"
+            item.location = locations[index * 7]
+            items.append(item)
+        }
+    }
+
+    /// Commits the writes.
+    func commit() -> GraphChanges? {
+        do {
+            return try graph.commit()
+        } catch {
+            preconditionFailure("the benchmark's commit failed: \(error)")
+        }
+    }
+}
+
 /// Makes `count` plain items spread over `locationCount` plain locations.
 private func plainItems(count: Int) -> [PlainItem] {
     let locations = (0..<locationCount).map { _ in PlainLocation() }
@@ -204,6 +248,46 @@ func graphBenchmarks() -> [Benchmark] {
                         }
                         return log
                     }
+                }
+            )
+        },
+        Benchmark("graph.commit.120.1m", baseline: "the same commit on a graph of 10k objects", runs: 9) {
+            // The commit alone (the writes are made before the timed region); a ratio near 1
+            // means its cost depends on the number of changes, not on the graph's size.
+            let large = CommitShape(count: million)
+            let small = CommitShape(count: 10_000)
+            return .init(
+                subject: { stopwatch in
+                    large.write()
+                    let changes = stopwatch.measure { large.commit() }
+                    precondition(changes?.deleted.count == 10)
+                },
+                baseline: { stopwatch in
+                    small.write()
+                    let changes = stopwatch.measure { small.commit() }
+                    precondition(changes?.deleted.count == 10)
+                }
+            )
+        },
+        Benchmark("graph.transaction.120.1m", baseline: "the same transaction on a graph of 10k objects", runs: 9) {
+            // The same shape, writes included (a first write to a committed relationship
+            // keeps what it needs to roll back).
+            let large = CommitShape(count: million)
+            let small = CommitShape(count: 10_000)
+            return .init(
+                subject: { stopwatch in
+                    let changes = stopwatch.measure { () -> GraphChanges? in
+                        large.write()
+                        return large.commit()
+                    }
+                    precondition(changes?.deleted.count == 10)
+                },
+                baseline: { stopwatch in
+                    let changes = stopwatch.measure { () -> GraphChanges? in
+                        small.write()
+                        return small.commit()
+                    }
+                    precondition(changes?.deleted.count == 10)
                 }
             )
         },

@@ -20,6 +20,7 @@ let all: [Benchmark] = [
     searchBenchmarks(),
     controllerBenchmarks(),
     searchKeystrokeBenchmarks(),
+    orderedBenchmarks(),
 ].flatMap { $0 }
 
 var arguments = Array(CommandLine.arguments.dropFirst())

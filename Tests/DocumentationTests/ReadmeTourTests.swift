@@ -19,6 +19,25 @@ final class Item: GraphObject {
     @Relationship(inverse: \Location.items) var location: Location?
 }
 
+// MARK: - "Hand-ordered lists"
+
+final class Playlist: GraphObject {
+    @Attribute var title = ""
+    @Relationship var songs: [Song]
+}
+
+final class Song: GraphObject {
+    @Attribute var title = ""
+    @Relationship(inverse: \Playlist.songs) var playlist: Playlist?
+}
+
+/// Keeps each whole batch a controller delivers.
+final class BatchLog: ResultsControllerDelegate {
+    typealias Object = Song
+    var batches: [ListChanges] = []
+    func controller(_ controller: ResultsController<Song>, didChangeContentWith changes: ListChanges) { batches.append(changes) }
+}
+
 // MARK: - "The accumulator and a view adapter"
 
 /// A view adapter: what an app writes around its table view. This one prints.
@@ -137,6 +156,32 @@ struct ReadmeTourTests {
         // A row picked in the search results is the same object in the main list.
         let picked = IndexPath(row: 0, section: 0)
         #expect(items.object(at: try #require(search.baseIndexPath(forObjectAt: picked))).name == "Banana")
+    }
+
+    @Test func handOrderedLists() throws {
+        let graph = ObjectGraph()
+        let mix = graph.insert(Playlist())
+        mix.songs = ["One", "Two", "Three", "Four"].map { title in
+            let song = graph.insert(Song())
+            song.title = title
+            return song
+        }
+        _ = try graph.commit()
+        let log = BatchLog()
+
+        let songs = OrderedResultsController(graph: graph, owner: mix, relationship: \.songs)
+        songs.performFetch()
+        songs.delegate = log
+        // The user dragged the first row below the third; the table view already shows it.
+        try songs.moveRow(from: IndexPath(row: 0, section: 0), to: IndexPath(row: 2, section: 0))
+        #expect(mix.songs.map(\.title) == ["Two", "Three", "One", "Four"])
+        #expect(songs.fetchedObjects.map(\.title) == ["Two", "Three", "One", "Four"])
+        #expect(log.batches.allSatisfy { $0.isEmpty }, "the drag is not delivered back")
+        mix.songs.reverse()
+        try graph.commit()
+        #expect(songs.fetchedObjects.map(\.title) == ["Four", "One", "Three", "Two"])
+        let batch = try #require(log.batches.last)
+        #expect(!batch.movedRows.isEmpty && batch.insertedRows.isEmpty && batch.deletedRows.isEmpty)
     }
 
     @Test func restoration() throws {

@@ -27,25 +27,45 @@ struct SortValueSummary {
             high = 2 << 61 | Self.orderedBits(number) >> 3
             low = 0
         case .string(let text):
-            high = 3 << 61
-            low = 0
+            var prefixHigh: UInt64 = 3 << 61
+            var prefixLow: UInt64 = 0
             var qualifies = true
-            var index = 0
-            for byte in text.utf8 {
-                guard byte < 0x80 else {
-                    qualifies = false
-                    break
+            // The bytes in place (a short string's are copied to the stack), not an iterator.
+            let inPlace: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
+                // The 16th byte decides too: a non-ASCII byte there could combine with the
+                // 15th under normalization.
+                for index in 0..<min(bytes.count, 16) {
+                    let byte = bytes[index]
+                    guard byte < 0x80 else {
+                        qualifies = false
+                        return
+                    }
+                    if index < 7 {
+                        prefixHigh |= UInt64(byte) << (8 * (6 - index))
+                    } else if index < 15 {
+                        prefixLow |= UInt64(byte) << (8 * (14 - index))
+                    }
                 }
-                if index < 7 {
-                    high |= UInt64(byte) << (8 * (6 - index))
-                } else if index < 15 {
-                    low |= UInt64(byte) << (8 * (14 - index))
-                } else {
-                    break
-                }
-                index += 1
             }
-            if qualifies { high |= Self.stringPrefixFlag } else { high = 3 << 61; low = 0 }
+            if inPlace == nil {
+                var index = 0
+                for byte in text.utf8 {
+                    guard byte < 0x80 else {
+                        qualifies = false
+                        break
+                    }
+                    if index < 7 {
+                        prefixHigh |= UInt64(byte) << (8 * (6 - index))
+                    } else if index < 15 {
+                        prefixLow |= UInt64(byte) << (8 * (14 - index))
+                    } else {
+                        break
+                    }
+                    index += 1
+                }
+            }
+            high = qualifies ? prefixHigh | Self.stringPrefixFlag : 3 << 61
+            low = qualifies ? prefixLow : 0
         case .opaque:
             high = 4 << 61
             low = 0

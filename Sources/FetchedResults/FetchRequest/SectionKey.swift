@@ -17,6 +17,8 @@ public struct SectionKey<Object: GraphObject> {
     public var ascending: Bool
     /// A readable description of the key, for debugging.
     public let name: String
+    /// How a row takes another row's section, when the key was declared writable.
+    var writer: SectionKeyWriter<Object>?
 
     /// Groups by a value the controller keeps without boxing (optionals included: `nil`
     /// sections sort first when ascending).

@@ -26,6 +26,8 @@ struct DependencyIndex {
     let entity: EntityDescription
     /// The own properties some evaluation read.
     private(set) var ownReads: Set<PropertyIndex> = []
+    /// Bit `i` is set when property `i` (below 64) is in ``ownReads``.
+    private var ownReadBits: UInt64 = 0
     /// Per serial: the handle of the one key the object's evaluation read of other objects,
     /// ``noKey`` or ``severalKeys``.
     private var crossKey: [Int32] = []
@@ -74,7 +76,16 @@ struct DependencyIndex {
         var many: [Int32] = []
         for read in reads {
             if read.objectID == id {
-                if !ownReads.contains(read.property) { ownReads.insert(read.property) }
+                // A bit per low property index spares a set lookup per read.
+                let raw = read.property.rawValue
+                if raw < 64 {
+                    if ownReadBits & 1 << raw == 0 {
+                        ownReadBits |= 1 << raw
+                        ownReads.insert(read.property)
+                    }
+                } else if !ownReads.contains(read.property) {
+                    ownReads.insert(read.property)
+                }
                 continue
             }
             let handle = intern(DependencyKey(object: read.objectID, property: read.property))

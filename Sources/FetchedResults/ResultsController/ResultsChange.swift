@@ -9,6 +9,11 @@ public enum ResultsObjectChange: Sendable, Hashable {
     /// The object's row moved from an index path **before** the commit to one **after** it.
     /// When `contentChanged` is true its cell must also be refreshed at the after-position
     /// (after the batch), never reloaded as part of the move.
+    ///
+    /// The two index paths can be equal when rows around the object moved (unchanged rows
+    /// keep their places, so the changed row is the one that moves). Unlike Core Data's
+    /// controller, which reports some updates that way, this is always a real move: feed these
+    /// events to a `ChangeAccumulator` created with `eventInterpretation: .exact`.
     case move(ObjectID, from: IndexPath, to: IndexPath, contentChanged: Bool)
     /// The object changed and its row kept its place among the rows that stayed: `at` is the
     /// index path **before** the commit, `newIndexPath` the one **after** it.

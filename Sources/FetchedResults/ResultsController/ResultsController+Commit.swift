@@ -58,9 +58,11 @@ extension ResultsController {
             }
             let keys = evaluate(object, id: id, reads: &reads)
             // A row whose keys changed because of a related object refreshes too: its cell
-            // shows what the keys were made from.
-            let keysChanged = keys.map { index.hasKeys(id, differentFrom: $0) } ?? false
-            updates.append(.init(id: id, keys: keys, reportsUpdate: ownWrite || keysChanged && displayedProperties == nil))
+            // shows what the keys were made from. (Its old keys are read only when that
+            // decides: each read is a cache miss in a large index.)
+            let reportsUpdate = ownWrite
+                || displayedProperties == nil && (keys.map { index.hasKeys(id, differentFrom: $0) } ?? false)
+            updates.append(.init(id: id, keys: keys, reportsUpdate: reportsUpdate))
         }
         guard !updates.isEmpty else { return }
         let diff = index.apply(updates)

@@ -26,23 +26,29 @@ extension ResultsController {
     ///     emptied (during a fetch); a fetch names the sections itself once loaded.
     /// - Returns: The object's keys, or `nil` when the predicate excludes it.
     func evaluate(_ object: Object, id: ObjectID, reads: inout [PropertyRead], first: Bool = false) -> RowKeys? {
-        let request = _request
+        let extractors = extractors
+        let erased: GraphObject = object
         reads.removeAll(keepingCapacity: true)
         let keys = graph.trackReads(appendingTo: &reads) { () -> RowKeys? in
-            if let predicate = request.predicate, !predicate.isIncluded(object) { return nil }
-            return RowKeys(
-                section: request.sectionKey?.extract(object) ?? .null,
-                sort: request.sortKeys.map { $0.extract(object) }
-            )
+            if let predicate = extractors.predicate, !predicate(erased) { return nil }
+            return RowKeys(section: extractors.section?(erased) ?? .null, sort: extractors.sort.map { $0(erased) })
         }
         dependencies.record(id, reads: reads)
-        if !first, let keys, let sectionKey = request.sectionKey, sectionNames[keys.section] == nil {
+        if !first, let keys, extractors.section != nil, sectionNames[keys.section] == nil, let sectionKey = _request.sectionKey {
             sectionNames[keys.section] = graph.withoutObservation { sectionKey.sectionName(object) }
         }
-        if displayedProperties == nil, let displayed = request.displayedKeys {
+        if displayedProperties == nil, extractors.hasDisplayedKeys, let displayed = _request.displayedKeys {
             displayedProperties = resolveDisplayedProperties(displayed, on: object, id: id)
         }
         return keys
+    }
+
+    /// The request's closures with the object type erased, made once per request.
+    var extractors: RequestExtractors {
+        if let extractorCache { return extractorCache }
+        let made = RequestExtractors(_request)
+        extractorCache = made
+        return made
     }
 
     /// The own properties each displayed key path reads, found by reading it once.
@@ -53,5 +59,39 @@ extension ResultsController {
             for read in reads where read.objectID == id { properties.insert(read.property) }
         }
         return properties
+    }
+}
+
+/// A request's predicate and key closures with the object type erased.
+///
+/// A controller's code is generic over its object type and, in another module, runs
+/// unspecialized: every touch of a `FetchRequest<Object>`, `SortKey<Object>` or
+/// `SectionKey<Object>` looks up type metadata. Evaluating an object through these
+/// closures touches none.
+struct RequestExtractors {
+    /// The predicate, or `nil` when every object is included.
+    let predicate: ((GraphObject) -> Bool)?
+    /// The section key, or `nil` for an unsectioned request.
+    let section: ((GraphObject) -> SortValue)?
+    /// The sort keys, in the request's order.
+    let sort: [(GraphObject) -> SortValue]
+    /// Whether the request declares the keys its cells display.
+    let hasDisplayedKeys: Bool
+
+    /// Erases the closures of `request`; each is called only with objects of its entity.
+    init<Object: GraphObject>(_ request: FetchRequest<Object>) {
+        predicate = request.predicate.map { predicate in
+            let isIncluded = predicate.isIncluded
+            return { isIncluded(unsafeDowncast($0, to: Object.self)) }
+        }
+        section = request.sectionKey.map { key in
+            let extract = key.extract
+            return { extract(unsafeDowncast($0, to: Object.self)) }
+        }
+        sort = request.sortKeys.map { key in
+            let extract = key.extract
+            return { extract(unsafeDowncast($0, to: Object.self)) }
+        }
+        hasDisplayedKeys = request.displayedKeys != nil
     }
 }

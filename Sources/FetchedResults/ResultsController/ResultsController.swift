@@ -39,12 +39,17 @@ open class ResultsController<Object: GraphObject>: Observable {
     /// Told about each change of the results, in Core Data's order.
     public weak var delegate: (any ResultsControllerDelegate<Object>)?
 
-    var _request: FetchRequest<Object>
+    var _request: FetchRequest<Object> {
+        didSet { extractorCache = nil }
+    }
+    /// The closures of ``_request`` with the object type erased; `nil` until first used after
+    /// the request changed.
+    var extractorCache: RequestExtractors?
     var index: ResultsIndex<ObjectID>
     var dependencies = DependencyIndex(entity: Object.entity)
     var observation: GraphObservation?
     /// Whether ``performFetch()`` ran.
-    public private(set) var hasFetched = false
+    public internal(set) var hasFetched = false
     /// Bumped whenever the results change; sections read with an older generation are stale.
     var generation = 0
     var cachedObjects: [Object]?
@@ -109,30 +114,33 @@ open class ResultsController<Object: GraphObject>: Observable {
         sectionNames = [:]
         displayedProperties = nil
         let request = _request
-        let sortKeys = request.sortKeys
-        let sortKeyCount = sortKeys.count
-        var rows = ResultsIndex<ObjectID>.LoadColumns(sortKeyCount: sortKeys.count, capacity: objects.count)
+        let extractors = extractors
+        let sortKeyCount = extractors.sort.count
+        let displayedKeys = request.displayedKeys
+        var rows = ResultsIndex<ObjectID>.LoadColumns(sortKeyCount: sortKeyCount, capacity: objects.count)
         var reads: [PropertyRead] = []
         reads.reserveCapacity(8)
         for object in objects {
             let id = object.objectID
+            let erased: GraphObject = object
             reads.removeAll(keepingCapacity: true)
-            // The keys go straight into columns: no per-object key array.
+            // The keys go straight into columns: no per-object key array. The closure touches
+            // no generic type, so no type metadata is looked up per object.
             let included = graph.trackReads(appendingTo: &reads) { () -> Bool in
-                if let predicate = request.predicate, !predicate.isIncluded(object) { return false }
-                rows.sections.append(request.sectionKey?.extract(object) ?? .null)
+                if let predicate = extractors.predicate, !predicate(erased) { return false }
+                rows.sections.append(extractors.section?(erased) ?? .null)
                 // A plain integer range: `indices` would look up generic metadata per object.
                 var column = 0
                 while column < sortKeyCount {
-                    rows.columns[column].append(sortKeys[column].extract(object))
+                    rows.columns[column].append(extractors.sort[column](erased))
                     column += 1
                 }
                 return true
             }
             if included { rows.ids.append(id) }
             dependencies.record(id, reads: reads)
-            if displayedProperties == nil, let displayed = request.displayedKeys {
-                displayedProperties = resolveDisplayedProperties(displayed, on: object, id: id)
+            if displayedProperties == nil, let displayedKeys {
+                displayedProperties = resolveDisplayedProperties(displayedKeys, on: object, id: id)
             }
         }
         dependencies.shrinkToFit()

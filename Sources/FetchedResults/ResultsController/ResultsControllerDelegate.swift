@@ -25,6 +25,10 @@ public protocol ResultsControllerDelegate<Object>: AnyObject {
 
     /// An object's row was inserted, deleted, moved or updated.
     ///
+    /// A move's two index paths can be equal (see ``ResultsObjectChange/move(_:from:to:contentChanged:)``):
+    /// it is still a move. A `ChangeAccumulator` fed from this callback must read positions
+    /// exactly (`eventInterpretation: .exact`); the whole-batch callback needs no such care.
+    ///
     /// - Parameters:
     ///   - controller: The controller.
     ///   - change: The object change, with index paths in the matching index spaces.

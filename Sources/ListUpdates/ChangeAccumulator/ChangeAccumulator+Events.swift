@@ -12,7 +12,7 @@ extension ChangeAccumulator {
     /// - Complexity: O(1).
     public func willChangeContent() {
         switch machine.willChangeContent() {
-        case .open: openEvents = EventBatch()
+        case .open: openEvents = EventBatch(eventInterpretation)
         case .nest: break
         }
         _checkInvariants()
@@ -33,7 +33,7 @@ extension ChangeAccumulator {
         if machine.eventDepth > 0 {
             openEvents.section(at: sectionIndex, change)
         } else {
-            var single = EventBatch()
+            var single = EventBatch(eventInterpretation)
             single.section(at: sectionIndex, change)
             compose(single.changes())
         }
@@ -47,7 +47,9 @@ extension ChangeAccumulator {
     /// real controllers can be cleaned up (see <doc:ReloadOrAnimate>): a move to the same
     /// position is an update, an update with a new position is a move, an update plus a move
     /// is one changed move, an insert then a delete is nothing, a delete then an insert is a
-    /// changed move or an update.
+    /// changed move or an update. With ``eventInterpretation`` set to
+    /// ``EventInterpretation/exact`` positions are taken literally: equal positions do not
+    /// turn a move into an update.
     ///
     /// Outside a ``willChangeContent()`` … ``didChangeContent()`` bracket the change is a batch
     /// of its own, composed at once.
@@ -66,7 +68,7 @@ extension ChangeAccumulator {
         if machine.eventDepth > 0 {
             openEvents.object(AnyHashable(object), at: indexPath, change, newIndexPath: newIndexPath)
         } else {
-            var single = EventBatch()
+            var single = EventBatch(eventInterpretation)
             single.object(AnyHashable(object), at: indexPath, change, newIndexPath: newIndexPath)
             compose(single.changes())
         }
@@ -85,7 +87,7 @@ extension ChangeAccumulator {
         switch machine.didChangeContent() {
         case .commit:
             let batch = openEvents
-            openEvents = EventBatch()
+            openEvents = EventBatch(eventInterpretation)
             if !batch.isEmpty { compose(batch.changes()) }
         case .unnest, .ignore:
             break

@@ -23,19 +23,39 @@ extension ChangeAccumulator {
         case update
     }
 
+    /// How the accumulator reads the positions of controller events.
+    ///
+    /// Core Data's controller is known to report an object that only changed as a move to the
+    /// index path it already had, or as a delete and an insert at one index path; the
+    /// accumulator's default reading cleans these up into updates. A controller that keeps
+    /// unchanged rows still, such as `ResultsController`, can instead move a row to an equal
+    /// index path because rows around it moved; such a move must stay a move.
+    public enum EventInterpretation: Sendable, Hashable {
+        /// Core Data's quirks are cleaned up: a move to an equal index path, and a delete and
+        /// an insert of one object at one index path, are updates. Use it for
+        /// `NSFetchedResultsController` and any controller that reports updates that way.
+        case coreData
+        /// Positions are taken literally: a move to an equal index path is a move (refreshed
+        /// when an update of the object is reported too), and a delete and an insert of one
+        /// object at one index path are a refreshed move. Use it for `ResultsController`'s
+        /// per-object events.
+        case exact
+    }
+
     /// The object and section events between one `willChangeContent()` and its
     /// `didChangeContent()`, cleaned up into one general ``ListChanges``.
     ///
     /// Real controllers deliver quirks that a list view must not see; the batch removes them:
     ///
-    /// - a move whose before and after positions are equal is an update;
+    /// - a move whose before and after positions are equal is an update (``EventInterpretation/coreData``
+    ///   only; ``EventInterpretation/exact`` keeps it a move);
     /// - an update and a move of the same object are one move whose row also changed (a
     ///   reconfigured move source, refreshed in a later stage);
     /// - an update whose new position differs from its old one is a move;
     /// - an insert and then a delete of the same object is nothing; a delete and then an insert
-    ///   of the same object is a move, or an update when the positions are equal (the move is
-    ///   also refreshed: the controller removed and re-added the object, so its content may
-    ///   have changed);
+    ///   of the same object is a move, or (``EventInterpretation/coreData`` only) an update when
+    ///   the positions are equal (the move is also refreshed: the controller removed and re-added
+    ///   the object, so its content may have changed);
     /// - row changes inside inserted or deleted sections are folded into the section change
     ///   (the composition drops them).
     struct EventBatch {
@@ -53,6 +73,8 @@ extension ChangeAccumulator {
             var reinserted = false
         }
 
+        /// Whether positions are taken literally (``EventInterpretation/exact``).
+        private let isExact: Bool
         private var insertedSections: [Int] = []
         private var deletedSections: [Int] = []
         private var records: [AnyHashable: Record] = [:]
@@ -62,6 +84,10 @@ extension ChangeAccumulator {
 
         /// Whether the batch has no event.
         var isEmpty: Bool { eventCount == 0 }
+
+        init(_ interpretation: EventInterpretation) {
+            isExact = interpretation == .exact
+        }
 
         mutating func section(at index: Int, _ change: SectionChange) {
             precondition(index >= 0, "a section index must not be negative, got \(index)")
@@ -96,7 +122,7 @@ extension ChangeAccumulator {
             case .move:
                 let from = Self.required(indexPath, "a move needs indexPath")
                 let to = Self.required(newIndexPath, "a move needs newIndexPath")
-                if from == to {
+                if from == to && !isExact {
                     record.updatedAt = from
                 } else {
                     record.before = from
@@ -127,7 +153,7 @@ extension ChangeAccumulator {
             for object in order {
                 guard let record = records[object] else { continue }
                 switch (record.before, record.after) {
-                case (let before?, let after?) where before == after:
+                case (let before?, let after?) where before == after && !isExact:
                     // A delete and an insert at the same place: the object stayed and changed.
                     changes.reconfiguredRows.append(before)
                 case (let before?, let after?):

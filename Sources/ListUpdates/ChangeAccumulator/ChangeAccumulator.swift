@@ -37,22 +37,34 @@ public final class ChangeAccumulator {
     /// still runs: a flush requested from here is postponed until the current one ends.
     public var onFlush: ((FlushReport) -> Void)?
 
+    /// How controller events' positions are read (Core Data's quirks cleaned up, or taken
+    /// literally). Applies to event batches opened after it is set.
+    public var eventInterpretation: EventInterpretation
+
     /// The report of the most recent flush, or `nil` before the first one.
     public internal(set) var lastReport: FlushReport?
 
     var machine = StateMachine()
     var composer = Composer()
     /// The controller events since `willChangeContent()`, while a batch is open.
-    var openEvents = EventBatch()
+    var openEvents = EventBatch(.coreData)
 
     /// Creates an accumulator.
     ///
     /// - Parameters:
     ///   - target: The list view adapter to deliver to (held weakly).
     ///   - policy: Decides between animating and reloading; ``DefaultReloadPolicy`` by default.
-    public init(target: (any ListUpdateTarget)? = nil, policy: any ReloadPolicy = DefaultReloadPolicy()) {
+    ///   - eventInterpretation: How controller events' positions are read:
+    ///     ``EventInterpretation/coreData`` (the default) cleans up Core Data's quirks,
+    ///     ``EventInterpretation/exact`` takes them literally, as `ResultsController`'s
+    ///     per-object events need.
+    public init(
+        target: (any ListUpdateTarget)? = nil, policy: any ReloadPolicy = DefaultReloadPolicy(),
+        eventInterpretation: EventInterpretation = .coreData
+    ) {
         self.target = target
         self.policy = policy
+        self.eventInterpretation = eventInterpretation
     }
 
     // MARK: Adding changes

@@ -109,7 +109,7 @@ extension ListChanges {
     /// - Returns: The stages to apply in order; `[]` when nothing changed.
     /// - Throws: ``ListDiffError`` when an identifier occurs twice on one side.
     /// - Complexity: Expected O(n + m + c log c) for n old rows, m new rows and c changes.
-    @inlinable
+    @inlinable @inline(__always)
     public static func stagedDifference<Section, SectionID: Hashable, Row, RowID: Hashable>(
         from old: [Section],
         to new: [Section],

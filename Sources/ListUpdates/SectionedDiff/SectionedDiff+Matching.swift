@@ -62,37 +62,164 @@ extension SectionedDiff {
     /// Matches old and new rows by identifier across all sections, recording the matches and
     /// which matched rows changed content.
     ///
+    /// 1. Every old row goes into a hash table under its position code. The fast insert
+    ///    compares no identifiers, so its loop is short and the processor overlaps its table
+    ///    accesses, which mostly miss the cache for long lists; it stops at the first entry
+    ///    with the same stored hash bits (a repeated identifier, or rarely a partial-hash
+    ///    collision), and the table is then rebuilt comparing identifiers.
+    /// 2. In new order, each new row is first compared with the old row after the last one
+    ///    matched: new rows mostly keep the order of their old rows, so that one comparison,
+    ///    reading the old rows nearly in order, usually finds the match. Only the other rows
+    ///    are hashed and looked up in the table.
+    /// 3. New rows without an old row can only repeat among themselves: they go into a second
+    ///    table, to catch such repeats.
+    ///
     /// - Parameters:
     ///   - oldRows: The rows of each old section.
     ///   - newRows: The rows of each new section.
     ///   - rowID: A row's identifier.
     ///   - rowContentEqual: Whether two rows with the same identifier show the same content.
-    /// - Throws: ``ListDiffError/duplicateRowIdentifier(identifier:side:first:second:)``.
+    /// - Throws: ``ListDiffError/duplicateRowIdentifier(identifier:side:first:second:)``: for
+    ///   the first old row (in old order) that repeats an earlier one, else for the first new
+    ///   row that repeats an earlier new row with an old counterpart, else for the first new
+    ///   row that repeats an earlier new row without one.
     /// - Complexity: Expected O(n + m) for n old and m new rows: each identifier is hashed
-    ///   once, and the work allocates no memory per row.
+    ///   at most once (twice on a repeated identifier or a partial-hash collision), and the
+    ///   work allocates no memory per row.
     @inlinable @inline(__always)
     mutating func matchRows<Row, RowID: Hashable>(
         old oldRows: [[Row]], new newRows: [[Row]], rowID: (Row) -> RowID, rowContentEqual: (Row, Row) -> Bool
     ) throws(ListDiffError) {
         setRowCounts(old: oldRows.map(\.count), new: newRows.map(\.count))
-
-        // Every old row goes into the table under its position code. A new row that finds its
-        // old row claims the entry (its value becomes `claimed` plus the new row's code), so a
-        // second new row with that identifier is caught.
-        let claimed = 1 << 30
+        let oldCount = oldStarts[oldStarts.count - 1]
+        let newCount = newStarts[newStarts.count - 1]
         precondition(
-            oldRowMatched.count < claimed - 1 && rowSource.count < claimed - 1,
-            "a diff supports up to \(claimed - 2) rows on each side")
-        var table = Self.IdentifierTable(capacity: oldRowMatched.count)
+            oldCount <= IdentifierTable.maxValue && newCount <= IdentifierTable.maxValue,
+            "a diff supports up to \(IdentifierTable.maxValue) rows on each side")
         let seed = UInt64.random(in: .min ... .max)
+
+        // 1. Old rows into the table, under their position codes (consecutive in a section).
+        var table = IdentifierTable(capacity: oldCount)
+        var distinct = true
+        for section in oldRows.indices where distinct {
+            distinct = table.insertDistinct(oldRows[section], firstValue: oldCode(section: section, row: 0)) { row in
+                IdentifierTable.hash(rowID(row), seed: seed)
+            }
+        }
+        if !distinct {
+            table = IdentifierTable(capacity: oldCount)
+            try insertComparingIdentifiers(oldRows, into: &table, rowID: rowID, seed: seed)
+        }
+
+        // 2. Each new row's old row, in new order.
+        var rowSource = [Int](repeating: -1, count: newCount)
+        var rowChanged = [Bool](repeating: false, count: newCount)
+        var oldRowMatched = [Bool](repeating: false, count: oldCount)
+        var matchedRowCount = 0
+        var unmatched: [(flat: Int, hash: Int)] = []  // new rows whose identifier is not in old
+        var repeated: (first: (Int, Int), second: (Int, Int))?  // two new rows, one old row
+        // Unchecked buffers: every flat position is below `newCount`, every old one below
+        // `oldCount`; and a store through them costs no uniqueness check.
+        rowSource.withUnsafeMutableBufferPointer { rowSource in
+            rowChanged.withUnsafeMutableBufferPointer { rowChanged in
+                oldRowMatched.withUnsafeMutableBufferPointer { oldRowMatched in
+                    // The old row after the last one matched (at most one section further on).
+                    var next = (section: 0, row: 0)
+                    var flat = 0
+                    search: for section in newRows.indices {
+                        let sectionRows = newRows[section]
+                        for row in sectionRows.indices {
+                            defer { flat += 1 }
+                            let element = sectionRows[row]
+                            let id = rowID(element)
+                            if next.section < oldRows.count && next.row == oldRows[next.section].count {
+                                next = (next.section + 1, 0)
+                            }
+                            let old: (section: Int, row: Int)
+                            if next.section < oldRows.count && next.row < oldRows[next.section].count
+                                && IdentifierTable.equal(rowID(oldRows[next.section][next.row]), id)
+                            {
+                                old = next
+                            } else {
+                                let hash = IdentifierTable.hash(id, seed: seed)
+                                let code = table.lookUp(hash) { value in
+                                    let (section, row) = oldPosition(ofCode: value)
+                                    return IdentifierTable.equal(rowID(oldRows[section][row]), id)
+                                }
+                                guard code >= 0 else {
+                                    unmatched.append((flat, hash))
+                                    continue
+                                }
+                                old = oldPosition(ofCode: code)
+                            }
+                            let oldFlat = oldStarts[old.section] + old.row
+                            let packed = PackedListChanges.pack(section: old.section, row: old.row)
+                            if oldRowMatched[oldFlat] {
+                                let first = rowSource[..<flat].firstIndex(of: packed) ?? flat
+                                repeated = (newPosition(ofFlat: first), (section, row))
+                                break search
+                            }
+                            oldRowMatched[oldFlat] = true
+                            rowSource[flat] = packed
+                            rowChanged[flat] = !rowContentEqual(oldRows[old.section][old.row], element)
+                            matchedRowCount += 1
+                            next = (old.section, old.row + 1)
+                        }
+                    }
+                }
+            }
+        }
+        if let repeated {
+            let (section, row) = repeated.second
+            throw Self.duplicateRow(rowID(newRows[section][row]), .new, first: repeated.first, second: repeated.second)
+        }
+        self.rowSource = rowSource
+        self.rowChanged = rowChanged
+        self.oldRowMatched = oldRowMatched
+        self.matchedRowCount = matchedRowCount
+
+        // 3. New rows whose identifier is not in old can only repeat among themselves.
+        if unmatched.count > 1 {
+            var inserted = IdentifierTable(capacity: unmatched.count)
+            for (flat, hash) in unmatched {
+                let (section, row) = newPosition(ofFlat: flat)
+                let id = rowID(newRows[section][row])
+                let (slot, found) = inserted.probe(hash) { value in
+                    let (section, row) = newPosition(ofFlat: value)
+                    return IdentifierTable.equal(rowID(newRows[section][row]), id)
+                }
+                if found {
+                    throw Self.duplicateRow(id, .new, first: newPosition(ofFlat: inserted.value(at: slot)), second: (section, row))
+                }
+                inserted.store(flat, hash: hash, at: slot)
+            }
+        }
+        _checkInvariants()
+    }
+
+    /// Adds every old row to `table` under its position code, comparing identifiers wherever
+    /// stored hash bits are the same: the careful form of step 1 of `matchRows`.
+    ///
+    /// - Parameters:
+    ///   - oldRows: The rows of each old section.
+    ///   - table: An empty table with room for every old row.
+    ///   - rowID: A row's identifier.
+    ///   - seed: The diff's hash seed.
+    /// - Throws: ``ListDiffError/duplicateRowIdentifier(identifier:side:first:second:)`` for the
+    ///   first old row that repeats an earlier one.
+    /// - Complexity: Expected O(n) for n old rows.
+    @inlinable
+    func insertComparingIdentifiers<Row, RowID: Hashable>(
+        _ oldRows: [[Row]], into table: inout IdentifierTable, rowID: (Row) -> RowID, seed: UInt64
+    ) throws(ListDiffError) {
         for section in oldRows.indices {
             let sectionRows = oldRows[section]
             for row in sectionRows.indices {
                 let id = rowID(sectionRows[row])
-                let hash = Self.IdentifierTable.hash(id, seed: seed)
+                let hash = IdentifierTable.hash(id, seed: seed)
                 let (slot, found) = table.probe(hash) { value in
                     let (section, row) = oldPosition(ofCode: value)
-                    return Self.IdentifierTable.equal(rowID(oldRows[section][row]), id)
+                    return IdentifierTable.equal(rowID(oldRows[section][row]), id)
                 }
                 if found {
                     throw Self.duplicateRow(id, .old, first: oldPosition(ofCode: table.value(at: slot)), second: (section, row))
@@ -100,58 +227,6 @@ extension SectionedDiff {
                 table.store(oldCode(section: section, row: row), hash: hash, at: slot)
             }
         }
-        var unmatched: [Int] = []  // codes of new rows whose identifier is not in old
-        var unmatchedHashes: [Int] = []
-        var flat = 0
-        for section in newRows.indices {
-            let sectionRows = newRows[section]
-            for row in sectionRows.indices {
-                let element = sectionRows[row]
-                let id = rowID(element)
-                let hash = Self.IdentifierTable.hash(id, seed: seed)
-                let (slot, found) = table.probe(hash) { value in
-                    if value < claimed {
-                        let (section, row) = oldPosition(ofCode: value)
-                        return Self.IdentifierTable.equal(rowID(oldRows[section][row]), id)
-                    }
-                    let (section, row) = newPosition(ofCode: value - claimed)
-                    return Self.IdentifierTable.equal(rowID(newRows[section][row]), id)
-                }
-                let code = newCode(section: section, row: row)
-                if !found {
-                    unmatched.append(code)
-                    unmatchedHashes.append(hash)
-                } else {
-                    let previous = table.value(at: slot)
-                    guard previous < claimed else {
-                        throw Self.duplicateRow(id, .new, first: newPosition(ofCode: previous - claimed), second: (section, row))
-                    }
-                    let (oldSection, oldRow) = oldPosition(ofCode: previous)
-                    matchRow(
-                        newFlat: flat, oldSection: oldSection, oldRow: oldRow,
-                        changed: !rowContentEqual(oldRows[oldSection][oldRow], element))
-                    table.store(claimed + code, hash: hash, at: slot)
-                }
-                flat += 1
-            }
-        }
-        // New rows whose identifier is not in old can only repeat among themselves.
-        if unmatched.count > 1 {
-            var inserted = Self.IdentifierTable(capacity: unmatched.count)
-            for (code, hash) in zip(unmatched, unmatchedHashes) {
-                let (section, row) = newPosition(ofCode: code)
-                let id = rowID(newRows[section][row])
-                let (slot, found) = inserted.probe(hash) { value in
-                    let (section, row) = newPosition(ofCode: value)
-                    return Self.IdentifierTable.equal(rowID(newRows[section][row]), id)
-                }
-                if found {
-                    throw Self.duplicateRow(id, .new, first: newPosition(ofCode: inserted.value(at: slot)), second: (section, row))
-                }
-                inserted.store(code, hash: hash, at: slot)
-            }
-        }
-        _checkInvariants()
     }
 
     /// The error for a row identifier that occurs twice on one side.

@@ -3,11 +3,10 @@ import Foundation
 /// The identifier-free core of the sectioned diff.
 ///
 /// The generic front end (`ListChanges.difference(from:to:sectionID:rows:rowID:rowContentEqual:)`
-/// and `SectionedDiff+Matching.swift`) hashes every identifier once, matches old and new
-/// sections and rows through one hash table per kind, and records the matches here as flat
-/// integer arrays. From them, `changes()`
-/// derives the list changes without looking at an identifier again, in code that is compiled
-/// once, not per element type.
+/// and `SectionedDiff+Matching.swift`) hashes each identifier at most once, matches old and
+/// new sections and rows through one hash table per kind, and records the matches here as
+/// flat integer arrays. From them, `changes()` derives the list changes without looking at an
+/// identifier again, in code that is compiled once, not per element type.
 ///
 /// Row positions are kept two ways: *flat* (the row's rank over all sections, used to index
 /// the arrays below) and *packed* (`section << 32 | row`, used to name a position).
@@ -35,9 +34,10 @@ struct SectionedDiff {
     @usableFromInline var oldRowMatched: [Bool]
     /// The number of rows matched so far.
     @usableFromInline var matchedRowCount = 0
-    /// How position *codes* name rows in the identifier table: `section << codeRowBits | row`
-    /// when every position fits in 29 bits that way (decoding is a shift), or -1 for flat
-    /// positions (decoding is a binary search over the section starts).
+    /// How position *codes* name old rows in the identifier table:
+    /// `section << codeRowBits | row` when every position fits in 29 bits that way (decoding is
+    /// a shift), or -1 for flat positions (decoding is a binary search over the section
+    /// starts). Either way, the codes of one section's rows are consecutive.
     @usableFromInline var codeRowBits = -1
 
     /// Creates a diff with every section unmatched and no rows.
@@ -56,7 +56,7 @@ struct SectionedDiff {
         oldRowMatched = []
     }
 
-    /// Records the row counts of every section and sizes the row arrays.
+    /// Records the row counts of every section; the caller then fills the row arrays.
     ///
     /// - Parameters:
     ///   - old: The number of rows in each old section.
@@ -73,9 +73,6 @@ struct SectionedDiff {
         let sectionBits = bits(max(old.count, new.count, 1) - 1)
         let rowBits = bits(max(old.max() ?? 0, new.max() ?? 0, 1) - 1)
         codeRowBits = sectionBits + rowBits <= 29 ? rowBits : -1
-        rowSource = Array(repeating: -1, count: newStarts[new.count])
-        rowChanged = Array(repeating: false, count: newStarts[new.count])
-        oldRowMatched = Array(repeating: false, count: oldStarts[old.count])
     }
 
     private static func starts(of counts: [Int]) -> [Int] {
@@ -98,26 +95,10 @@ struct SectionedDiff {
         sectionNewToOld[new] = old
     }
 
-    /// Records that the new row at flat position `newFlat` has the identifier of the old row
-    /// at `oldRow` in old section `oldSection`, and whether its content changed.
-    @inlinable
-    mutating func matchRow(newFlat: Int, oldSection: Int, oldRow: Int, changed: Bool) {
-        rowSource[newFlat] = oldSection << 32 | oldRow
-        rowChanged[newFlat] = changed
-        oldRowMatched[oldStarts[oldSection] + oldRow] = true
-        matchedRowCount += 1
-    }
-
     /// The code of an old row's position.
     @inlinable
     func oldCode(section: Int, row: Int) -> Int {
         codeRowBits >= 0 ? section << codeRowBits | row : oldStarts[section] + row
-    }
-
-    /// The code of a new row's position.
-    @inlinable
-    func newCode(section: Int, row: Int) -> Int {
-        codeRowBits >= 0 ? section << codeRowBits | row : newStarts[section] + row
     }
 
     /// The section and row of an old row from its code.
@@ -130,14 +111,13 @@ struct SectionedDiff {
         return (section, code - oldStarts[section])
     }
 
-    /// The section and row of a new row from its code.
+    /// The section and row of a new row from its flat position.
     ///
-    /// - Complexity: O(1) for packed codes, O(log s) for s new sections otherwise.
+    /// - Complexity: O(log s) for s new sections.
     @inlinable
-    func newPosition(ofCode code: Int) -> (section: Int, row: Int) {
-        if codeRowBits >= 0 { return (code >> codeRowBits, code & ((1 << codeRowBits) - 1)) }
-        let section = Self.section(ofFlat: code, starts: newStarts)
-        return (section, code - newStarts[section])
+    func newPosition(ofFlat flat: Int) -> (section: Int, row: Int) {
+        let section = Self.section(ofFlat: flat, starts: newStarts)
+        return (section, flat - newStarts[section])
     }
 
     /// The last section whose first row is at or before `flat`: the section that holds it.
@@ -210,8 +190,8 @@ extension SectionedDiff {
             }
         }
 
-        var stayingOldRows: [Int] = []
-        var stayingNewRows: [Int] = []
+        // Rows of surviving new sections: inserted, moved in from another section, or staying
+        // in their section, where those out of the longest run kept in order move.
         for (new, old) in sectionNewToOld.enumerated() {
             let start = newStarts[new]
             let end = newStarts[new + 1]
@@ -226,34 +206,59 @@ extension SectionedDiff {
                 }
                 continue
             }
-            stayingOldRows.removeAll(keepingCapacity: true)
-            stayingNewRows.removeAll(keepingCapacity: true)
-            stayingOldRows.reserveCapacity(end - start)
-            stayingNewRows.reserveCapacity(end - start)
+            var stayingCount = 0
             for flat in start..<end {
                 let source = rowSource[flat]
-                let row = flat - start
                 if source < 0 || sectionOldToNew[source >> 32] < 0 {
-                    result.insertedRows.append(PackedListChanges.pack(section: new, row: row))
+                    result.insertedRows.append(PackedListChanges.pack(section: new, row: flat - start))
                 } else if source >> 32 == old {
-                    stayingOldRows.append(source & 0xFFFF_FFFF)
-                    stayingNewRows.append(row)
+                    stayingCount += 1
                 } else {
-                    let from = source
-                    result.movedRows.append((from: from, to: PackedListChanges.pack(section: new, row: row)))
-                    if rowChanged[flat] { result.reconfiguredRows.append(from) }
+                    result.movedRows.append((from: source, to: PackedListChanges.pack(section: new, row: flat - start)))
+                    if rowChanged[flat] { result.reconfiguredRows.append(source) }
                 }
             }
-            subsequence.mark(stayingOldRows)
-            for index in stayingOldRows.indices {
-                let from = PackedListChanges.pack(section: old, row: stayingOldRows[index])
+            subsequence.mark(StayingRows(sources: rowSource[start..<end], oldSection: old), count: stayingCount)
+            var index = 0
+            for flat in start..<end {
+                let source = rowSource[flat]
+                guard source >= 0 && source >> 32 == old else { continue }
                 if !subsequence.keep[index] {
-                    let to = PackedListChanges.pack(section: new, row: stayingNewRows[index])
-                    result.movedRows.append((from: from, to: to))
+                    result.movedRows.append((from: source, to: PackedListChanges.pack(section: new, row: flat - start)))
                 }
-                if rowChanged[start + stayingNewRows[index]] { result.reconfiguredRows.append(from) }
+                if rowChanged[flat] { result.reconfiguredRows.append(source) }
+                index += 1
             }
         }
         return result
+    }
+}
+
+/// The old row positions of the rows of one new section that come from its own old section, in
+/// new order: the sequence whose longest increasing run stays still. Read twice by
+/// `LongestIncreasingSubsequence`, never stored.
+struct StayingRows: Sequence {
+    /// The packed old positions of the section's new rows (`rowSource` of `SectionedDiff`).
+    var sources: ArraySlice<Int>
+    /// The section's position before the change.
+    var oldSection: Int
+
+    struct Iterator: IteratorProtocol {
+        var sources: ArraySlice<Int>
+        var oldSection: Int
+        var index: Int
+
+        mutating func next() -> Int32? {
+            while index < sources.endIndex {
+                let source = sources[index]
+                index += 1
+                if source >= 0 && source >> 32 == oldSection { return Int32(truncatingIfNeeded: source) }
+            }
+            return nil
+        }
+    }
+
+    func makeIterator() -> Iterator {
+        Iterator(sources: sources, oldSection: oldSection, index: sources.startIndex)
     }
 }

@@ -72,12 +72,15 @@ public struct Attribute<Value>: _GraphPropertyStorage {
                 return
             }
             let offset = _storageOffset(object, storageKeyPath)
-            if _equalIfEquatable(object[keyPath: storageKeyPath]._value, newValue) == true {
+            // Through the storage's address: the graph is confined, so no dynamic exclusivity
+            // check is needed for this read and write.
+            let storage = _storagePointer(object, at: offset, as: Attribute<Value>.self)
+            if _equalIfEquatable(storage.pointee._value, newValue) == true {
                 if object._flags & GraphObject._deletedFlag != 0 { graph._noteWriteToDeleted(object, offset: offset) }
                 return
             }
             let index = graph._willWrite(object, offset: offset)
-            object[keyPath: storageKeyPath]._value = newValue
+            storage.pointee._value = newValue
             graph._didWrite(object, index: index)
         }
     }

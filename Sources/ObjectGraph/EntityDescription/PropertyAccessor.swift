@@ -29,11 +29,22 @@ internal func _storageOffset<Object: AnyObject, Storage>(
     return withUnsafeMutablePointer(to: &object[keyPath: keyPath]) { UnsafeRawPointer($0) - start }
 }
 
-/// A property value saved before the first write of a transaction, to roll it back.
+/// What a transaction keeps about one written property, to roll it back and to tell
+/// whether it changed: a copy of the value before the first write (``_SavedStorage``), or,
+/// for a to-many relationship, the members added and removed since (``_MembershipDelta``),
+/// so a write to a relationship of thousands of objects costs O(1), not a copy of its set.
 @usableFromInline
 internal protocol _SavedValue: AnyObject {
-    /// Puts the saved value back into the object's storage (no inverse maintenance).
+    /// Puts the value before the transaction back into the object's storage (no inverse
+    /// maintenance).
     func restore(into object: GraphObject)
+    /// Records that `member` joined the relationship (it was not in it): a no-op for a copy.
+    func noteAdded(_ member: GraphObject)
+    /// Records that `member` left the relationship (it was in it): a no-op for a copy.
+    func noteRemoved(_ member: GraphObject)
+    /// For a delta, whether the membership is what it was before the transaction; `nil` for
+    /// a copy (compare it with the current value instead).
+    var isNetUnchanged: Bool? { get }
 }
 
 /// A saved copy of one wrapper's storage.
@@ -52,6 +63,57 @@ internal final class _SavedStorage<Storage>: _SavedValue {
     func restore(into object: GraphObject) {
         _storagePointer(object, at: offset, as: Storage.self).pointee = value
     }
+
+    @inlinable
+    func noteAdded(_ member: GraphObject) {}
+
+    @inlinable
+    func noteRemoved(_ member: GraphObject) {}
+
+    @inlinable
+    var isNetUnchanged: Bool? { nil }
+}
+
+/// The members a to-many relationship gained and lost since the transaction's first write
+/// to it: `added` and `removed` are disjoint, and the relationship before the transaction is
+/// the current one minus `added` plus `removed`.
+///
+/// Every change of the relationship's membership after the first write must be noted, once,
+/// with ``noteAdded(_:)`` or ``noteRemoved(_:)``.
+@usableFromInline
+internal final class _MembershipDelta<Value: RelationshipValue>: _SavedValue {
+    @usableFromInline let offset: Int
+    /// Members that were not in the relationship before the transaction.
+    @usableFromInline var added: Set<GraphObject> = []
+    /// Former members that are not in it now (kept alive to be restored).
+    @usableFromInline var removed: Set<GraphObject> = []
+
+    @inlinable
+    init(offset: Int) {
+        self.offset = offset
+    }
+
+    @inlinable
+    func restore(into object: GraphObject) {
+        let storage = _storagePointer(object, at: offset, as: Relationship<Value>.self)
+        for member in added { storage.pointee._value._remove(member) }
+        for member in removed { storage.pointee._value._add(member) }
+        added = []
+        removed = []
+    }
+
+    @inlinable
+    func noteAdded(_ member: GraphObject) {
+        if removed.remove(member) == nil { added.insert(member) }
+    }
+
+    @inlinable
+    func noteRemoved(_ member: GraphObject) {
+        if added.remove(member) == nil { removed.insert(member) }
+    }
+
+    @inlinable
+    var isNetUnchanged: Bool? { added.isEmpty && removed.isEmpty }
 }
 
 /// Whether two values are equal, when their type is `Equatable`; `nil` when it is not.
@@ -82,11 +144,14 @@ internal final class _PropertyAccessor {
     let offset: Int
     /// The relationship's shape, or `nil` for an attribute.
     let kind: RelationshipKind?
+    /// The size of the wrapper's storage (a to-one relationship: one nullable reference).
+    let storageSize: Int
     private let ops: _PropertyOperations
 
     init(offset: Int, operations: _PropertyOperations) {
         self.offset = offset
         self.kind = operations.kind
+        self.storageSize = operations.storageSize
         self.ops = operations
     }
 
@@ -96,10 +161,13 @@ internal final class _PropertyAccessor {
 
     /// The stored value, as `Any` (relationships: the object, set or array of objects).
     func readAny(_ object: GraphObject) -> Any { ops.readAny(object, offset) }
-    /// A copy of the storage, for rollback.
+    /// What rollback needs: a copy of the storage, or for a to-many relationship an empty
+    /// ``_MembershipDelta`` that the writes that follow fill in.
     func save(_ object: GraphObject) -> any _SavedValue { ops.save(object, offset) }
     /// Whether the object's value equals a saved one (`false` for a non-Equatable attribute).
-    func isUnchanged(since saved: any _SavedValue, in object: GraphObject) -> Bool { ops.isUnchanged(saved, object, offset) }
+    func isUnchanged(since saved: any _SavedValue, in object: GraphObject) -> Bool {
+        saved.isNetUnchanged ?? ops.isUnchanged(saved, object, offset)
+    }
 
     // Attributes.
 
@@ -118,7 +186,8 @@ internal final class _PropertyAccessor {
 
     /// The related objects, in order for an ordered relationship.
     func objects(_ object: GraphObject) -> [GraphObject] { ops.objects(object, offset) }
-    /// The related objects of a saved value.
+    /// The related objects of a saved copy (ordered and to-one relationships only; a to-many
+    /// relationship keeps a delta).
     func objects(saved: any _SavedValue) -> [GraphObject] { ops.savedObjects(saved) }
     /// Whether no object is related.
     func isEmpty(_ object: GraphObject) -> Bool { ops.isEmpty(object, offset) }
@@ -132,12 +201,15 @@ internal final class _PropertyAccessor {
     func remove(_ object: GraphObject, _ target: GraphObject) { ops.remove(object, offset, target) }
     /// Replaces the related objects (distinct, in order).
     func setObjects(_ object: GraphObject, _ targets: [GraphObject]) { ops.setObjects(object, offset, targets) }
+    /// Adds targets, reserving room for them first (to-one: the last one stays).
+    func addAll(_ object: GraphObject, _ targets: [Unmanaged<GraphObject>]) { ops.addAll(object, offset, targets) }
 }
 
 /// The closures behind a ``_PropertyAccessor``; each takes the storage offset.
 @usableFromInline
 internal struct _PropertyOperations {
     @usableFromInline var kind: RelationshipKind?
+    @usableFromInline var storageSize = 0
     @usableFromInline var readAny: (GraphObject, Int) -> Any
     @usableFromInline var save: (GraphObject, Int) -> any _SavedValue
     @usableFromInline var isUnchanged: (any _SavedValue, GraphObject, Int) -> Bool
@@ -153,6 +225,7 @@ internal struct _PropertyOperations {
     @usableFromInline var add: (GraphObject, Int, GraphObject) -> Void = { _, _, _ in preconditionFailure("internal inconsistency: not a relationship") }
     @usableFromInline var remove: (GraphObject, Int, GraphObject) -> Void = { _, _, _ in preconditionFailure("internal inconsistency: not a relationship") }
     @usableFromInline var setObjects: (GraphObject, Int, [GraphObject]) -> Void = { _, _, _ in preconditionFailure("internal inconsistency: not a relationship") }
+    @usableFromInline var addAll: (GraphObject, Int, [Unmanaged<GraphObject>]) -> Void = { _, _, _ in preconditionFailure("internal inconsistency: not a relationship") }
 
     @usableFromInline
     init(
@@ -190,6 +263,7 @@ internal struct _PropertyOperations {
             return _equalIfEquatable(_storagePointer(object, at: offset, as: Storage.self).pointee._value, value) ?? false
         }
         ops.hashable = { value in (value as? any Hashable).map { AnyHashable($0) } }
+        ops.storageSize = MemoryLayout<Storage>.size
         return ops
     }
 
@@ -197,17 +271,27 @@ internal struct _PropertyOperations {
     @inlinable
     static func relationship<Value: RelationshipValue>(_ type: Value.Type) -> _PropertyOperations {
         typealias Storage = Relationship<Value>
+        // A to-many relationship keeps a delta (its isUnchanged is answered by the delta);
+        // the other shapes keep a copy, which an ordered one needs to find moves.
+        let keepsDelta = Value._relationshipKind == .toMany
         var ops = _PropertyOperations(
             kind: Value._relationshipKind,
             readAny: { object, offset in _storagePointer(object, at: offset, as: Storage.self).pointee._value },
-            save: { object, offset in _SavedStorage(offset: offset, value: _storagePointer(object, at: offset, as: Storage.self).pointee) },
+            save: { object, offset -> any _SavedValue in
+                if keepsDelta { return _MembershipDelta<Value>(offset: offset) }
+                return _SavedStorage(offset: offset, value: _storagePointer(object, at: offset, as: Storage.self).pointee)
+            },
             isUnchanged: { saved, object, offset in
+                guard !keepsDelta else { preconditionFailure("internal inconsistency: a delta compared as a copy") }
                 let saved = unsafeDowncast(saved, to: _SavedStorage<Storage>.self)
                 return saved.value._value._hasSameObjects(as: _storagePointer(object, at: offset, as: Storage.self).pointee._value)
             }
         )
         ops.objects = { object, offset in _storagePointer(object, at: offset, as: Storage.self).pointee._value._graphObjects }
-        ops.savedObjects = { saved in unsafeDowncast(saved, to: _SavedStorage<Storage>.self).value._value._graphObjects }
+        ops.savedObjects = { saved in
+            guard !keepsDelta else { preconditionFailure("internal inconsistency: the old members of a to-many relationship asked of a delta") }
+            return unsafeDowncast(saved, to: _SavedStorage<Storage>.self).value._value._graphObjects
+        }
         ops.isEmpty = { object, offset in _storagePointer(object, at: offset, as: Storage.self).pointee._value._isEmpty }
         ops.first = { object, offset in _storagePointer(object, at: offset, as: Storage.self).pointee._value._first }
         ops.contains = { object, offset, target in _storagePointer(object, at: offset, as: Storage.self).pointee._value._contains(target) }
@@ -216,6 +300,12 @@ internal struct _PropertyOperations {
         ops.setObjects = { object, offset, targets in
             _storagePointer(object, at: offset, as: Storage.self).pointee._value = Value(_graphObjects: targets)
         }
+        ops.addAll = { object, offset, targets in
+            let storage = _storagePointer(object, at: offset, as: Storage.self)
+            storage.pointee._value._reserveCapacity(adding: targets.count)
+            for target in targets { target._withUnsafeGuaranteedRef { storage.pointee._value._add($0) } }
+        }
+        ops.storageSize = MemoryLayout<Storage>.size
         return ops
     }
 }

@@ -25,6 +25,7 @@ extension GraphObject {
         if _context._readMode != .untracked, let graph = _context.graph {
             graph._noteRead(self, index: index)
         }
+        if _flags & Self._staleInverseFlag != 0 { _flushStaleInverses() }
         return entity.accessors[index].readAny(self)
     }
 
@@ -111,6 +112,7 @@ extension ObjectGraph {
 
     /// A write by property index to a relationship.
     internal func _setRelationship(_ object: GraphObject, index: Int, _ targets: [GraphObject], direct: Bool) {
+        _flushDeferredInverses()
         let entity = _state(of: object)
         guard let accessor = entity.description.relationshipAccessors[index] else {
             preconditionFailure("internal inconsistency: property \(index) is not a relationship")

@@ -41,12 +41,15 @@ open class GraphObject: Observable, Hashable {
     internal final unowned(unsafe) var _entity: EntityDescription?
 
     /// One plus the index of the object's entry in the graph's pending changes (0: none).
-    /// For a prototype: the storage offset its last read probed.
+    /// An object inserted in the pending transaction has no entry: one plus the index of its
+    /// deferred inverse members, if any. For a prototype: the storage offset its last read
+    /// probed.
     @usableFromInline
     @exclusivity(unchecked)
     internal final var _pendingSlot: Int32 = 0
 
-    /// ``_insertedFlag``, ``_deletedFlag``, ``_prototypeFlag``, ``_observedFlag``.
+    /// ``_insertedFlag``, ``_deletedFlag``, ``_prototypeFlag``, ``_observedFlag``,
+    /// ``_writtenAfterDeleteFlag``, ``_mayHoldInvalidTargetsFlag``, ``_staleInverseFlag``.
     @usableFromInline
     @exclusivity(unchecked)
     internal final var _flags: UInt8 = 0
@@ -59,6 +62,16 @@ open class GraphObject: Observable, Hashable {
     @usableFromInline static let _prototypeFlag: UInt8 = 4
     /// The object has an Observation registrar in its graph (made on its first observed read).
     @usableFromInline static let _observedFlag: UInt8 = 8
+    /// An object inserted in the pending transaction was written after it was deleted (a
+    /// committed object notes this in its pending entry).
+    @usableFromInline static let _writtenAfterDeleteFlag: UInt8 = 16
+    /// A relationship of an object inserted in the pending transaction was given an object of
+    /// another graph or a deleted one (a committed object notes this in its pending entry).
+    @usableFromInline static let _mayHoldInvalidTargetsFlag: UInt8 = 32
+    /// A to-many relationship of the object (inserted in the pending transaction) has members
+    /// its graph has not added yet; flush them before touching its relationships (see
+    /// `ObjectGraph+DeferredInverses.swift`).
+    @usableFromInline static let _staleInverseFlag: UInt8 = 64
 
     /// Makes an object that is in no graph yet; insert it with ``ObjectGraph/insert(_:)``.
     public required init() {
@@ -82,6 +95,14 @@ open class GraphObject: Observable, Hashable {
     internal final func _attach(to context: _GraphContext) {
         if context !== _GraphContext.detached { _ = Unmanaged.passUnretained(context).retain() }
         if _context !== _GraphContext.detached { Unmanaged.passUnretained(_context).release() }
+        _context = context
+    }
+
+    /// Moves an object that is in no graph to a graph's context (``_attach(to:)`` for the
+    /// case where the current context is the detached one, which is never counted).
+    @inline(__always)
+    internal final func _attachDetached(to context: _GraphContext) {
+        _ = Unmanaged.passUnretained(context).retain()
         _context = context
     }
 

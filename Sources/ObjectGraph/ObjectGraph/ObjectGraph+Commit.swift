@@ -16,14 +16,14 @@ extension ObjectGraph {
     /// - Complexity: O(*k*) for *k* pending writes, plus the observers.
     @discardableResult
     public func commit(author: String? = nil) throws(CommitError) -> GraphChanges? {
-        guard !_pending.isEmpty else { return nil }
+        guard hasChanges else { return nil }
+        _flushDeferredInverses()
         let inserted = try _validatePending()
         let changes = _collectChanges(inserted: inserted, author: author)
         _pending.withUnsafeBufferPointer { entries in
             for position in entries.indices {
                 let object = entries[position].object
                 object._pendingSlot = 0
-                object._flags &= ~GraphObject._insertedFlag
                 if entries[position].isDeleted && object._flags & GraphObject._observedFlag != 0 {
                     // A deleted object leaves the graph: its registrar goes with it.
                     _registrars[ObjectIdentifier(object)] = nil
@@ -31,7 +31,19 @@ extension ObjectGraph {
                 }
             }
         }
+        let transient = ~(GraphObject._insertedFlag | GraphObject._writtenAfterDeleteFlag | GraphObject._mayHoldInvalidTargetsFlag)
+        _forEachInserted { object in object._flags &= transient }
+        for object in _deletedInserts {
+            object._flags &= transient
+            if object._flags & GraphObject._observedFlag != 0 {
+                _registrars[ObjectIdentifier(object)] = nil
+                object._flags &= ~GraphObject._observedFlag
+            }
+        }
         _pending.removeAll()
+        _insertRuns.removeAll()
+        _deletedInserts.removeAll()
+        _insertsMayHoldInvalidTargets = false
         _checkInvariants()
         guard !changes.isEmpty else { return nil }
         _publish(changes)
@@ -42,34 +54,72 @@ extension ObjectGraph {
     /// they had at the last commit, deleted objects come back, inserted objects leave the
     /// graph (they keep their attribute values and lose their relationships).
     ///
-    /// - Complexity: O(*k*) for *k* pending writes.
+    /// - Complexity: O(*k*) for *k* pending writes and inserted objects.
     public func rollback() {
+        _flushDeferredInverses()
         for entry in _pending.reversed() {
             let object = entry.object
             let entity = _state(of: object)
             for (index, saved) in entry.originals.reversed() {
                 _notifying(object, entity, index) { saved.restore(into: object) }
             }
-            if entry.wasInserted {
-                if !entry.isDeleted {
-                    entity.objects[object._serial] = nil
-                    entity.liveCount -= 1
-                }
-                for (_, accessor) in entity.relationships { accessor.setObjects(object, []) }
-                if object._flags & GraphObject._observedFlag != 0 { _registrars[ObjectIdentifier(object)] = nil }
-                object._attach(to: _GraphContext.detached)
-                object._idBits = 0
-                object._entity = nil
-                object._flags = 0
-            } else if entry.isDeleted {
+            if entry.isDeleted {
                 object._flags &= ~GraphObject._deletedFlag
                 entity.objects[object._serial] = object
                 entity.liveCount += 1
             }
             object._pendingSlot = 0
         }
+        for object in _deletedInserts { _detachInserted(object, _state(of: object)) }
+        for run in _insertRuns.reversed() {
+            let entity = run.entity
+            for serial in (run.start..<run.end).reversed() {
+                guard let object = entity.objects[serial] else { continue }
+                entity.objects[serial] = nil
+                entity.liveCount -= 1
+                _detachInserted(object, entity)
+            }
+        }
         _pending.removeAll()
+        _insertRuns.removeAll()
+        _deletedInserts.removeAll()
+        _insertsMayHoldInvalidTargets = false
         _checkInvariants()
+    }
+
+    /// Takes an object inserted in the pending transaction out of the graph (its entity
+    /// table no longer holds it): it keeps its attributes and loses its relationships.
+    private func _detachInserted(_ object: GraphObject, _ entity: _GraphEntity) {
+        for (_, accessor) in entity.relationships { accessor.setObjects(object, []) }
+        if object._flags & GraphObject._observedFlag != 0 { _registrars[ObjectIdentifier(object)] = nil }
+        object._attach(to: _GraphContext.detached)
+        object._idBits = 0
+        object._entity = nil
+        object._flags = 0
+    }
+
+    /// Calls `body` with each object inserted in the pending transaction and not deleted, in
+    /// insertion order.
+    @inline(__always)
+    private func _forEachInserted<Failure: Error>(_ body: (GraphObject) throws(Failure) -> Void) throws(Failure) {
+        // By position: `body` may run user code (validation), which only reads. The tables
+        // hold the objects, so they are lent to `body` without counting references.
+        var position = 0
+        while position < _insertRuns.count {
+            let run = _insertRuns[position]
+            position += 1
+            for serial in run.start..<run.end {
+                let bits = run.entity.objects.withUnsafeBufferPointer { table in
+                    UnsafeRawPointer(table.baseAddress.unsafelyUnwrapped).load(fromByteOffset: serial &* MemoryLayout<GraphObject?>.stride, as: UInt.self)
+                }
+                guard let pointer = UnsafeRawPointer(bitPattern: bits) else { continue }
+                var failure: Failure?
+                Unmanaged<GraphObject>.fromOpaque(pointer)._withUnsafeGuaranteedRef { object in
+                    do throws(Failure) { try body(object) } catch { failure = error }
+                }
+                if let failure { throw failure }
+            }
+        }
     }
 
     /// Runs `body` and commits what it did; rolls everything pending back if it throws.
@@ -99,20 +149,18 @@ extension ObjectGraph {
 
     /// Throws the first reason the pending changes cannot be committed; changes nothing.
     ///
-    /// - Returns: The IDs of the objects inserted and not deleted, in pending order (read
+    /// - Returns: The IDs of the objects inserted and not deleted, in insertion order (read
     ///   while validation visits every object anyway).
     private func _validatePending() throws(CommitError) -> [ObjectID] {
         // One scan of the entries (not the objects) says which rare checks are needed.
         var writtenAfterDelete = false
-        var deletions = false
+        var deletions = !_deletedInserts.isEmpty
         var mayHoldInvalidTargets = false
-        var insertCount = 0
         _pending.withUnsafeBufferPointer { entries in
             for position in entries.indices {
                 writtenAfterDelete = writtenAfterDelete || entries[position].writtenAfterDelete
                 deletions = deletions || entries[position].isDeleted
                 mayHoldInvalidTargets = mayHoldInvalidTargets || entries[position].mayHoldInvalidTargets
-                if entries[position].wasInserted { insertCount += 1 }
             }
         }
         if writtenAfterDelete {
@@ -120,49 +168,65 @@ extension ObjectGraph {
                 throw .writeToDeletedObject(entry.object.objectID)
             }
         }
+        for object in _deletedInserts where object._flags & GraphObject._writtenAfterDeleteFlag != 0 {
+            throw .writeToDeletedObject(object.objectID)
+        }
         if deletions {
-            for entry in _pending where entry.isDeleted {
-                let entity = _state(of: entry.object)
+            for object in _pending.lazy.filter(\.isDeleted).map(\.object) + _deletedInserts {
+                let entity = _state(of: object)
                 for (index, accessor) in entity.relationships
-                where entity.description.properties[index].relationship?.deleteRule == .deny && !accessor.isEmpty(entry.object) {
-                    throw .deleteDenied(entry.object.objectID, relationship: entity.description.properties[index].name)
+                where entity.description.properties[index].relationship?.deleteRule == .deny && !accessor.isEmpty(object) {
+                    throw .deleteDenied(object.objectID, relationship: entity.description.properties[index].name)
                 }
             }
         }
         if mayHoldInvalidTargets {
             for entry in _pending
             where entry.mayHoldInvalidTargets && !entry.isDeleted && entry.object._flags & GraphObject._deletedFlag == 0 {
-                let entity = _state(of: entry.object)
-                for (index, accessor) in entity.relationships {
-                    if accessor.kind == .toOne {
-                        if let target = accessor.toOne(entry.object) { try _checkTarget(target, of: entry.object, entity, index) }
-                    } else {
-                        for target in accessor.objects(entry.object) { try _checkTarget(target, of: entry.object, entity, index) }
-                    }
-                }
+                try _checkTargets(of: entry.object)
+            }
+        }
+        if _insertsMayHoldInvalidTargets {
+            try _forEachInserted { (object) throws(CommitError) in
+                if object._flags & GraphObject._mayHoldInvalidTargetsFlag != 0 { try _checkTargets(of: object) }
             }
         }
         let mode = _context._readMode
         _context._readMode = .untracked
         defer { _context._readMode = mode }
-        var inserted: [ObjectID] = []
-        inserted.reserveCapacity(insertCount)
         // By position, not through a buffer pointer: `validateForCommit()` is user code.
         for position in 0..<_pending.count {
             let object = _pending[position].object
-            guard !_pending[position].isDeleted && object._flags & GraphObject._deletedFlag == 0 else { continue }
-            if _pending[position].wasInserted {
-                inserted.append(ObjectID(_bits: object._idBits, entity: object._entity.unsafelyUnwrapped))
-            } else if _pending[position].originals.isEmpty {
-                continue
-            }
+            guard !_pending[position].isDeleted && !_pending[position].originals.isEmpty else { continue }
             do {
                 try object.validateForCommit()
             } catch {
                 throw .validationFailed(object.objectID, error)
             }
         }
+        var inserted: [ObjectID] = []
+        inserted.reserveCapacity(_insertRuns.reduce(0) { $0 + $1.end - $1.start })
+        try _forEachInserted { (object) throws(CommitError) in
+            do {
+                try object.validateForCommit()
+            } catch {
+                throw .validationFailed(object.objectID, error)
+            }
+            inserted.append(ObjectID(_bits: object._idBits, entity: object._entity.unsafelyUnwrapped))
+        }
         return inserted
+    }
+
+    /// Throws when a relationship of an object holds an object of another graph or a deleted one.
+    private func _checkTargets(of object: GraphObject) throws(CommitError) {
+        let entity = _state(of: object)
+        for (index, accessor) in entity.relationships {
+            if accessor.kind == .toOne {
+                if let target = accessor.toOne(object) { try _checkTarget(target, of: object, entity, index) }
+            } else {
+                for target in accessor.objects(object) { try _checkTarget(target, of: object, entity, index) }
+            }
+        }
     }
 
     /// Throws when a relationship holds an object of another graph or a deleted one.
@@ -180,12 +244,11 @@ extension ObjectGraph {
     ///
     /// - Parameters:
     ///   - inserted: The IDs of the objects inserted and not deleted (distinct: each object
-    ///     has one pending entry).
+    ///     is inserted once).
     ///   - author: The commit's author tag.
     private func _collectChanges(inserted: [ObjectID], author: String?) -> GraphChanges {
         var changes = GraphChanges(insertedDistinct: inserted, author: author)
-        guard inserted.count < _pending.count else { return changes }
-        for position in _pending.indices where !_pending[position].wasInserted {
+        for position in _pending.indices {
             let entry = _pending[position]
             let object = entry.object
             if entry.isDeleted {

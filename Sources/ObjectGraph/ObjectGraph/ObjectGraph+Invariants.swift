@@ -1,17 +1,40 @@
 extension ObjectGraph {
     #if FRK_INVARIANT_CHECKS
-        /// Checks the pending changes and per-entity counts (O(pending + entities)).
+        /// Checks the pending changes and per-entity counts (O(pending + inserted + entities)).
         internal func _checkInvariants() {
             for (position, entry) in _pending.enumerated() {
                 let object = entry.object
                 precondition(Int(object._pendingSlot) == position + 1, "invariant: pending slot of \(object.objectID)")
                 precondition(object._context === _context, "invariant: a pending object of another context")
-                precondition((object._flags & GraphObject._insertedFlag != 0) == entry.wasInserted, "invariant: inserted flag")
+                precondition(object._flags & GraphObject._insertedFlag == 0, "invariant: a pending entry for an inserted object")
                 if entry.isDeleted {
                     precondition(object._flags & GraphObject._deletedFlag != 0, "invariant: deleted flag")
                     precondition(_state(of: object).objects[object._serial] == nil, "invariant: a deleted object is still listed")
                 }
-                precondition(!(entry.wasInserted && !entry.originals.isEmpty), "invariant: old values kept for an inserted object")
+            }
+            var previousEnd: [ObjectIdentifier: Int] = [:]
+            for run in _insertRuns {
+                precondition(run.start < run.end && run.end <= run.entity.objects.count, "invariant: an insert run out of its table")
+                precondition(previousEnd[ObjectIdentifier(run.entity), default: 0] <= run.start, "invariant: insert runs out of order")
+                previousEnd[ObjectIdentifier(run.entity)] = run.end
+                for case let object? in run.entity.objects[run.start..<run.end] {
+                    precondition(object._flags & GraphObject._insertedFlag != 0, "invariant: inserted object \(object.objectID)")
+                    precondition(
+                        (object._flags & GraphObject._staleInverseFlag != 0) == (object._pendingSlot != 0),
+                        "invariant: deferred members of \(object.objectID)"
+                    )
+                }
+            }
+            for object in _deletedInserts {
+                precondition(
+                    object._flags & (GraphObject._insertedFlag | GraphObject._deletedFlag) == GraphObject._insertedFlag | GraphObject._deletedFlag,
+                    "invariant: flags of the deleted insert \(object.objectID)"
+                )
+                precondition(_state(of: object).objects[object._serial] == nil, "invariant: a deleted object is still listed")
+            }
+            for (position, list) in _deferredInverses.enumerated() {
+                precondition(Int(list.target._pendingSlot) == position + 1, "invariant: deferred list of \(list.target.objectID)")
+                precondition(list.target._flags & GraphObject._staleInverseFlag != 0, "invariant: stale flag of \(list.target.objectID)")
             }
             for case let entity? in _entities {
                 precondition(entity.liveCount >= 0 && entity.liveCount <= entity.objects.count, "invariant: live count of \(entity.description.name)")
@@ -31,7 +54,7 @@ extension ObjectGraph {
                 guard let link = entity.inverses[index], let inverse = link.entity.description.relationshipAccessors[link.index] else { continue }
                 for target in accessor.objects(object) where target._context === _context {
                     precondition(
-                        inverse.contains(target, object),
+                        inverse.contains(target, object) || _defers(object, in: target, inverse),
                         "invariant: \(object.objectID).\(entity.description.properties[index].name) holds \(target.objectID) but not the other way round"
                     )
                 }

@@ -106,7 +106,7 @@ extension ObjectGraph {
             for observer in _observers where _observers.contains(where: { $0.id == observer.id }) {
                 if !observer.deliver(current) { _removeObserver(observer.id) }
             }
-            if autoCommit && !_pending.isEmpty {
+            if autoCommit && hasChanges {
                 do {
                     try commit()
                 } catch {

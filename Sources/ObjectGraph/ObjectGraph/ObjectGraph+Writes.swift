@@ -53,34 +53,38 @@ extension ObjectGraph {
     @usableFromInline
     @inline(never)
     internal func _setToOne(_ object: GraphObject, offset: Int, _ target: GraphObject?) {
-        let entity = _state(of: object)
-        let index = _index(of: object, offset: offset, in: entity)
-        if let target, object._flags == GraphObject._insertedFlag, target._flags == GraphObject._insertedFlag,
-            target._context === _context, _relateInserted(object, entity, index, target)
+        if let target, object._flags == GraphObject._insertedFlag,
+            target._flags & ~GraphObject._staleInverseFlag == GraphObject._insertedFlag,
+            target._context === _context, _relateInserted(object, offset: offset, target)
         {
             _checkInvariants(around: object)
             return
         }
-        _assignToOne(object, entity, index, target, direct: true)
+        _flushDeferredInverses()
+        let entity = _state(of: object)
+        _assignToOne(object, entity, _index(of: object, offset: offset, in: entity), target, direct: true)
         _checkInvariants(around: object)
     }
 
     /// The bulk-insert case of a to-one setter: both objects were inserted in this
     /// transaction, are not deleted and were never observed, and the owner's relationship
     /// is empty. Nothing is saved (inserted objects keep no old values) or notified, and
-    /// the inverse, if any, is a to-many that simply gains the owner.
+    /// the inverse, if any, is a to-many that simply gains the owner (deferred: see
+    /// `ObjectGraph+DeferredInverses.swift`).
     ///
     /// - Returns: `false`, having changed nothing, when the case does not apply.
     @inline(__always)
-    private func _relateInserted(_ owner: GraphObject, _ entity: _GraphEntity, _ index: Int, _ target: GraphObject) -> Bool {
-        guard let accessor = entity.description.relationshipAccessors[index], accessor.toOne(owner) == nil else { return false }
-        guard let link = entity.inverses[index] else {
-            accessor.add(owner, target)
-            return true
-        }
-        guard let inverse = link.entity.description.relationshipAccessors[link.index], inverse.kind == .toMany else { return false }
-        accessor.add(owner, target)
-        inverse.add(target, owner)
+    private func _relateInserted(_ owner: GraphObject, offset: Int, _ target: GraphObject) -> Bool {
+        // Unowned: the graph keeps its entities, the descriptions their accessors, so the
+        // fast path counts no references.
+        unowned(unsafe) let entity = _state(of: owner)
+        guard let link = entity.bulkToOne(at: offset) else { return false }
+        // A to-one slot is one nullable reference (checked when the link is made): test and
+        // fill it directly instead of through the accessor's closures.
+        let slot = UnsafeMutableRawPointer(Unmanaged.passUnretained(owner).toOpaque()) + offset
+        guard slot.load(as: UInt.self) == 0 else { return false }
+        slot.storeBytes(of: UInt(bitPattern: Unmanaged.passRetained(target).toOpaque()), as: UInt.self)
+        if let inverse = link.inverse, !_deferInverseAdd(target, inverse, owner: owner) { inverse.add(target, owner) }
         return true
     }
 
@@ -92,6 +96,7 @@ extension ObjectGraph {
             Set(targets.lazy.map(ObjectIdentifier.init)).count == targets.count,
             "an ordered relationship cannot hold the same object twice"
         )
+        _flushDeferredInverses()
         let entity = _state(of: object)
         _assign(object, entity, _index(of: object, offset: offset, in: entity), targets, direct: true)
         _checkInvariants(around: object)
@@ -129,29 +134,40 @@ extension ObjectGraph {
 
     // MARK: Recording
 
-    /// The position of the object's pending entry, made if needed.
+    /// The position of the pending entry of a committed object (not one inserted in the
+    /// pending transaction), made if needed.
     @inline(__always)
     internal func _entryIndex(for object: GraphObject) -> Int {
+        assert(object._flags & GraphObject._insertedFlag == 0, "internal inconsistency: a pending entry for an inserted object")
         let slot = Int(object._pendingSlot)
         if slot != 0 { return slot - 1 }
-        _pending.append(_PendingEntry(object: object, wasInserted: false))
+        _pending.append(_PendingEntry(object: object))
         precondition(_pending.count < Int(Int32.max), "too many objects written in one transaction")
         object._pendingSlot = Int32(_pending.count)
         return _pending.count - 1
     }
 
-    /// Records that a property is about to be written: keeps its old value the first time
-    /// in the transaction (not for objects inserted in it) and notes writes to deleted objects.
+    /// Records that a property is about to be written: keeps its old value (or, for a
+    /// to-many relationship, an empty delta) the first time in the transaction, not for
+    /// objects inserted in it, and notes writes to deleted objects.
+    ///
+    /// - Returns: What is kept for the property, so a to-many write can note its members in
+    ///   the delta; `nil` for an object inserted in the transaction.
     @inline(__always)
-    internal func _willWrite(_ object: GraphObject, _ entity: _GraphEntity, _ index: Int, direct: Bool) {
+    @discardableResult
+    internal func _willWrite(_ object: GraphObject, _ entity: _GraphEntity, _ index: Int, direct: Bool) -> (any _SavedValue)? {
+        if object._flags & GraphObject._insertedFlag != 0 {
+            if direct && object._flags & GraphObject._deletedFlag != 0 { object._flags |= GraphObject._writtenAfterDeleteFlag }
+            return nil
+        }
         let position = _entryIndex(for: object)
         if direct && object._flags & GraphObject._deletedFlag != 0 {
             _pending[position].writtenAfterDelete = true
         }
-        if object._flags & GraphObject._insertedFlag != 0 { return }
-        if !_pending[position].hasOriginal(index) {
-            _pending[position].originals.append((index, entity.description.accessors[index].save(object)))
-        }
+        if let saved = _pending[position].original(index) { return saved }
+        let saved = entity.description.accessors[index].save(object)
+        _pending[position].originals.append((index, saved))
+        return saved
     }
 
     /// Runs a write to a property between the registrar's will-set and did-set, when the
@@ -180,6 +196,7 @@ extension ObjectGraph {
     /// graph are inserted; objects of another graph are stored but their side is not
     /// touched (the commit refuses them).
     internal func _assign(_ owner: GraphObject, _ entity: _GraphEntity, _ index: Int, _ targets: [GraphObject], direct: Bool) {
+        _flushDeferredInverses()
         guard let accessor = entity.description.relationshipAccessors[index] else {
             preconditionFailure("internal inconsistency: property \(index) is not a relationship")
         }
@@ -192,12 +209,15 @@ extension ObjectGraph {
             _insertRelated(target)
         }
         let old = accessor.objects(owner)
-        _willWrite(owner, entity, index, direct: direct)
-        _notifying(owner, entity, index) { accessor.setObjects(owner, targets) }
-        if targets.contains(where: { !_isValidTarget($0) }) { _pending[_entryIndex(for: owner)].mayHoldInvalidTargets = true }
-        guard let link = entity.inverses[index] else { return }
         let oldIDs = Set(old.lazy.map(ObjectIdentifier.init))
         let newIDs = Set(targets.lazy.map(ObjectIdentifier.init))
+        if let saved = _willWrite(owner, entity, index, direct: direct) {
+            for before in old where !newIDs.contains(ObjectIdentifier(before)) { saved.noteRemoved(before) }
+            for after in targets where !oldIDs.contains(ObjectIdentifier(after)) { saved.noteAdded(after) }
+        }
+        _notifying(owner, entity, index) { accessor.setObjects(owner, targets) }
+        if targets.contains(where: { !_isValidTarget($0) }) { _noteMayHoldInvalidTargets(owner) }
+        guard let link = entity.inverses[index] else { return }
         for before in old where !newIDs.contains(ObjectIdentifier(before)) && before._context === _context {
             _remove(owner, from: before, link.entity, link.index)
         }
@@ -208,6 +228,7 @@ extension ObjectGraph {
 
     /// Sets a to-one relationship and keeps the inverses in step.
     internal func _assignToOne(_ owner: GraphObject, _ entity: _GraphEntity, _ index: Int, _ target: GraphObject?, direct: Bool) {
+        _flushDeferredInverses()
         guard let accessor = entity.description.relationshipAccessors[index] else {
             preconditionFailure("internal inconsistency: property \(index) is not a relationship")
         }
@@ -218,7 +239,7 @@ extension ObjectGraph {
             return
         }
         _willWrite(owner, entity, index, direct: direct)
-        if let target, !_isValidTarget(target) { _pending[_entryIndex(for: owner)].mayHoldInvalidTargets = true }
+        if let target, !_isValidTarget(target) { _noteMayHoldInvalidTargets(owner) }
         _notifying(owner, entity, index) {
             if let target {
                 accessor.add(owner, target)
@@ -229,6 +250,17 @@ extension ObjectGraph {
         guard let link = entity.inverses[index] else { return }
         if let before, before._context === _context { _remove(owner, from: before, link.entity, link.index) }
         if let target, target._context === _context { _inverseAdd(target, link, owner: owner, entity, index) }
+    }
+
+    /// Notes that a relationship of `object` was given an object of another graph or a
+    /// deleted one, so the commit checks its relationships again.
+    internal func _noteMayHoldInvalidTargets(_ object: GraphObject) {
+        if object._flags & GraphObject._insertedFlag != 0 {
+            object._flags |= GraphObject._mayHoldInvalidTargetsFlag
+            _insertsMayHoldInvalidTargets = true
+        } else {
+            _pending[_entryIndex(for: object)].mayHoldInvalidTargets = true
+        }
     }
 
     /// Whether an object can be related to objects of this graph: it is in this graph and
@@ -253,7 +285,7 @@ extension ObjectGraph {
         if target._flags & (GraphObject._insertedFlag | GraphObject._observedFlag) == GraphObject._insertedFlag && accessor.kind == .toMany {
             // Nothing to save or notify for a new object: adding is idempotent.
             accessor.add(target, owner)
-            if !_isValidTarget(owner) { _pending[_entryIndex(for: target)].mayHoldInvalidTargets = true }
+            if !_isValidTarget(owner) { _noteMayHoldInvalidTargets(target) }
             return
         }
         if accessor.kind == .toOne {
@@ -263,9 +295,10 @@ extension ObjectGraph {
         } else if accessor.contains(target, owner) {
             return
         }
-        _willWrite(target, link.entity, link.index, direct: false)
-        if !_isValidTarget(owner) { _pending[_entryIndex(for: target)].mayHoldInvalidTargets = true }
+        let saved = _willWrite(target, link.entity, link.index, direct: false)
+        if !_isValidTarget(owner) { _noteMayHoldInvalidTargets(target) }
         _notifying(target, link.entity, link.index) { accessor.add(target, owner) }
+        saved?.noteAdded(owner)
     }
 
     /// Removes `member` from `object`'s relationship `index`, if it holds it (no further
@@ -275,26 +308,45 @@ extension ObjectGraph {
             preconditionFailure("internal inconsistency: an inverse that is not a relationship")
         }
         guard accessor.contains(object, member) else { return }
-        _willWrite(object, entity, index, direct: false)
+        let saved = _willWrite(object, entity, index, direct: false)
         _notifying(object, entity, index) { accessor.remove(object, member) }
+        saved?.noteRemoved(member)
     }
 
     // MARK: Insert and delete
 
     internal func _insert(_ object: GraphObject) {
-        let entity = _entity(for: type(of: object))
+        if let last = _lastEntity, ObjectIdentifier(type(of: object)) == _lastEntityType {
+            // The graph keeps its entities: lend the cached one without counting references.
+            last._withUnsafeGuaranteedRef { _insert(object, into: $0) }
+        } else {
+            _insert(object, into: _entity(for: type(of: object)))
+        }
+    }
+
+    @inline(__always)
+    private func _insert(_ object: GraphObject, into entity: _GraphEntity) {
         let serial = entity.objects.count
-        let id = ObjectID(graphTag: tag, entity: entity.description, serial: serial)
-        object._idBits = id._bits
+        precondition(UInt64(serial) < 1 << ObjectID.serialBits, "an entity of one graph holds at most 2^32 objects")
+        object._idBits = entity.idBase | UInt64(serial)
         object._entity = entity.description
-        object._attach(to: _context)
+        object._attachDetached(to: _context)
         object._flags = GraphObject._insertedFlag
         entity.objects.append(object)
         entity.liveCount += 1
-        _pending.append(_PendingEntry(object: object, wasInserted: true))
-        object._pendingSlot = Int32(_pending.count)
+        if let last = _insertRuns.indices.last, _insertRuns[last].entity === entity, _insertRuns[last].end == serial {
+            _insertRuns[last].end = serial + 1
+        } else {
+            _insertRuns.append(_InsertRun(entity: entity, start: serial, end: serial + 1))
+        }
+        // Relationships set before insertion: store them again, with their inverses. A
+        // to-one slot is one nullable reference, tested without the accessor.
+        let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+        var anySet = false
+        for offset in entity.toOneOffsets where base.load(fromByteOffset: offset, as: UInt.self) != 0 { anySet = true }
+        for (_, accessor) in entity.manyRelationships where !accessor.isEmpty(object) { anySet = true }
+        guard anySet else { return }
         for (index, accessor) in entity.relationships where !accessor.isEmpty(object) {
-            // Relationships set before insertion: store them again, with their inverses.
             if accessor.kind == .toOne, let target = accessor.toOne(object) {
                 accessor.remove(object, target)
                 _assignToOne(object, entity, index, target, direct: false)
@@ -307,9 +359,13 @@ extension ObjectGraph {
     }
 
     internal func _delete(_ object: GraphObject) {
+        _flushDeferredInverses()
         let entity = _state(of: object)
-        let position = _entryIndex(for: object)
-        _pending[position].isDeleted = true
+        if object._flags & GraphObject._insertedFlag != 0 {
+            _deletedInserts.append(object)
+        } else {
+            _pending[_entryIndex(for: object)].isDeleted = true
+        }
         object._flags |= GraphObject._deletedFlag
         entity.objects[object._serial] = nil
         entity.liveCount -= 1

@@ -14,12 +14,74 @@ internal final class _GraphEntity {
     /// Each relationship's inverse, by property index, once resolved.
     @exclusivity(unchecked) var inverses: [_InverseLink?]
 
-    init(_ description: EntityDescription) {
+    /// The ID bits of the entity's objects in this graph with serial 0 (graph tag and
+    /// entity number); an object's bits are these ORed with its serial.
+    let idBase: UInt64
+
+    /// The storage offsets of the to-one relationships (one nullable reference each), and
+    /// the other relationships: what an insert checks for relationships set beforehand.
+    let toOneOffsets: [Int]
+    let manyRelationships: [(index: Int, accessor: _PropertyAccessor)]
+
+    /// The to-one relationships a bulk insert can relate directly (see
+    /// ``ObjectGraph/_relateInserted(_:offset:_:)``), made on first use after the inverses
+    /// are resolved; `nil` again whenever an inverse of this entity is resolved.
+    @exclusivity(unchecked) var bulkToOne: [_BulkToOne]?
+
+    init(_ description: EntityDescription, graphTag: UInt64) {
         self.description = description
         relationships = description.relationshipAccessors.enumerated().compactMap { index, accessor in
             accessor.map { (index, $0) }
         }
         inverses = Array(repeating: nil, count: description.properties.count)
+        idBase = ObjectID(graphTag: graphTag, entity: description, serial: 0)._bits
+        toOneOffsets = relationships.filter { $0.accessor.kind == .toOne }.map {
+            precondition($0.accessor.storageSize == MemoryLayout<UInt>.size, "internal inconsistency: a to-one relationship stored in more than one word")
+            return $0.accessor.offset
+        }
+        manyRelationships = relationships.filter { $0.accessor.kind != .toOne }
+    }
+}
+
+/// Objects inserted in the pending transaction: serials `start..<end` of one entity, in
+/// insertion order. Consecutive inserts of one class extend one run, so a bulk insert keeps
+/// one run, not one record per object.
+internal struct _InsertRun {
+    /// The entity; `_entityByType` keeps every entity for the graph's life.
+    unowned(unsafe) let entity: _GraphEntity
+    let start: Int
+    var end: Int
+}
+
+/// A to-one relationship whose inverse is a to-many or none: what relating two objects
+/// inserted in the pending transaction needs, resolved once.
+internal struct _BulkToOne {
+    /// The storage offset of the to-one relationship in the owner.
+    let offset: Int
+    /// The to-one relationship. The entity descriptions keep their accessors for the
+    /// process's life.
+    unowned(unsafe) let accessor: _PropertyAccessor
+    /// The to-many inverse, or `nil` when the relationship has none.
+    unowned(unsafe) let inverse: _PropertyAccessor?
+}
+
+extension _GraphEntity {
+    /// The bulk description of the to-one relationship stored at `offset`; `nil` when that is
+    /// not a to-one relationship whose inverse is a to-many or none.
+    @inline(__always)
+    func bulkToOne(at offset: Int) -> _BulkToOne? {
+        if bulkToOne == nil { bulkToOne = makeBulkToOne() }
+        for link in bulkToOne.unsafelyUnwrapped where link.offset == offset { return link }
+        return nil
+    }
+
+    private func makeBulkToOne() -> [_BulkToOne] {
+        relationships.compactMap { index, accessor in
+            guard accessor.kind == .toOne else { return nil }
+            guard let link = inverses[index] else { return _BulkToOne(offset: accessor.offset, accessor: accessor, inverse: nil) }
+            guard let inverse = link.entity.description.relationshipAccessors[link.index], inverse.kind == .toMany else { return nil }
+            return _BulkToOne(offset: accessor.offset, accessor: accessor, inverse: inverse)
+        }
     }
 }
 
@@ -29,11 +91,10 @@ internal struct _InverseLink {
     let index: Int
 }
 
-/// One object written in the pending transaction.
+/// One committed object written in the pending transaction. (Objects inserted in it have
+/// no entry: their values are their pending state, see ``ObjectGraph/_insertRuns``.)
 internal struct _PendingEntry {
     let object: GraphObject
-    /// Inserted in this transaction (no old values are kept for it).
-    var wasInserted: Bool
     /// Deleted in this transaction.
     var isDeleted = false
     /// A setter wrote to the object after it was deleted.
@@ -44,13 +105,14 @@ internal struct _PendingEntry {
     /// The value of each written property before the transaction's first write to it.
     var originals: [(index: Int, saved: any _SavedValue)] = []
 
-    init(object: GraphObject, wasInserted: Bool) {
+    init(object: GraphObject) {
         self.object = object
-        self.wasInserted = wasInserted
     }
 
-    func hasOriginal(_ index: Int) -> Bool {
-        originals.contains { $0.index == index }
+    /// What is kept for property `index`, if it was written.
+    func original(_ index: Int) -> (any _SavedValue)? {
+        for original in originals where original.index == index { return original.saved }
+        return nil
     }
 }
 
@@ -59,9 +121,9 @@ extension ObjectGraph {
     /// to, and its inverses) on first use.
     internal func _entity(for type: GraphObject.Type) -> _GraphEntity {
         let key = ObjectIdentifier(type)
-        if key == _lastEntityType, let last = _lastEntity { return last }
+        if key == _lastEntityType, let last = _lastEntity { return last.takeUnretainedValue() }
         if let known = _entityByType[key] {
-            _lastEntity = known
+            _lastEntity = Unmanaged.passUnretained(known)
             _lastEntityType = key
             return known
         }
@@ -70,7 +132,7 @@ extension ObjectGraph {
             _entitiesByName[description.name] == nil,
             "two classes use the entity name \(description.name) in one graph"
         )
-        let entity = _GraphEntity(description)
+        let entity = _GraphEntity(description, graphTag: tag)
         _entityByType[ObjectIdentifier(type)] = entity
         _entitiesByName[description.name] = entity
         if _entities.count <= description.number {
@@ -94,6 +156,8 @@ extension ObjectGraph {
             )
             entity.inverses[index] = _InverseLink(entity: destination, index: inverseIndex)
             destination.inverses[inverseIndex] = _InverseLink(entity: entity, index: index)
+            entity.bulkToOne = nil
+            destination.bulkToOne = nil
         }
         return entity
     }

@@ -33,14 +33,27 @@ public final class ObjectGraph {
     internal var _entityByType: [ObjectIdentifier: _GraphEntity] = [:]
     /// The entity of the last lookup by class (bulk inserts are usually of one class), and
     /// that class. Unowned: `_entityByType` keeps every entity for the graph's life.
-    @exclusivity(unchecked) internal unowned(unsafe) var _lastEntity: _GraphEntity?
+    @exclusivity(unchecked) internal var _lastEntity: Unmanaged<_GraphEntity>?
     @exclusivity(unchecked) internal var _lastEntityType: ObjectIdentifier?
     /// Per-entity state, by entity name.
     internal var _entitiesByName: [String: _GraphEntity] = [:]
 
-    /// The objects written in the pending transaction, in order of their first write;
-    /// an object's `_pendingSlot` is one plus its position here.
+    /// The committed objects written in the pending transaction, in order of their first
+    /// write; an object's `_pendingSlot` is one plus its position here.
     @exclusivity(unchecked) internal var _pending: [_PendingEntry] = []
+
+    /// The objects inserted in the pending transaction, as runs of serials in insertion
+    /// order. Their entity tables hold them (`nil` once deleted); an inserted object keeps no
+    /// pending entry and no old values: its values are its pending state.
+    @exclusivity(unchecked) internal var _insertRuns: [_InsertRun] = []
+    /// The objects inserted in the pending transaction and deleted in it too (their entity
+    /// tables no longer hold them), kept for commit checks and rollback.
+    @exclusivity(unchecked) internal var _deletedInserts: [GraphObject] = []
+    /// Members of to-many relationships of inserted objects, not added yet, one list per
+    /// object (its `_pendingSlot` is one plus the list's position).
+    @exclusivity(unchecked) internal var _deferredInverses: [_DeferredInverse] = []
+    /// Some object inserted in the pending transaction has ``GraphObject/_mayHoldInvalidTargetsFlag``.
+    @exclusivity(unchecked) internal var _insertsMayHoldInvalidTargets = false
 
     /// The observers, in registration order.
     internal var _observers: [_Observer] = []
@@ -71,21 +84,22 @@ public final class ObjectGraph {
     deinit {
         _context.graph = nil
         _context._readMode = .detached
+        _dropDeferredInverses()
         // Objects refer to each other strongly; break the cycles so they can go away.
         for case let entity? in _entities {
             for case let object? in entity.objects {
                 for (_, accessor) in entity.relationships { accessor.setObjects(object, []) }
             }
         }
-        for entry in _pending {
-            let entity = _entities[entry.object._entityNumber]!
-            for (_, accessor) in entity.relationships { accessor.setObjects(entry.object, []) }
+        for object in _pending.lazy.map(\.object) + _deletedInserts {
+            let entity = _entities[object._entityNumber]!
+            for (_, accessor) in entity.relationships { accessor.setObjects(object, []) }
         }
         for observer in _observers { observer.finish?() }
     }
 
     /// Whether there are writes, inserts or deletes not yet committed.
-    public var hasChanges: Bool { !_pending.isEmpty }
+    public var hasChanges: Bool { !_pending.isEmpty || !_insertRuns.isEmpty || !_deletedInserts.isEmpty }
 
     // MARK: Inserting and deleting
 
@@ -117,6 +131,7 @@ public final class ObjectGraph {
     public func delete(_ object: GraphObject) {
         precondition(object._context === _context, "delete(_:): the object is not in this graph")
         guard object._flags & GraphObject._deletedFlag == 0 else { return }
+        _flushDeferredInverses()
         _delete(object)
         _checkInvariants(around: object)
     }

@@ -22,6 +22,11 @@ public struct PropertyReader<Object: GraphObject, Value> {
     @usableFromInline
     internal let offset: Int
 
+    /// The property is a to-many or ordered relationship, whose members a bulk insert may
+    /// not have added yet.
+    @usableFromInline
+    internal let isToMany: Bool
+
     /// A reader for an `@Attribute` or `@Relationship` property.
     ///
     /// - Parameter keyPath: A key path to a wrapped property of `Object`, such as
@@ -37,6 +42,7 @@ public struct PropertyReader<Object: GraphObject, Value> {
         self.property = PropertyIndex(index)
         self.entity = entity
         self.offset = entity.offsets[index]
+        self.isToMany = entity.relationshipAccessors[index].map { $0.kind != .toOne } ?? false
     }
 
     /// The property's name.
@@ -50,8 +56,19 @@ public struct PropertyReader<Object: GraphObject, Value> {
     @inlinable
     @inline(__always)
     public func callAsFunction(_ object: Object) -> Value {
+        // The to-many case is out of line, so the common one is a plain load with no call
+        // (a call in the loop would make the caller count references to each object).
+        if _slowPath(isToMany) { return _readToMany(object) }
         // Attribute<Value> and Relationship<Value> store exactly one Value.
-        _storagePointer(object, at: offset, as: Value.self).pointee
+        return _storagePointer(object, at: offset, as: Value.self).pointee
+    }
+
+    /// Reads a to-many relationship, adding the members a bulk insert deferred first.
+    @usableFromInline
+    @inline(never)
+    internal func _readToMany(_ object: Object) -> Value {
+        if object._flags & GraphObject._staleInverseFlag != 0 { object._flushStaleInverses() }
+        return _storagePointer(object, at: offset, as: Value.self).pointee
     }
 }
 

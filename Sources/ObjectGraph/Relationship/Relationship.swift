@@ -96,6 +96,7 @@ public struct Relationship<Value: RelationshipValue>: _GraphPropertyStorage {
             if _slowPath(object._context._readMode != .untracked) {
                 object._noteRead(offset: _storageOffset(object, storageKeyPath))
             }
+            if _slowPath(object._flags & GraphObject._staleInverseFlag != 0) { object._flushStaleInverses() }
             return object[keyPath: storageKeyPath]._value
         }
         @inline(__always)
@@ -105,7 +106,10 @@ public struct Relationship<Value: RelationshipValue>: _GraphPropertyStorage {
                 return
             }
             let offset = _storageOffset(object, storageKeyPath)
-            if object[keyPath: storageKeyPath]._value._hasSameObjects(as: newValue) {
+            if _slowPath(object._flags & GraphObject._staleInverseFlag != 0) { object._flushStaleInverses() }
+            // Through the storage's address: the graph is confined, so no dynamic exclusivity
+            // check is needed for this read.
+            if _storagePointer(object, at: offset, as: Relationship<Value>.self).pointee._value._hasSameObjects(as: newValue) {
                 if object._flags & GraphObject._deletedFlag != 0 { graph._noteWriteToDeleted(object, offset: offset) }
                 return
             }

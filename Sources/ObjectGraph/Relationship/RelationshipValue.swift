@@ -26,6 +26,8 @@ public protocol RelationshipValue {
     mutating func _remove(_ object: GraphObject)
     /// Whether both values hold the same objects (in the same order when ordered).
     func _hasSameObjects(as other: Self) -> Bool
+    /// Makes room for `count` more objects, before adding them one by one.
+    mutating func _reserveCapacity(adding count: Int)
 }
 
 extension Optional: RelationshipValue where Wrapped: GraphObject {
@@ -45,6 +47,7 @@ extension Optional: RelationshipValue where Wrapped: GraphObject {
     public mutating func _add(_ object: GraphObject) { self = unsafeDowncast(object, to: Wrapped.self) }
     public mutating func _remove(_ object: GraphObject) { if self === object { self = nil } }
     public func _hasSameObjects(as other: Self) -> Bool { self === other }
+    public mutating func _reserveCapacity(adding count: Int) {}
 }
 
 extension Set: RelationshipValue where Element: GraphObject {
@@ -64,6 +67,7 @@ extension Set: RelationshipValue where Element: GraphObject {
     public mutating func _add(_ object: GraphObject) { insert(unsafeDowncast(object, to: Element.self)) }
     public mutating func _remove(_ object: GraphObject) { remove(unsafeDowncast(object, to: Element.self)) }
     public func _hasSameObjects(as other: Self) -> Bool { self == other }
+    public mutating func _reserveCapacity(adding count: Int) { reserveCapacity(self.count + count) }
 }
 
 extension Array: RelationshipValue where Element: GraphObject {
@@ -89,4 +93,5 @@ extension Array: RelationshipValue where Element: GraphObject {
     }
 
     public func _hasSameObjects(as other: Self) -> Bool { elementsEqual(other, by: ===) }
+    public mutating func _reserveCapacity(adding count: Int) { reserveCapacity(self.count + count) }
 }

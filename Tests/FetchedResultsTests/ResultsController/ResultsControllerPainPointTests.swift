@@ -46,6 +46,49 @@ struct ResultsControllerPainPointTests {
         expectReproduces(batch.whole, from: before, to: rendered(controller))
     }
 
+    /// Unchanged rows stay put, so a changed row can move to the index path it had: items by
+    /// quantity 0, 10, …, 50, where item 5 becomes 5 and item 3 becomes 15, move item 3 from
+    /// row 3 to row 3. Fed one by one to an accumulator that reads positions exactly, the
+    /// events leave a strict simulator in the controller's order.
+    @Test func aMoveToAnEqualIndexPathStaysAMoveThroughTheEventPath() throws {
+        let (graph, _, items) = try makeGraph()
+        let controller = ResultsController(graph: graph, request: FetchRequest(Item.self, sortedBy: [SortKey(\.quantity)]))
+        let delegate = RecordingDelegate()
+        controller.delegate = delegate
+        controller.performFetch()
+        let simulator = ListSimulator<String, ObjectID, String>(strict: true) { rendered(controller) }
+        simulator.reloadData()
+        let accumulator = ChangeAccumulator(target: simulator, policy: DefaultReloadPolicy(maximumChangeCount: .max, maximumShare: 2),
+                                            eventInterpretation: .exact)
+
+        items[5].quantity = 5
+        items[3].quantity = 15
+        _ = try graph.commit()
+        for event in delegate.events {
+            switch event {
+            case .willChange: accumulator.willChangeContent()
+            case .section(.insert(let at, _)): accumulator.didChangeSection(at: at, for: .insert)
+            case .section(.delete(let at, _)): accumulator.didChangeSection(at: at, for: .delete)
+            case .object(.insert(let id, let at)): accumulator.didChangeObject(id, at: nil, for: .insert, newIndexPath: at)
+            case .object(.delete(let id, let at)): accumulator.didChangeObject(id, at: at, for: .delete, newIndexPath: nil)
+            case .object(.move(let id, let from, let to, let changed)):
+                accumulator.didChangeObject(id, at: from, for: .move, newIndexPath: to)
+                if changed { accumulator.didChangeObject(id, at: from, for: .update, newIndexPath: to) }
+            case .object(.update(let id, let at, let new)): accumulator.didChangeObject(id, at: at, for: .update, newIndexPath: new)
+            case .didChange: accumulator.didChangeContent()
+            case .batch: break
+            }
+        }
+        #expect(delegate.events.contains { event in
+            if case .object(.move(_, let from, let to, _)) = event { return from == to }
+            return false
+        }, "the commit no longer produces the equal-index-path move this test is about")
+        let report = accumulator.flush()
+        #expect(report.outcome == .animated)
+        #expect(simulator.failures.isEmpty, "\(simulator.failures)")
+        #expect(simulator.sections == rendered(controller))
+    }
+
     @Test func aRowMovesIntoASectionInsertedInTheSameCommit() throws {
         let (graph, _, items) = try makeGraph()
         let controller = ResultsController(graph: graph, request: byLocation())

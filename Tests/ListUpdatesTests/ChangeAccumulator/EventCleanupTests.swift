@@ -1,3 +1,4 @@
+import FetchedResultsTesting
 import Foundation
 import ListUpdates
 import Testing
@@ -8,8 +9,10 @@ import Testing
 struct EventCleanupTests {
     private func path(_ section: Int, _ row: Int) -> IndexPath { IndexPath(row: row, section: section) }
 
-    private func events(_ record: (ChangeAccumulator) -> Void) -> ListChanges {
-        let accumulator = ChangeAccumulator()
+    private func events(
+        _ interpretation: ChangeAccumulator.EventInterpretation = .coreData, _ record: (ChangeAccumulator) -> Void
+    ) -> ListChanges {
+        let accumulator = ChangeAccumulator(eventInterpretation: interpretation)
         accumulator.willChangeContent()
         record(accumulator)
         accumulator.didChangeContent()
@@ -19,6 +22,44 @@ struct EventCleanupTests {
     @Test func moveToTheSamePositionIsAnUpdate() {
         let changes = events { $0.didChangeObject("a", at: path(0, 2), for: .move, newIndexPath: path(0, 2)) }
         #expect(changes == ListChanges(reconfiguredRows: [path(0, 2)]))
+    }
+
+    @Test func exactEventsKeepAnUpdateAndAMoveToTheSamePositionARefreshedMove() {
+        let changes = events(.exact) {
+            $0.didChangeObject("a", at: path(0, 2), for: .update, newIndexPath: nil)
+            $0.didChangeObject("a", at: path(0, 2), for: .move, newIndexPath: path(0, 2))
+        }
+        // Alone, the move changes no position; composed, it is the refresh it carries.
+        #expect(changes == ListChanges(reconfiguredRows: [path(0, 2)]))
+    }
+
+    /// A controller that keeps unchanged rows still may move a row to the index path it had,
+    /// because rows around it moved: items sorted by quantity 0, 10, …, 50 where item 5 becomes
+    /// 5 and item 3 becomes 15 report item 3 moving from row 3 to row 3. Read as an update, the
+    /// view would show the wrong order; read exactly, it is right.
+    @Test func exactEventsKeepAMoveToTheSamePosition() throws {
+        let changes = events(.exact) {
+            $0.didChangeObject(5, at: path(0, 5), for: .move, newIndexPath: path(0, 1))
+            $0.didChangeObject(2, at: path(0, 2), for: .move, newIndexPath: path(0, 4))
+            $0.didChangeObject(3, at: path(0, 3), for: .move, newIndexPath: path(0, 3))
+        }
+        #expect(changes.movedRows.contains(.init(from: path(0, 3), to: path(0, 3))))
+        #expect(changes.reconfiguredRows.isEmpty)
+        let before = [0, 1, 2, 3, 4, 5].map { ListSimulator<Int, Int, Int>.Row(id: $0, content: 0) }
+        let after = [0, 5, 1, 3, 2, 4].map { ListSimulator<Int, Int, Int>.Row(id: $0, content: 0) }
+        let simulator = ListSimulator<Int, Int, Int>([.init(id: 0, rows: before)])
+        try simulator.apply(stages: changes.staged(), newState: [.init(id: 0, rows: after)])
+        #expect(simulator.sections.map { $0.rows.map(\.id) } == [[0, 5, 1, 3, 2, 4]])
+    }
+
+    @Test func exactEventsKeepADeleteThenInsertAtTheSamePositionARefreshedMove() {
+        let changes = events(.exact) {
+            $0.didChangeObject("gone", at: path(0, 0), for: .delete, newIndexPath: nil)
+            $0.didChangeObject("a", at: path(0, 1), for: .delete, newIndexPath: nil)
+            $0.didChangeObject("a", at: nil, for: .insert, newIndexPath: path(0, 1))
+        }
+        #expect(changes == ListChanges(deletedRows: [path(0, 0)], movedRows: [.init(from: path(0, 1), to: path(0, 1))],
+                                       reconfiguredRows: [path(0, 1)]))
     }
 
     @Test func updateAndMoveOfOneObjectAreOneChangedMove() {

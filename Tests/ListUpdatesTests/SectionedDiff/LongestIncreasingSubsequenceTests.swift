@@ -30,4 +30,17 @@ struct LongestIncreasingSubsequenceTests {
         #expect(zip(kept, kept.dropFirst()).allSatisfy { $0 < $1 }, "\(values) kept \(kept)")
         #expect(kept.count == referenceLength(values), "\(values) kept \(kept)")
     }
+
+    /// The diff marks a lazy sequence of 32-bit values; it must keep exactly what the array
+    /// form keeps (the results index and the accumulator use that one), equal values included.
+    @Test("A sequence of 32-bit values marks what the array marks", arguments: testSeeds(count: 100))
+    func sequenceMatchesArray(seed: UInt64) {
+        var rng = SeededGenerator(seed: seed)
+        let values = (0..<Int.random(in: 0...60, using: &rng)).map { _ in Int.random(in: 0..<40, using: &rng) }
+        var fromArray = LongestIncreasingSubsequence()
+        fromArray.mark(values)
+        var fromSequence = LongestIncreasingSubsequence()
+        fromSequence.mark(values.lazy.map { Int32($0) }, count: values.count)
+        #expect(fromSequence.keep == fromArray.keep, "\(values)")
+    }
 }

@@ -226,3 +226,75 @@ struct SectionedDiffTests {
         expectReproduces(stages, from: [TestSection(id: 0, rows: old)], to: [TestSection(id: 0, rows: new)])
     }
 }
+
+/// An identifier whose hash only depends on the identifier modulo `buckets`, so that many
+/// identifiers share a full hash value: the diff's table must compare them by `==`.
+private struct CollidingID: Hashable, CustomStringConvertible {
+    var value: Int
+    var buckets: Int
+
+    static func == (lhs: Self, rhs: Self) -> Bool { lhs.value == rhs.value }
+    func hash(into hasher: inout Hasher) { hasher.combine(value % buckets) }
+    var description: String { "\(value)" }
+}
+
+@Suite("Sectioned diff, colliding hashes")
+struct SectionedDiffCollisionTests {
+    private struct Row: Equatable {
+        var id: CollidingID
+        var content: Int
+    }
+
+    private func colliding(_ sections: [TestSection], buckets: Int) -> [(id: Int, rows: [Row])] {
+        sections.map { section in
+            (section.id, section.rows.map { Row(id: CollidingID(value: $0.id, buckets: buckets), content: $0.content) })
+        }
+    }
+
+    /// With one bucket every identifier has the same hash; with a few, chains of equal hashes
+    /// interleave. Either way the diff must equal the one of the plain integers.
+    @Test("Identifiers with equal hashes diff like distinct integers", arguments: testSeeds(count: 40))
+    func equalHashes(seed: UInt64) throws {
+        var generator = SectionedDataGenerator(seed: seed)
+        let old = generator.list(maxSections: 5, maxRows: 12)
+        let new = generator.change(old)
+        for buckets in [1, 3] {
+            let stages = try ListChanges.stagedDifference(
+                from: colliding(old, buckets: buckets), to: colliding(new, buckets: buckets),
+                sectionID: \.id, rows: \.rows, rowID: \.id, rowContentEqual: ==)
+            #expect(stages == (try ListChanges.stagedDifference(from: old, to: new, rows: \.rows)))
+            expectReproduces(stages, from: old, to: new)
+        }
+    }
+
+    /// Repeats are found among colliding identifiers too, and the error names the same pair
+    /// as for identifiers that do not collide.
+    @Test func repeatsAmongEqualHashes() throws {
+        func rows(_ ids: [Int], buckets: Int) -> [Row] {
+            ids.map { Row(id: CollidingID(value: $0, buckets: buckets), content: 0) }
+        }
+        for buckets in [1, 2, 1_000] {
+            func diff(_ old: [Int], _ new: [Int]) throws(ListDiffError) -> ListChanges {
+                try ListChanges.difference(
+                    from: [rows(old, buckets: buckets)], to: [rows(new, buckets: buckets)], sectionID: { _ in 0 },
+                    rows: { $0 }, rowID: \.id, rowContentEqual: ==)
+            }
+            #expect(throws: ListDiffError.duplicateRowIdentifier(identifier: "3", side: .old, first: path(0, 2), second: path(0, 4))) {
+                try diff([1, 2, 3, 4, 3, 2], [1])
+            }
+            // A repeat of a row that has an old counterpart is found before one that has not.
+            #expect(throws: ListDiffError.duplicateRowIdentifier(identifier: "2", side: .new, first: path(0, 2), second: path(0, 5))) {
+                try diff([1, 2], [7, 7, 2, 1, 8, 2])
+            }
+            #expect(throws: ListDiffError.duplicateRowIdentifier(identifier: "7", side: .new, first: path(0, 0), second: path(0, 3))) {
+                try diff([1, 2], [7, 2, 1, 7, 8])
+            }
+            let changes = try diff([1, 2, 3, 4], [4, 3, 5, 2])
+            #expect(
+                changes
+                    == ListChanges(
+                        deletedRows: [path(0, 0)], insertedRows: [path(0, 2)],
+                        movedRows: [.init(from: path(0, 2), to: path(0, 1)), .init(from: path(0, 3), to: path(0, 0))]))
+        }
+    }
+}

@@ -7,6 +7,21 @@
 protocol SlotOrdering {
     /// Whether slot `a` sorts before slot `b`. A strict total order over the live slots.
     func less(_ a: Int32, _ b: Int32) -> Bool
+
+    /// Whether slots `a` and `b` share a leading key (a section) that the order groups by:
+    /// the slots between two such slots share it too.
+    func shareGroup(_ a: Int32, _ b: Int32) -> Bool
+
+    /// ``less(_:_:)`` for two slots that share their group, which may skip comparing it.
+    func lessInGroup(_ a: Int32, _ b: Int32) -> Bool
+}
+
+extension SlotOrdering {
+    /// No grouping: no two slots are known to share a group.
+    func shareGroup(_ a: Int32, _ b: Int32) -> Bool { false }
+
+    /// ``less(_:_:)``.
+    func lessInGroup(_ a: Int32, _ b: Int32) -> Bool { less(a, b) }
 }
 
 /// A counted B-tree of slots: insert, remove, rank and select in O(log n).
@@ -56,7 +71,8 @@ struct OrderTree {
     static let leafCapacity = 256
     static let branchCapacity = 64
 
-    private(set) var root: Node
+    /// The root node; only the tree's own operations (here and in its extensions) replace it.
+    var root: Node
 
     /// Creates an empty tree.
     init() {
@@ -178,7 +194,7 @@ struct OrderTree {
     }
 
     /// Merges child `index + 1` into child `index` when their contents fit in one node.
-    private static func mergeIfFits(_ node: Node, _ index: Int) {
+    static func mergeIfFits(_ node: Node, _ index: Int) {
         let a = node.children[index]
         let b = node.children[index + 1]
         let capacity = a.isLeaf ? leafCapacity : branchCapacity
@@ -304,10 +320,21 @@ struct OrderTree {
     }
 
     /// The first position in `slots` whose slot does not sort before `slot`.
+    ///
+    /// When the leaf's first and last slots share `slot`'s group (a leaf inside one
+    /// section, the common case), every slot between does, and the search compares the
+    /// keys after the group only: one memory access fewer per comparison.
     @inline(__always)
     private static func lowerBound<O: SlotOrdering>(_ slot: Int32, in slots: [Int32], _ ordering: O) -> Int {
         var low = 0
         var high = slots.count
+        if let first = slots.first, let last = slots.last, ordering.shareGroup(first, slot), ordering.shareGroup(last, slot) {
+            while low < high {
+                let mid = (low + high) / 2
+                if ordering.lessInGroup(slots[mid], slot) { low = mid + 1 } else { high = mid }
+            }
+            return low
+        }
         while low < high {
             let mid = (low + high) / 2
             if ordering.less(slots[mid], slot) { low = mid + 1 } else { high = mid }

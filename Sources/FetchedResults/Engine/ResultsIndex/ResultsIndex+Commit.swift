@@ -79,17 +79,21 @@ extension ResultsIndex {
         keys.columns = rows.columns
         keys.sectionOf.reserveCapacity(count)
         slots.reserveCapacity(count)
-        var lastValue: SortValue?
-        var lastHandle: Int32 = 0
+        // A direct-mapped cache of section values in front of the dictionary: rows of a few
+        // sections arrive interleaved, and a cheap hash and one comparison beat hashing
+        // every row's value for the dictionary.
+        var cachedValues = [SortValue?](repeating: nil, count: Self.sectionCacheSize)
+        var cachedHandles = [Int32](repeating: 0, count: Self.sectionCacheSize)
         for index in 0..<count {
             let value = rows.sections[index]
+            let line = Self.cheapHash(value) & (Self.sectionCacheSize - 1)
             let handle: Int32
-            if let lastValue, lastValue == value {
-                handle = lastHandle
+            if let cached = cachedValues[line], cached == value {
+                handle = cachedHandles[line]
             } else {
                 handle = internSection(value, placing: false)
-                lastValue = value
-                lastHandle = handle
+                cachedValues[line] = value
+                cachedHandles[line] = handle
             }
             sectionCounts[Int(handle)] += 1
             keys.sectionOf.append(handle)
@@ -120,6 +124,34 @@ extension ResultsIndex {
         _checkInvariants()
     }
 
+    /// The number of lines of the section cache of a load; a power of two.
+    private static var sectionCacheSize: Int { 256 }
+
+    /// A hash of a section value that costs a few instructions for short strings: their
+    /// length and bytes, mixed.
+    @inline(__always)
+    private static func cheapHash(_ value: SortValue) -> Int {
+        switch value {
+        case .string(let text):
+            // The bytes in place (a short string's are copied to the stack), not an iterator.
+            let hash = text.utf8.withContiguousStorageIfAvailable { bytes in
+                var hash = bytes.count
+                for index in 0..<min(bytes.count, 24) { hash = hash &* 31 &+ Int(bytes[index]) }
+                return hash
+            } ?? text.utf8.count
+            return hash ^ hash >> 7
+        case .int(let number):
+            return Int(truncatingIfNeeded: number ^ number >> 8)
+        case .double(let number):
+            let bits = number.bitPattern
+            return Int(truncatingIfNeeded: bits ^ bits >> 29)
+        case .bool(let flag):
+            return flag ? 1 : 2
+        case .null, .opaque:
+            return 0
+        }
+    }
+
     /// Changes the window; the caller diffs the old rows with the new ones.
     mutating func setWindow(offset: Int, limit: Int?) {
         precondition(offset >= 0, "fetchOffset must not be negative, got \(offset)")
@@ -136,12 +168,19 @@ extension ResultsIndex {
     /// section is not moved (an update, or nothing when it does not report one); among
     /// changed rows that share a gap, a longest increasing subsequence stays and the rest
     /// move. A row whose section appears or disappears is deleted and inserted instead of
-    /// moved, as a list view requires.
+    /// moved, as a list view requires. A commit that only renames whole sections moves each
+    /// one as a block (``applySectionMoves(_:)``).
     ///
-    /// - Parameter input: The changed rows; each identifier at most once.
+    /// - Parameters:
+    ///   - input: The changed rows; each identifier at most once.
+    ///   - movingWholeSections: Whether a commit that only renames whole sections may move
+    ///     them as blocks; `false` takes the row-by-row path (tests compare the two).
     /// - Returns: The changes of the visible window.
     /// - Complexity: O(k log n + k log k + s) for k changes, n rows and s sections.
-    mutating func apply(_ input: [Change]) -> IndexDiff<ID> {
+    mutating func apply(_ input: [Change], movingWholeSections: Bool = true) -> IndexDiff<ID> {
+        // Whole sections renamed (a related object that names them was renamed) move as
+        // blocks, in time proportional to their rows.
+        if movingWholeSections, let diff = applySectionMoves(input) { return diff }
         let oldWindow = window
         let oldVisibleRange = visibleDirectoryRange
         let oldFirstDirectory = oldVisibleRange.lowerBound

@@ -44,6 +44,18 @@ struct RowKeyColumns<ID: RowIdentifier>: SlotOrdering {
         if sa != sb {
             return sectionRank[Int(sa)] < sectionRank[Int(sb)]
         }
+        return lessInGroup(a, b)
+    }
+
+    /// Whether two rows are in the same section.
+    @inline(__always)
+    func shareGroup(_ a: Int32, _ b: Int32) -> Bool {
+        sectionOf[Int(a)] == sectionOf[Int(b)]
+    }
+
+    /// The order of two rows of one section: sort keys, then identifier.
+    @inline(__always)
+    func lessInGroup(_ a: Int32, _ b: Int32) -> Bool {
         for column in columns.indices {
             let va = columns[column][Int(a)]
             let vb = columns[column][Int(b)]

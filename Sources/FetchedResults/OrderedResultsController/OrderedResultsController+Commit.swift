@@ -1,0 +1,125 @@
+import ObjectGraph
+
+extension OrderedResultsController {
+    /// Receives one commit of the graph.
+    func relationshipDidCommit(_ changes: GraphChanges) {
+        guard hasFetched else { return }
+        if defersCommits {
+            deferredCommits.append(changes)
+            return
+        }
+        apply(changes)
+    }
+
+    /// Brings the rows up to date with one commit and delivers the changes.
+    ///
+    /// A user-driven edit whose commit this is (``userEdit``) is applied to the rows first
+    /// and its changes are not delivered: the view shows them already. What is delivered is
+    /// the rest of the commit, relative to the rows with that edit.
+    ///
+    /// - Complexity: O(k log n) for k members that arrived, left, moved or were re-evaluated,
+    ///   plus the relabelled neighbourhoods; O(n log n) when the relationship has no usable inverse
+    ///   and its membership changed.
+    func apply(_ changes: GraphChanges) {
+        // A row the user dropped sorts by its neighbour's label for now: it needs its own.
+        var dropped: ObjectID?
+        if let edit = userEdit {
+            userEdit = nil
+            applyDisplayed(edit)
+            if case .move(let id, _) = edit { dropped = id }
+        }
+        if changes.deleted.contains(ownerID) || owner.isDeleted {
+            removeEveryMember(changes)
+            return
+        }
+        let (membership, list) = membershipChange(in: changes)
+        var updates: [ResultsIndex<ObjectID>.Change] = []
+        for id in changes.deleted { dependencies.remove(id) }
+        for id in membership.removed {
+            labels[id] = nil
+            dependencies.remove(id)
+            if index.contains(id) { updates.append(.init(id: id, keys: nil, reportsUpdate: false)) }
+        }
+        let newLabels = membership.unstable.isEmpty ? [:] : relabel(membership.unstable, in: list)
+        for (id, label) in newLabels { labels[id] = label }
+
+        // Members to re-evaluate, with whether their own write must refresh their row.
+        var pending: [ObjectID: Bool] = [:]
+        for id in membership.added { pending[id] = false }
+        if let dropped, labels[dropped] != nil { pending[dropped] = false }
+        let entity = Member.entity
+        for (id, properties) in changes.updated where !changes.deleted.contains(id) {
+            if id.entity === entity, labels[id] != nil, !membership.added.contains(id) {
+                let reads = properties.indexes.contains { dependencies.ownReads.contains($0) }
+                let refreshes = index.contains(id)
+                    && (displayedProperties.map { displayed in properties.indexes.contains { displayed.contains($0) } } ?? true)
+                if refreshes {
+                    pending[id] = true
+                } else if reads {
+                    pending[id] = pending[id] ?? false
+                }
+            }
+            if dependencies.hasCrossReads {
+                for property in properties.indexes { addMemberDependents(of: id, property, to: &pending) }
+            }
+        }
+        if dependencies.hasCrossReads {
+            for move in changes.moves {
+                guard let property = move.owner.entity.index(of: move.relationship) else { continue }
+                addMemberDependents(of: move.owner, property, to: &pending)
+            }
+        }
+
+        var reads: [PropertyRead] = []
+        for (id, ownWrite) in pending {
+            guard let label = labels[id], let member = graph.object(with: id) as? Member else { continue }
+            let evaluated = evaluate(member, id: id, reads: &reads)
+            let keys = evaluated.map { Self.keys($0, label: label) }
+            // The dropped row's keys change from its neighbour's label to its own: no refresh.
+            let keysChanged = id != dropped && (keys.map { index.hasKeys(id, differentFrom: $0) } ?? false)
+            updates.append(.init(id: id, keys: keys, reportsUpdate: ownWrite || keysChanged && displayedProperties == nil))
+        }
+        // Relabelled members that were not re-evaluated keep their section.
+        for (id, label) in newLabels where pending[id] == nil {
+            guard let current = index.keys(of: id) else { continue }
+            updates.append(.init(id: id, keys: RowKeys(section: current.section, sort: [.int(label), .int(0)]), reportsUpdate: false))
+        }
+        let diff = updates.isEmpty ? IndexDiff<ObjectID>() : index.apply(updates)
+        finishDelivery(diff)
+    }
+
+    /// Delivers a commit's changes, first telling the view to drop a section the user's edit
+    /// left empty on screen.
+    func finishDelivery(_ diff: IndexDiff<ObjectID>) {
+        var diff = diff
+        if let empty = displayedEmptySection {
+            displayedEmptySection = nil
+            diff.deleteDisplayedEmptySection(at: empty.index, value: empty.value)
+        }
+        _checkOrderedInvariants()
+        guard !diff.isEmpty else { return }
+        deliver(diff)
+        _checkOrderedInvariants()
+    }
+
+    /// The owner was deleted: every row leaves.
+    private func removeEveryMember(_ changes: GraphChanges) {
+        let updates = index.visibleIDs.map { ResultsIndex<ObjectID>.Change(id: $0, keys: nil, reportsUpdate: false) }
+        for id in labels.keys { dependencies.remove(id) }
+        for id in changes.deleted { dependencies.remove(id) }
+        labels = [:]
+        let diff = updates.isEmpty ? IndexDiff<ObjectID>() : index.apply(updates)
+        finishDelivery(diff)
+    }
+
+    /// Adds to `pending` (as not written themselves) the members whose evaluation read
+    /// `property` of `object`.
+    private func addMemberDependents(of object: ObjectID, _ property: PropertyIndex, to pending: inout [ObjectID: Bool]) {
+        guard dependencies.dependentCount(of: object, property) > 0 else { return }
+        let entity = Member.entity
+        dependencies.forEachDependent(of: object, property) { serial in
+            let dependent = graph.objectID(of: entity, entitySerial: serial)
+            if pending[dependent] == nil, labels[dependent] != nil { pending[dependent] = false }
+        }
+    }
+}

@@ -1,0 +1,216 @@
+import Foundation
+import ListUpdates
+import ObjectGraph
+
+/// Keeps the members of one object's ordered to-many relationship as a list, in the
+/// relationship's order — optionally filtered and split into sections — and reports each
+/// commit's changes as a batch a list view accepts: a hand-ordered list (a playlist, a
+/// shopping list in aisle order).
+///
+/// ```swift
+/// let controller = OrderedResultsController(
+///     graph: graph, owner: list, relationship: \ShoppingList.items,
+///     predicate: .equal(\.listed, true), sectionKey: SectionKey(writable: \.aisle))
+/// controller.performFetch()
+/// controller.delegate = listAdapter
+/// ```
+///
+/// It is a ``ResultsController`` — sections, ``ResultsController/object(at:)``,
+/// ``ResultsController/indexPath(for:)``, restoration, the delegate, the change stream and
+/// Observation work as they do there — whose rows keep the relationship's order inside each
+/// section instead of following sort keys. A reorder of the relationship in the graph
+/// arrives as row moves, never as deletes and inserts.
+///
+/// Each member carries an order label, an integer increasing along the relationship with
+/// gaps between neighbours; the label is the rows' sort key, so positions stay O(log n). A
+/// commit relabels only the members that moved or arrived, between their new neighbours
+/// (a neighbourhood is spread out again when a gap runs out), so moving k members of an
+/// n-member relationship costs O(k log n), whatever n.
+///
+/// The user's own edits go through ``moveRow(from:to:author:)``, ``deleteRow(at:author:)``
+/// and ``removeRow(at:author:)``: they write and commit the graph, and what the controller
+/// delivers for that commit is relative to the list *with the user's edit already shown*,
+/// so a view is never told to perform the drag it just performed. See <doc:OrderedLists>.
+///
+/// Search the list by setting ``request``'s predicate: a `SearchController` derived from
+/// this controller would fetch every object of the member entity, in sort-key order.
+///
+/// A controller is confined to the isolation domain of its graph (not `Sendable`, as its
+/// superclass).
+public final class OrderedResultsController<Owner: GraphObject, Member: GraphObject>: ResultsController<Member> {
+    /// The object whose relationship the controller shows.
+    public let owner: Owner
+    /// The ordered to-many relationship shown, such as `\Playlist.songs`.
+    public let relationship: ReferenceWritableKeyPath<Owner, [Member]>
+
+    let ownerID: ObjectID
+    /// The relationship's property in the owner's entity.
+    let relationshipProperty: PropertyIndex
+    /// The relationship's name, as `OrderedMove.relationship` gives it.
+    let relationshipName: String
+    /// Reads the relationship without Observation or read tracking.
+    let members: PropertyReader<Owner, [Member]>
+    /// The order label of every member, filtered out or not: strictly increasing along the
+    /// relationship.
+    var labels: [ObjectID: Int64] = [:]
+    /// The member-side property that holds the owner, when the controller found exactly one
+    /// and every member holds the owner in it: it tells which members arrived or left.
+    var inverseName: String?
+    /// The user's edit whose commit is being delivered, set just before that commit.
+    var userEdit: UserEdit?
+    /// A section the list view still shows with no rows after a user-driven edit emptied it,
+    /// until the delivery of that edit's commit deletes it: its position before that commit
+    /// and its key value.
+    var displayedEmptySection: (index: Int, value: SortValue)?
+    /// Whether commits wait in ``deferredCommits`` (benchmarks time the update alone).
+    var defersCommits = false
+    /// Commits received while ``defersCommits`` is set, oldest first.
+    var deferredCommits: [GraphChanges] = []
+
+    /// The gap between the labels of neighbours after a fetch or a full relabel.
+    static var labelSpacing: Int64 { 1 << 20 }
+    /// The largest magnitude a label may take before every label is spread out again.
+    static var labelLimit: Int64 { 1 << 61 }
+
+    /// Creates a controller. It holds no results until ``performFetch()``.
+    ///
+    /// - Parameters:
+    ///   - graph: The graph the owner lives in (`precondition`).
+    ///   - owner: The object whose relationship to show.
+    ///   - relationship: An ordered to-many relationship of the owner (`[Member]`,
+    ///     `precondition`).
+    ///   - predicate: Which members are shown; `nil` shows all.
+    ///   - sectionKey: What rows are grouped by, or `nil` for one section. Declare it with
+    ///     ``SectionKey/init(writable:ascending:title:)`` to let a drag move a row into
+    ///     another section.
+    ///   - displayedKeys: The member properties the cells display; a write to a member then
+    ///     refreshes its row only when it changes one of them. `nil` refreshes on every write.
+    /// - Complexity: O(p) for p properties of the owner's entity.
+    public init(
+        graph: ObjectGraph,
+        owner: Owner,
+        relationship: ReferenceWritableKeyPath<Owner, [Member]>,
+        predicate: FetchPredicate<Member>? = nil,
+        sectionKey: SectionKey<Member>? = nil,
+        displayedKeys: [PartialKeyPath<Member>]? = nil
+    ) {
+        guard let reader = PropertyReader(relationship as KeyPath<Owner, [Member]>) else {
+            preconditionFailure("OrderedResultsController: \(relationship) is not an ordered to-many @Relationship of \(Owner.self)")
+        }
+        precondition(owner.graph === graph, "OrderedResultsController: the owner \(owner.objectID) is not an object of this graph")
+        self.owner = owner
+        self.relationship = relationship
+        ownerID = owner.objectID
+        members = reader
+        relationshipProperty = reader.property
+        relationshipName = reader.name
+        var request = FetchRequest(Member.self, predicate: predicate, sectionKey: sectionKey)
+        request.displayedKeys = displayedKeys
+        super.init(graph: graph, request: request)
+        index = Self.makeOrderedIndex(for: request)
+    }
+
+    /// What the controller shows of the members: predicate, section key and displayed keys.
+    /// Setting it on a fetched controller re-evaluates every member and reports the
+    /// difference as one change. Rows always keep the relationship's order, so a request with
+    /// sort keys, a `fetchLimit` or a `fetchOffset` is refused (`precondition`).
+    ///
+    /// - Complexity: Setting it costs O(n log n) for n members.
+    public override var request: FetchRequest<Member> {
+        get { _request }
+        set { replaceOrderedRequest(with: newValue) }
+    }
+
+    /// An empty index whose rows sort by section, then by order label (and a tie-break
+    /// column that places a row the user dropped next to a neighbour during one commit).
+    static func makeOrderedIndex(for request: FetchRequest<Member>) -> ResultsIndex<ObjectID> {
+        ResultsIndex(ascending: [true, true], sectionsAscending: request.sectionKey?.ascending ?? true)
+    }
+
+    /// Reads the relationship's members, labels them in order, evaluates them and starts
+    /// observing the graph. Calling it again starts from scratch without reporting a change.
+    ///
+    /// - Complexity: O(n log n) for n members.
+    public override func performFetch() {
+        registrar.withMutation(of: self as ResultsController<Member>, keyPath: \.sections) {
+            registrar.withMutation(of: self as ResultsController<Member>, keyPath: \.fetchedObjects) {
+                loadMembers()
+            }
+        }
+        if observation == nil {
+            observation = graph.addObserver { [weak self] changes in
+                self?.relationshipDidCommit(changes)
+            }
+        }
+        hasFetched = true
+        _checkOrderedInvariants()
+    }
+
+    /// The members in relationship order, or none once the owner is deleted.
+    func currentMembers() -> [Member] {
+        owner.isDeleted ? [] : members(owner)
+    }
+
+    /// Labels and evaluates every member and rebuilds the index and the dependencies.
+    func loadMembers() {
+        dependencies = DependencyIndex(entity: Member.entity)
+        sectionNames = [:]
+        displayedProperties = nil
+        userEdit = nil
+        displayedEmptySection = nil
+        let list = currentMembers()
+        labels = [:]
+        labels.reserveCapacity(list.count)
+        dependencies.reserveCapacity(list.count)
+        var rows = ResultsIndex<ObjectID>.LoadColumns(sortKeyCount: 2, capacity: list.count)
+        var reads: [PropertyRead] = []
+        for (position, member) in list.enumerated() {
+            let id = member.objectID
+            let label = Int64(position) * Self.labelSpacing
+            labels[id] = label
+            if let keys = evaluate(member, id: id, reads: &reads, first: true) {
+                rows.ids.append(id)
+                rows.sections.append(keys.section)
+                rows.columns[0].append(.int(label))
+                rows.columns[1].append(.int(0))
+            }
+        }
+        dependencies.shrinkToFit()
+        index = Self.makeOrderedIndex(for: _request)
+        index.load(rows)
+        if let sectionKey = _request.sectionKey {
+            for (value, id) in index.firstIDOfEachSection() {
+                sectionNames[value] = graph.withoutObservation { sectionKey.sectionName(object(with: id)) }
+            }
+        }
+        inverseName = findInverse(of: list)
+        generation += 1
+        cachedObjects = nil
+    }
+
+    /// The keys of a member with a label: its evaluated section, the label, and no tie-break.
+    static func keys(_ evaluated: RowKeys, label: Int64) -> RowKeys {
+        RowKeys(section: evaluated.section, sort: [.int(label), .int(0)])
+    }
+
+    /// Replaces the request; on a fetched controller, re-evaluates every member and delivers
+    /// the difference.
+    func replaceOrderedRequest(with newRequest: FetchRequest<Member>) {
+        precondition(newRequest.sortKeys.isEmpty && newRequest.fetchLimit == nil && newRequest.fetchOffset == 0,
+                     "OrderedResultsController: rows keep the relationship's order; a request may set only the predicate, section key and displayed keys")
+        guard hasFetched else {
+            _request = newRequest
+            index = Self.makeOrderedIndex(for: newRequest)
+            return
+        }
+        let oldRows = index.visibleRows
+        let oldNames = Dictionary(oldRows.map { ($0.section, sectionName(for: $0.section)) }, uniquingKeysWith: { a, _ in a })
+        _request = newRequest
+        loadMembers()
+        let diff = ResultsIndex<ObjectID>.diff(from: oldRows, to: index.visibleRows)
+        _checkOrderedInvariants()
+        guard !diff.isEmpty else { return }
+        for (value, name) in oldNames where sectionNames[value] == nil { sectionNames[value] = name }
+        deliver(diff)
+    }
+}
