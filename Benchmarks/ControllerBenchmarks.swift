@@ -14,6 +14,17 @@ final class ControllerBenchItem: GraphObject {
     @Relationship(inverse: \ControllerBenchLocation.items) var location: ControllerBenchLocation?
 }
 
+/// A delegate that keeps the last whole batch, as a list adapter would hand it on: with it,
+/// a commit's timing includes the controller's delivery.
+final class ControllerBatchListener: ResultsControllerDelegate {
+    typealias Object = ControllerBenchItem
+    var lastBatch = ListChanges()
+
+    func controller(_ controller: ResultsController<ControllerBenchItem>, didChangeContentWith changes: ListChanges) {
+        lastBatch = changes
+    }
+}
+
 /// The keys a baseline reads from each item.
 private typealias ItemKeys = (quantity: Int, section: String, name: String, id: ObjectID)
 
@@ -187,11 +198,14 @@ func controllerBenchmarks() -> [Benchmark] {
             let controller = ResultsController(graph: fixture.graph, request: ControllerFixture.request)
             controller.performFetch()
             timer.stop(on: fixture.graph)
+            let listener = ControllerBatchListener()
+            controller.delegate = listener
             var old = rows(controller)
             let writer = CommitWriter(fixture)
             return .init(
                 subject: { stopwatch in
                     blackHole(timer)
+                    blackHole(listener)
                     writer.write()
                     stopwatch.measure { try? fixture.graph.commit() }
                     precondition(controller.numberOfObjects == ControllerFixture.itemCount, "the commit did not reach the controller")
@@ -215,11 +229,14 @@ func controllerBenchmarks() -> [Benchmark] {
             let controller = ResultsController(graph: observed.graph, request: ControllerFixture.request)
             controller.performFetch()
             timer.stop(on: observed.graph)
+            let listener = ControllerBatchListener()
+            controller.delegate = listener
             let observedWriter = CommitWriter(observed)
             let plainWriter = CommitWriter(plain)
             return .init(
                 subject: { stopwatch in
                     blackHole(timer)
+                    blackHole(listener)
                     observedWriter.write()
                     stopwatch.measure { try? observed.graph.commit() }
                     precondition(controller.numberOfObjects == ControllerFixture.itemCount, "the commit did not reach the controller")
@@ -237,11 +254,14 @@ func controllerBenchmarks() -> [Benchmark] {
             let controller = ResultsController(graph: fixture.graph, request: ControllerFixture.request)
             controller.performFetch()
             timer.stop(on: fixture.graph)
+            let listener = ControllerBatchListener()
+            controller.delegate = listener
             var old = rows(controller)
             var renames = 0
             return .init(
                 subject: { stopwatch in
                     blackHole(timer)
+                    blackHole(listener)
                     // Renaming one location re-sections its 10,000 items.
                     renames += 1
                     fixture.locations[42].name = renames % 2 == 0 ? "Location 42" : "Location 99½"

@@ -11,6 +11,7 @@ final class KeystrokeProduct: GraphObject {
 /// and a search controller on it, built once and shared by the keystroke rows.
 private final class KeystrokeFixture {
     static let count = 1_000_000
+    let batchListener = KeystrokeBatchListener()
     nonisolated(unsafe) static var shared: KeystrokeFixture?
 
     let graph = ObjectGraph()
@@ -67,6 +68,8 @@ private final class KeystrokeFixture {
             sectionKey: SectionKey(title: { "Aisle \($0)" }) { $0.aisle }))
         base.performFetch()
         search = SearchController(base: base, searching: { $0.name })
+        // A list adapter listens, as in an app, so each keystroke's delivery is timed too.
+        search.delegate = batchListener
         let snapshot = base.snapshot
         let graph = graph
         baseRows = graph.withoutObservation {
@@ -100,6 +103,16 @@ private final class KeystrokeFixture {
     func type(_ text: String) -> Int {
         search.searchText = text
         return search.numberOfObjects
+    }
+}
+
+/// A delegate that keeps the last whole batch, as a list adapter would hand it on.
+private final class KeystrokeBatchListener: ResultsControllerDelegate {
+    typealias Object = KeystrokeProduct
+    var lastBatch = ListChanges()
+
+    func controller(_ controller: ResultsController<KeystrokeProduct>, didChangeContentWith changes: ListChanges) {
+        lastBatch = changes
     }
 }
 

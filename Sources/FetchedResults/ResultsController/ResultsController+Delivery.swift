@@ -1,8 +1,7 @@
 extension ResultsController {
     /// Delivers one commit's changes: Observation first, then the delegate in Core Data's
-    /// order, then the change streams.
+    /// order, then the change streams. The change set is built only when someone listens.
     func deliver(_ diff: IndexDiff<ObjectID>) {
-        let changeSet = makeChangeSet(diff)
         if !diff.deletedSections.isEmpty, sectionNames.count > 2 * index.directory.count + 16 {
             pruneSectionNames()
         }
@@ -13,6 +12,9 @@ extension ResultsController {
             }
         }
         _checkInvariants()
+        let hasStreams = !streams.isEmpty
+        guard delegate != nil || hasStreams else { return }
+        let changeSet = makeChangeSet(diff)
         if let delegate {
             delegate.controllerWillChangeContent(self)
             for change in changeSet.sectionChanges { delegate.controller(self, didChange: change) }
@@ -20,7 +22,7 @@ extension ResultsController {
             delegate.controllerDidChangeContent(self)
             delegate.controller(self, didChangeContentWith: changeSet.changes)
         }
-        streams.yield(changeSet)
+        if hasStreams { streams.yield(changeSet) }
     }
 
     /// The `Sendable` form of a diff, with section names and Core Data's callback order.
@@ -32,19 +34,25 @@ extension ResultsController {
         for section in diff.insertedSections {
             sectionChanges.append(.insert(at: section.index, name: sectionName(for: section.value)))
         }
-        var deletes: [ResultsObjectChange] = []
-        var inserts: [ResultsObjectChange] = []
-        var moves: [ResultsObjectChange] = []
-        var updates: [ResultsObjectChange] = []
+        // One array in Core Data's order (deletes, inserts, moves, updates), filled by one pass
+        // per kind: a change set of a million rows is built without intermediate copies.
+        var objectChanges: [ResultsObjectChange] = []
+        objectChanges.reserveCapacity(diff.rows.count)
         for row in diff.rows {
-            switch row {
-            case .delete(let id, let at): deletes.append(.delete(id, at: at))
-            case .insert(let id, let at): inserts.append(.insert(id, at: at))
-            case .move(let id, let from, let to, let changed): moves.append(.move(id, from: from, to: to, contentChanged: changed))
-            case .update(let id, let at, let new): updates.append(.update(id, at: at, newIndexPath: new))
+            if case .delete(let id, let at) = row { objectChanges.append(.delete(id, at: at)) }
+        }
+        for row in diff.rows {
+            if case .insert(let id, let at) = row { objectChanges.append(.insert(id, at: at)) }
+        }
+        for row in diff.rows {
+            if case .move(let id, let from, let to, let changed) = row {
+                objectChanges.append(.move(id, from: from, to: to, contentChanged: changed))
             }
         }
-        return ResultsChangeSet(changes: diff.changes, sectionChanges: sectionChanges, objectChanges: deletes + inserts + moves + updates)
+        for row in diff.rows {
+            if case .update(let id, let at, let new) = row { objectChanges.append(.update(id, at: at, newIndexPath: new)) }
+        }
+        return ResultsChangeSet(changes: diff.changes, sectionChanges: sectionChanges, objectChanges: objectChanges)
     }
 
     /// Forgets the names of sections that no longer exist.
