@@ -203,11 +203,9 @@ extension OrderedResultsController {
         assert(shown.insertedSections.isEmpty && shown.deletedSections.count <= 1,
                "internal inconsistency: a user's edit changed sections other than the one it emptied")
         if let emptied = shown.deletedSections.first { displayedEmptySection = emptied }
-        registrar.withMutation(of: self as ResultsController<Member>, keyPath: \.sections) {
-            registrar.withMutation(of: self as ResultsController<Member>, keyPath: \.fetchedObjects) {
-                generation += 1
-                cachedObjects = nil
-            }
+        withObservableMutation {
+            generation += 1
+            cachedObjects = nil
         }
     }
 }

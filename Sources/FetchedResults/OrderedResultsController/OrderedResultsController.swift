@@ -132,11 +132,7 @@ public final class OrderedResultsController<Owner: GraphObject, Member: GraphObj
     ///
     /// - Complexity: O(n log n) for n members.
     public override func performFetch() {
-        registrar.withMutation(of: self as ResultsController<Member>, keyPath: \.sections) {
-            registrar.withMutation(of: self as ResultsController<Member>, keyPath: \.fetchedObjects) {
-                loadMembers()
-            }
-        }
+        withObservableMutation { loadMembers() }
         if observation == nil {
             observation = graph.addObserver { [weak self] changes in
                 self?.relationshipDidCommit(changes)

@@ -5,11 +5,9 @@ extension ResultsController {
         if !diff.deletedSections.isEmpty, sectionNames.count > 2 * index.directory.count + 16 {
             pruneSectionNames()
         }
-        registrar.withMutation(of: self, keyPath: \.sections) {
-            registrar.withMutation(of: self, keyPath: \.fetchedObjects) {
-                generation += 1
-                cachedObjects = nil
-            }
+        withObservableMutation {
+            generation += 1
+            cachedObjects = nil
         }
         _checkInvariants()
         let hasStreams = !streams.isEmpty
@@ -23,6 +21,13 @@ extension ResultsController {
             delegate.controller(self, didChangeContentWith: changeSet.changes)
         }
         if hasStreams { streams.yield(changeSet) }
+    }
+
+    /// Runs `body` as one mutation of ``sections`` and ``fetchedObjects`` for Observation.
+    func withObservableMutation(_ body: () -> Void) {
+        registrar.withMutation(of: self, keyPath: sectionsKeyPath) {
+            registrar.withMutation(of: self, keyPath: fetchedObjectsKeyPath, body)
+        }
     }
 
     /// The `Sendable` form of a diff, with section names and Core Data's callback order.

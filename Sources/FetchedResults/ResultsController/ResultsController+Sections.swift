@@ -34,7 +34,7 @@ extension ResultsController {
     ///
     /// - Complexity: O(s) for s visible sections.
     public var sections: [ResultsSection<Object>] {
-        registrar.access(self, keyPath: \.sections)
+        registrar.access(self, keyPath: sectionsKeyPath)
         let values = index.visibleSections
         return zip(values, index.visibleSectionRanks).map { section, ranks in
             let name = sectionName(for: section.value)

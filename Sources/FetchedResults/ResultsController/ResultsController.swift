@@ -58,6 +58,10 @@ open class ResultsController<Object: GraphObject>: Observable {
     /// The properties of the entity that ``FetchRequest/displayedKeys`` resolve to.
     var displayedProperties: Set<PropertyIndex>?
     let registrar = ObservationRegistrar()
+    /// The key paths Observation is told about, made once: a key path into a generic class
+    /// is otherwise instantiated at run time on every use, which dominated small commits.
+    let sectionsKeyPath: KeyPath<ResultsController<Object>, [ResultsSection<Object>]> = \.sections
+    let fetchedObjectsKeyPath: KeyPath<ResultsController<Object>, [Object]> = \.fetchedObjects
     let streams = StreamRegistry()
 
     /// Creates a controller. It holds no results until ``performFetch()``.
@@ -94,11 +98,7 @@ open class ResultsController<Object: GraphObject>: Observable {
     /// - Complexity: O(n log n) for n objects of the entity.
     public func performFetch() {
         let objects = graph.objects(of: Object.self)
-        registrar.withMutation(of: self, keyPath: \.sections) {
-            registrar.withMutation(of: self, keyPath: \.fetchedObjects) {
-                load(objects)
-            }
-        }
+        withObservableMutation { load(objects) }
         if observation == nil {
             observation = graph.addObserver { [weak self] changes in
                 self?.graphDidCommit(changes)
@@ -173,7 +173,7 @@ open class ResultsController<Object: GraphObject>: Observable {
     ///
     /// - Complexity: O(n) the first time after a change, O(1) after that.
     public var fetchedObjects: [Object] {
-        registrar.access(self, keyPath: \.fetchedObjects)
+        registrar.access(self, keyPath: fetchedObjectsKeyPath)
         if let cachedObjects { return cachedObjects }
         let objects = index.visibleIDs.map(object(with:))
         cachedObjects = objects
