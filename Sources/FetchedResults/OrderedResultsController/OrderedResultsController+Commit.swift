@@ -50,14 +50,7 @@ extension OrderedResultsController {
         let entity = Member.entity
         for (id, properties) in changes.updated where !changes.deleted.contains(id) {
             if id.entity === entity, labels[id] != nil, !membership.added.contains(id) {
-                let reads = properties.indexes.contains { dependencies.ownReads.contains($0) }
-                let refreshes = index.contains(id)
-                    && (displayedProperties.map { displayed in properties.indexes.contains { displayed.contains($0) } } ?? true)
-                if refreshes {
-                    pending[id] = true
-                } else if reads {
-                    pending[id] = pending[id] ?? false
-                }
+                notePending(id, wrote: properties, in: &pending)
             }
             if dependencies.hasCrossReads {
                 for property in properties.indexes { addMemberDependents(of: id, property, to: &pending) }

@@ -1,4 +1,25 @@
 extension ResultsController {
+    /// Notes an object of the entity that a commit wrote as pending re-evaluation: `true` when
+    /// its row must refresh (it is fetched and a displayed property changed), `false` when only
+    /// its keys must be re-read (it wrote a property its evaluation reads).
+    ///
+    /// - Parameters:
+    ///   - id: The written object.
+    ///   - properties: What the commit wrote of it.
+    ///   - pending: The objects to re-evaluate, with whether their own write refreshes them.
+    func notePending(_ id: ObjectID, wrote properties: ChangedProperties, in pending: inout [ObjectID: Bool]) {
+        let reads = properties.indexes.contains { dependencies.ownReads.contains($0) }
+        // Until an object has been evaluated the displayed keys are unresolved, and every
+        // write refreshes its row.
+        let refreshes = index.contains(id)
+            && (displayedProperties.map { displayed in properties.indexes.contains { displayed.contains($0) } } ?? true)
+        if refreshes {
+            pending[id] = true
+        } else if reads {
+            pending[id] = pending[id] ?? false
+        }
+    }
+
     /// Brings the results up to date with one commit and delivers the changes.
     ///
     /// Only objects the commit touched are re-evaluated: inserted and deleted objects of the
@@ -24,18 +45,7 @@ extension ResultsController {
             pending[id] = false
         }
         for (id, properties) in changes.updated where !changes.deleted.contains(id) {
-            if id.entity === entity {
-                let reads = properties.indexes.contains { dependencies.ownReads.contains($0) }
-                // Until an object has been evaluated the displayed keys are unresolved, and every
-                // write refreshes its row.
-                let refreshes = index.contains(id)
-                    && (displayedProperties.map { displayed in properties.indexes.contains { displayed.contains($0) } } ?? true)
-                if refreshes {
-                    pending[id] = true
-                } else if reads {
-                    pending[id] = pending[id] ?? false
-                }
-            }
+            if id.entity === entity { notePending(id, wrote: properties, in: &pending) }
             if dependencies.hasCrossReads {
                 for property in properties.indexes {
                     addDependents(of: id, property, to: &pending)

@@ -96,14 +96,7 @@ struct OrderedFilterBuilder {
             // Sections arrive in order, so the directory is built sorted.
             newHandle = index.internSection(runValue, placing: false)
         }
-        let newSlot = Int32(index.keys.ids.count)
-        index.sectionCounts[Int(newHandle)] += 1
-        index.keys.ids.append(id)
-        index.keys.sectionOf.append(newHandle)
-        for column in index.keys.columns.indices {
-            index.keys.columns[column].append(source.keys.columns[column][Int(slot)])
-        }
-        index.slotByID[id] = newSlot
+        index.appendRow(id, section: newHandle, copyingKeysOf: slot, in: source)
     }
 
     /// A section and row, built without the temporary array of `IndexPath(indexes:)` (a

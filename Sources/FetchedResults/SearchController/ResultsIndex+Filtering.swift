@@ -87,14 +87,7 @@ extension ResultsIndex {
                 // Sections arrive in order, so the directory is built sorted.
                 newHandle = new.internSection(source.keys.sectionValues[Int(handle)], placing: false)
             }
-            let newSlot = Int32(new.keys.ids.count)
-            new.sectionCounts[Int(newHandle)] += 1
-            new.keys.ids.append(id)
-            new.keys.sectionOf.append(newHandle)
-            for column in new.keys.columns.indices {
-                new.keys.columns[column].append(source.keys.columns[column][Int(slot)])
-            }
-            new.slotByID[id] = newSlot
+            new.appendRow(id, section: newHandle, copyingKeysOf: slot, in: source)
         }
         closeRun()
         diff.changes.deletedSections = diff.deletedSections.map(\.index)
@@ -103,5 +96,23 @@ extension ResultsIndex {
         new.tree = OrderTree(sorted: Array(0..<Int32(new.keys.ids.count)))
         new._checkInvariants()
         return (new, diff)
+    }
+}
+
+extension ResultsIndex {
+    /// Appends a row to the key columns, in section `handle`, with the keys of `slot` in
+    /// `source`; the order tree is built afterwards by the caller.
+    ///
+    /// - Complexity: O(1) amortized, plus copying the row's keys.
+    @inline(__always)
+    mutating func appendRow(_ id: ID, section handle: Int32, copyingKeysOf slot: Int32, in source: borrowing ResultsIndex<ID>) {
+        let newSlot = Int32(keys.ids.count)
+        sectionCounts[Int(handle)] += 1
+        keys.ids.append(id)
+        keys.sectionOf.append(handle)
+        for column in keys.columns.indices {
+            keys.columns[column].append(source.keys.columns[column][Int(slot)])
+        }
+        slotByID[id] = newSlot
     }
 }
