@@ -32,12 +32,15 @@ import ObjectGraph
 /// delivers for that commit is relative to the list *with the user's edit already shown*,
 /// so a view is never told to perform the drag it just performed. See <doc:OrderedLists>.
 ///
-/// Search the list by setting ``request``'s predicate: a `SearchController` derived from
-/// this controller would fetch every object of the member entity, in sort-key order.
+/// Search the list by setting ``request``'s predicate. A `SearchController` cannot be derived
+/// from this controller (it would fetch every object of the member entity): deriving one is a
+/// precondition failure.
 ///
 /// A controller is confined to the isolation domain of its graph (not `Sendable`, as its
 /// superclass).
 public final class OrderedResultsController<Owner: GraphObject, Member: GraphObject>: ResultsController<Member> {
+    override var derivesSearches: Bool { false }
+
     /// The object whose relationship the controller shows.
     public let owner: Owner
     /// The ordered to-many relationship shown, such as `\Playlist.songs`.

@@ -57,6 +57,9 @@ open class ResultsController<Object: GraphObject>: Observable {
     var sectionNames: [SortValue: String] = [:]
     /// The properties of the entity that ``FetchRequest/displayedKeys`` resolve to.
     var displayedProperties: Set<PropertyIndex>?
+    /// Whether a ``SearchController`` may be derived from this controller: its rows are what
+    /// its request fetches (an ordered-relationship controller's are not).
+    var derivesSearches: Bool { true }
     let registrar = ObservationRegistrar()
     /// The key paths Observation is told about, made once: a key path into a generic class
     /// is otherwise instantiated at run time on every use, which dominated small commits.

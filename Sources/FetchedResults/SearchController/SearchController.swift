@@ -188,6 +188,8 @@ public final class SearchController<Object: GraphObject>: ResultsController<Obje
 
     init(base: ResultsController<Object>, matcher: SearchMatcher<Object>, searchText: String) {
         precondition(base.hasFetched, "SearchController: call performFetch() on the base controller before deriving a search from it")
+        precondition(base.derivesSearches,
+                     "SearchController: \(type(of: base)) does not fetch by its request alone; filter it with its request's predicate instead")
         self.base = base
         self.matcher = matcher
         currentText = searchText

@@ -55,6 +55,19 @@ struct OrderedResultsControllerSurfaceTests {
         #expect(controller.numberOfObjects == 5)
     }
 
+    /// A search derived from an ordered controller would fetch every entry of the graph, not
+    /// the list's members: deriving one is refused.
+    @Test func aSearchCannotBeDerivedFromAnOrderedController() async {
+        await #expect(processExitsWith: .failure) {
+            let graph = ObjectGraph()
+            let list = graph.insert(ShoppingList())
+            _ = try? graph.commit()
+            let controller = OrderedResultsController(graph: graph, owner: list, relationship: \.entries)
+            controller.performFetch()
+            _ = SearchController(base: controller, searching: { $0.name })
+        }
+    }
+
     @Test func aReorderInTheGraphArrivesAsOneMove() throws {
         let (graph, list, entries, _) = try makeList()
         let controller = OrderedResultsController(graph: graph, owner: list, relationship: \.entries)
