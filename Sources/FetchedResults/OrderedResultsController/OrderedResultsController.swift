@@ -121,7 +121,20 @@ public final class OrderedResultsController<Owner: GraphObject, Member: GraphObj
     /// - Complexity: Setting it costs O(n log n) for n members.
     public override var request: FetchRequest<Member> {
         get { _request }
-        set { replaceOrderedRequest(with: newValue) }
+        set {
+            precondition(newValue.sortKeys.isEmpty && newValue.fetchLimit == nil && newValue.fetchOffset == 0,
+                         "OrderedResultsController: rows keep the relationship's order; a request may set only the predicate, section key and displayed keys")
+            replaceRequest(with: newValue)
+        }
+    }
+
+    override func emptyIndex(for request: FetchRequest<Member>) -> ResultsIndex<ObjectID> {
+        Self.makeOrderedIndex(for: request)
+    }
+
+    override func reloadResults() {
+        loadMembers()
+        _checkOrderedInvariants()
     }
 
     /// An empty index whose rows sort by section, then by order label (and a tie-break
@@ -190,26 +203,5 @@ public final class OrderedResultsController<Owner: GraphObject, Member: GraphObj
     /// The keys of a member with a label: its evaluated section, the label, and no tie-break.
     static func keys(_ evaluated: RowKeys, label: Int64) -> RowKeys {
         RowKeys(section: evaluated.section, sort: [.int(label), .int(0)])
-    }
-
-    /// Replaces the request; on a fetched controller, re-evaluates every member and delivers
-    /// the difference.
-    func replaceOrderedRequest(with newRequest: FetchRequest<Member>) {
-        precondition(newRequest.sortKeys.isEmpty && newRequest.fetchLimit == nil && newRequest.fetchOffset == 0,
-                     "OrderedResultsController: rows keep the relationship's order; a request may set only the predicate, section key and displayed keys")
-        guard hasFetched else {
-            _request = newRequest
-            index = Self.makeOrderedIndex(for: newRequest)
-            return
-        }
-        let oldRows = index.visibleRows
-        let oldNames = Dictionary(oldRows.map { ($0.section, sectionName(for: $0.section)) }, uniquingKeysWith: { a, _ in a })
-        _request = newRequest
-        loadMembers()
-        let diff = ResultsIndex<ObjectID>.diff(from: oldRows, to: index.visibleRows)
-        _checkOrderedInvariants()
-        guard !diff.isEmpty else { return }
-        for (value, name) in oldNames where sectionNames[value] == nil { sectionNames[value] = name }
-        deliver(diff)
     }
 }

@@ -4,13 +4,13 @@ extension ResultsController {
     func replaceRequest(with newRequest: FetchRequest<Object>) {
         guard hasFetched else {
             _request = newRequest
-            index = Self.makeIndex(for: newRequest)
+            index = emptyIndex(for: newRequest)
             return
         }
         let oldRows = index.visibleRows
         let oldNames = Dictionary(oldRows.map { ($0.section, sectionName(for: $0.section)) }, uniquingKeysWith: { a, _ in a })
         _request = newRequest
-        load(graph.objects(of: Object.self))
+        reloadResults()
         let diff = ResultsIndex<ObjectID>.diff(from: oldRows, to: index.visibleRows)
         guard !diff.isEmpty else { return }
         for (value, name) in oldNames where sectionNames[value] == nil { sectionNames[value] = name }

@@ -83,6 +83,19 @@ open class ResultsController<Object: GraphObject>: Observable {
         streams.finishAll()
     }
 
+    /// An empty index for `request`; a subclass whose rows have another order overrides it.
+    func emptyIndex(for request: FetchRequest<Object>) -> ResultsIndex<ObjectID> {
+        Self.makeIndex(for: request)
+    }
+
+    /// Reads every result again for the current request, without delivering anything; a
+    /// subclass whose rows are not the entity's objects overrides it.
+    ///
+    /// - Complexity: O(n log n) for n objects of the entity.
+    func reloadResults() {
+        load(graph.objects(of: Object.self))
+    }
+
     static func makeIndex(for request: FetchRequest<Object>) -> ResultsIndex<ObjectID> {
         ResultsIndex(
             ascending: request.sortKeys.map(\.ascending),
