@@ -17,24 +17,10 @@ extension FoldedText {
     public func contains(_ needle: FoldedText) -> Bool {
         precondition(needle.options == options, "FoldedText.contains: the needle was folded with other options")
         let m = needle.bytes.count
-        let n = bytes.count
-        if m == 0 || m > n { return false }
+        if m == 0 || m > bytes.count { return false }
         return bytes.withUnsafeBufferPointer { hay in
             needle.bytes.withUnsafeBufferPointer { pattern in
-                let base = hay.baseAddress!
-                let first = Int32(pattern[0])
-                let last = n - m
-                var i = 0
-                while i <= last {
-                    // memchr finds the next candidate first byte with SIMD.
-                    guard let hit = memchr(base + i, first, last - i + 1) else { return false }
-                    i = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-                    if m == 1 || memcmp(base + i + 1, pattern.baseAddress! + 1, m - 1) == 0 {
-                        if isMatchBoundary(start: i, length: m) { return true }
-                    }
-                    i &+= 1
-                }
-                return false
+                Self.bytes(hay.baseAddress!, count: hay.count, contain: pattern) { isMatchBoundary(start: $0, length: m) }
             }
         }
     }
