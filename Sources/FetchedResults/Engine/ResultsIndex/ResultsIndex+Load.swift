@@ -1,0 +1,135 @@
+import Foundation
+
+// Loading: the rows of a fetch replace every row of the index.
+
+extension ResultsIndex {
+    /// The rows of a fetch in columns, as ``load(_:)-(LoadColumns)`` takes them: no key array
+    /// per row.
+    struct LoadColumns {
+        /// The identifier of each row; unique.
+        var ids: [ID] = []
+        /// The section key of each row.
+        var sections: [SortValue] = []
+        /// One column per sort key, each with one value per row.
+        var columns: [[SortValue]]
+
+        /// Makes empty columns with room for `capacity` rows.
+        init(sortKeyCount: Int, capacity: Int) {
+            ids.reserveCapacity(capacity)
+            sections.reserveCapacity(capacity)
+            columns = Array(repeating: [], count: sortKeyCount)
+            for column in columns.indices { columns[column].reserveCapacity(capacity) }
+        }
+    }
+
+    /// Replaces every row, as a fetch does.
+    ///
+    /// - Parameter rows: The fetched rows with their keys, in any order; identifiers must be
+    ///   unique.
+    /// - Complexity: O(n log n).
+    mutating func load(_ rows: [(id: ID, keys: RowKeys)]) {
+        var columns = LoadColumns(sortKeyCount: keys.columns.count, capacity: rows.count)
+        for row in rows {
+            columns.ids.append(row.id)
+            columns.sections.append(row.keys.section)
+            for column in columns.columns.indices { columns.columns[column].append(row.keys.sort[column]) }
+        }
+        load(columns)
+    }
+
+    /// Replaces every row, as a fetch does, from columns of keys.
+    ///
+    /// - Parameter rows: The fetched rows; row `i` is `rows.ids[i]` with section key
+    ///   `rows.sections[i]` and sort keys `rows.columns[k][i]`.
+    /// - Complexity: O(n log n).
+    mutating func load(_ rows: LoadColumns) {
+        precondition(rows.columns.count == keys.columns.count && rows.sections.count == rows.ids.count,
+                     "internal inconsistency: load columns of different lengths")
+        self = ResultsIndex(ascending: keys.ascending, sectionsAscending: keys.sectionsAscending, offset: offset, limit: limit)
+        let count = rows.ids.count
+        keys.ids = rows.ids
+        keys.columns = rows.columns
+        keys.sectionOf.reserveCapacity(count)
+        slots.reserveCapacity(count)
+        // A direct-mapped cache of section values in front of the dictionary: rows of a few
+        // sections arrive interleaved, and a cheap hash and one comparison beat hashing
+        // every row's value for the dictionary.
+        var cachedValues = [SortValue?](repeating: nil, count: Self.sectionCacheSize)
+        var cachedHandles = [Int32](repeating: 0, count: Self.sectionCacheSize)
+        for index in 0..<count {
+            let value = rows.sections[index]
+            let line = Self.cheapHash(value) & (Self.sectionCacheSize - 1)
+            let handle: Int32
+            if let cached = cachedValues[line], cached == value {
+                handle = cachedHandles[line]
+            } else {
+                handle = internSection(value, placing: false)
+                cachedValues[line] = value
+                cachedHandles[line] = handle
+            }
+            sectionCounts[Int(handle)] += 1
+            keys.sectionOf.append(handle)
+            let previous = slots.updateValue(Int32(index), forKey: rows.ids[index])
+            precondition(previous == nil, "internal inconsistency: row \(rows.ids[index]) loaded twice")
+        }
+        let values = keys.sectionValues
+        let ascending = keys.sectionsAscending
+        directory.sort { (values[Int($0)] < values[Int($1)]) == ascending }
+        rebuildDirectory()
+        // Sort once by integer summaries — the section's directory position and the first
+        // sort key's summary — and compare full keys only where those tie.
+        var sortable = (0..<count).map { index in
+            let slot = Int32(index)
+            return LoadRow(
+                section: directoryPosition[Int(keys.sectionOf[index])], slot: slot,
+                summary: keys.columns.isEmpty ? SortValueSummary(.null) : SortValueSummary(keys.columns[0][index]))
+        }
+        let ordering = keys
+        let firstAscending = keys.ascending.first ?? true
+        sortable.sort { a, b in
+            if a.section != b.section { return a.section < b.section }
+            let order = SortValueSummary.order(a.summary, b.summary)
+            if order != 0 { return (order < 0) == firstAscending }
+            return ordering.less(a.slot, b.slot)
+        }
+        tree = OrderTree(sorted: sortable.map(\.slot))
+        _checkInvariants()
+    }
+
+    /// The number of lines of the section cache of a load; a power of two.
+    private static var sectionCacheSize: Int { 256 }
+
+    /// A hash of a section value that costs a few instructions for short strings: their
+    /// length and bytes, mixed.
+    @inline(__always)
+    private static func cheapHash(_ value: SortValue) -> Int {
+        switch value {
+        case .string(let text):
+            // The bytes in place (a short string's are copied to the stack), not an iterator.
+            let hash = text.utf8.withContiguousStorageIfAvailable { bytes in
+                var hash = bytes.count
+                for index in 0..<min(bytes.count, 24) { hash = hash &* 31 &+ Int(bytes[index]) }
+                return hash
+            } ?? text.utf8.count
+            return hash ^ hash >> 7
+        case .int(let number):
+            return Int(truncatingIfNeeded: number ^ number >> 8)
+        case .double(let number):
+            let bits = number.bitPattern
+            return Int(truncatingIfNeeded: bits ^ bits >> 29)
+        case .bool(let flag):
+            return flag ? 1 : 2
+        case .null, .opaque:
+            return 0
+        }
+    }
+}
+
+extension ResultsIndex {
+/// A row while a load sorts it.
+fileprivate struct LoadRow {
+    var section: Int32
+    var slot: Int32
+    var summary: SortValueSummary
+}
+}
