@@ -217,6 +217,35 @@ func controllerBenchmarks() -> [Benchmark] {
                 }
             )
         },
+        Benchmark("controller.commit.120.1m.cold", baseline: "a 64 MB cache sweep", runs: 150) {
+            // Diagnostic: the commit row's workload with cold caches from a plain sweep
+            // instead of a re-fetch, so a profiler sees many cold commits in a short run.
+            let fixture = ControllerFixture()
+            let controller = ResultsController(graph: fixture.graph, request: ControllerFixture.request)
+            controller.performFetch()
+            let listener = ControllerBatchListener()
+            controller.delegate = listener
+            let writer = CommitWriter(fixture)
+            var sweep = [Int](repeating: 1, count: 8 << 20)
+            return .init(
+                subject: { stopwatch in
+                    blackHole(listener)
+                    writer.write()
+                    stopwatch.measure { try? fixture.graph.commit() }
+                    precondition(controller.numberOfObjects == ControllerFixture.itemCount, "the commit did not reach the controller")
+                },
+                baseline: { stopwatch in
+                    stopwatch.measure { () -> Int in
+                        var sum = 0
+                        for index in stride(from: 0, to: sweep.count, by: 8) {
+                            sweep[index] &+= 1
+                            sum &+= sweep[index]
+                        }
+                        return sum
+                    }
+                }
+            )
+        },
         Benchmark("controller.commit.120.1m.controller-share", baseline: "the same commit, no controller", runs: 15) {
             // Two identical graphs: the subject's has a fetched controller, the baseline's
             // none, so subject − baseline is the controller's share of a commit (the time

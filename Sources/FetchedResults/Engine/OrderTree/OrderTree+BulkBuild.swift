@@ -32,6 +32,8 @@ extension OrderTree {
             node.slots.removeSubrange(low..<high)
             return
         }
+        // No ordering here to keep the digests with: the next search recomputes them.
+        node.digests = []
         var start = 0
         var index = 0
         var firstTouched: Int?
@@ -111,6 +113,8 @@ extension OrderTree {
             node.total = node.slots.count
             return siblings
         }
+        // No ordering here to keep the digests with: the next search recomputes them.
+        node.digests = []
         var index = 0
         var remaining = rank
         while index < node.children.count - 1 && remaining > node.counts[index] {

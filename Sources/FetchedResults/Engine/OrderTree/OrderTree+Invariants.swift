@@ -1,6 +1,6 @@
 extension OrderTree {
     #if FRK_INVARIANT_CHECKS
-        /// Checks every count, every cached first slot and the order of all slots.
+        /// Checks every count, every cached first slot and digest, and the order of all slots.
         func _checkInvariants<O: SlotOrdering>(_ ordering: O) {
             var previous: Int32?
             func check(_ node: Node, isRoot: Bool) -> Int {
@@ -20,6 +20,13 @@ extension OrderTree {
                 precondition(node.children.count <= Self.branchCapacity, "internal inconsistency: overfull branch")
                 precondition(node.counts.count == node.children.count && node.firsts.count == node.children.count,
                              "internal inconsistency: branch arrays of different lengths")
+                precondition(node.digests.isEmpty || node.digests.count == node.firsts.count,
+                             "internal inconsistency: digests of some children only")
+                if ordering.hasDigests && node.digests.count == node.firsts.count {
+                    for (first, digest) in zip(node.firsts, node.digests) {
+                        precondition(digest.isIdentical(to: ordering.digest(of: first)), "internal inconsistency: stale digest")
+                    }
+                }
                 var sum = 0
                 for (index, child) in node.children.enumerated() {
                     let childTotal = check(child, isRoot: false)

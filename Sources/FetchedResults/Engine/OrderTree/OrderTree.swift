@@ -14,6 +14,18 @@ protocol SlotOrdering {
 
     /// ``less(_:_:)`` for two slots that share their group, which may skip comparing it.
     func lessInGroup(_ a: Int32, _ b: Int32) -> Bool
+
+    /// Whether ``digest(of:)`` and ``order(_:_:)`` decide comparisons; when `false`, the tree
+    /// keeps no digests.
+    var hasDigests: Bool { get }
+
+    /// A fixed-size digest of `slot`'s keys, which internal nodes keep for the first slot
+    /// of each child. Valid while the slot's keys stay as they are (while it is in the tree).
+    func digest(of slot: Int32) -> SlotDigest
+
+    /// -1 when the slot with digest `a` sorts before the one with digest `b`, 1 when after,
+    /// 0 when the digests do not decide (the slots' keys must be compared).
+    func order(_ a: SlotDigest, _ b: SlotDigest) -> Int
 }
 
 extension SlotOrdering {
@@ -22,6 +34,15 @@ extension SlotOrdering {
 
     /// ``less(_:_:)``.
     func lessInGroup(_ a: Int32, _ b: Int32) -> Bool { less(a, b) }
+
+    /// No digests.
+    var hasDigests: Bool { false }
+
+    /// An empty digest.
+    func digest(of slot: Int32) -> SlotDigest { .unknown }
+
+    /// 0: no digest decides.
+    func order(_ a: SlotDigest, _ b: SlotDigest) -> Int { 0 }
 }
 
 /// A counted B-tree of slots: insert, remove, rank and select in O(log n).
@@ -30,6 +51,13 @@ extension SlotOrdering {
 /// each child's element count and each child's first slot, which is what a search compares
 /// with. Nodes that fall below a quarter of their capacity merge with a neighbour when the
 /// two fit in one node, so the tree stays within a constant factor of its minimal height.
+///
+/// With an ordering that has digests (``SlotOrdering/hasDigests``), internal nodes also keep
+/// the digest of each child's first slot, and a search compares digests — integers in the
+/// node itself — instead of reading a first slot's keys from the ordering's columns, a
+/// cache miss each in a large tree. The digests also bound each child's groups, so a leaf
+/// search knows without reading keys whether its leaf lies inside the searched group
+/// (``OrderTree+Digests.swift``).
 struct OrderTree {
     final class Node {
         /// The slots of a leaf, in order. Empty in an internal node.
@@ -40,6 +68,10 @@ struct OrderTree {
         var counts: [Int]
         /// The first slot under each child.
         var firsts: [Int32]
+        /// The digest of each first slot, when as many as ``firsts``; otherwise (empty) not
+        /// computed yet, and the next search with an ordering that has digests computes them.
+        /// A change that does not keep them empties them.
+        var digests: [SlotDigest]
         /// The number of slots under this node.
         var total: Int
         let isLeaf: Bool
@@ -49,6 +81,7 @@ struct OrderTree {
             children = []
             counts = []
             firsts = []
+            digests = []
             total = slots.count
             isLeaf = true
         }
@@ -58,6 +91,7 @@ struct OrderTree {
             self.children = children
             counts = children.map(\.total)
             firsts = children.map(\.first)
+            digests = []
             total = counts.reduce(0, +)
             isLeaf = false
         }
@@ -110,16 +144,19 @@ struct OrderTree {
     @discardableResult
     mutating func insert<O: SlotOrdering>(_ slot: Int32, _ ordering: O) -> Int {
         var rank = 0
-        if let split = Self.insert(slot, into: root, ordering, rank: &rank) {
+        var search = Search(slot, ordering)
+        if let split = Self.insert(slot, into: root, ordering, &search, rank: &rank) {
             root = Node(children: [root, split])
         }
         return rank
     }
 
-    private static func insert<O: SlotOrdering>(_ slot: Int32, into node: Node, _ ordering: O, rank: inout Int) -> Node? {
+    private static func insert<O: SlotOrdering>(
+        _ slot: Int32, into node: Node, _ ordering: O, _ search: inout Search, rank: inout Int
+    ) -> Node? {
         node.total += 1
         if node.isLeaf {
-            let position = lowerBound(slot, in: node.slots, ordering)
+            let position = lowerBound(slot, in: node.slots, ordering, search)
             rank += position
             node.slots.insert(slot, at: position)
             guard node.slots.count > leafCapacity else { return nil }
@@ -129,20 +166,31 @@ struct OrderTree {
             node.total = node.slots.count
             return right
         }
-        let index = childIndex(slot, in: node, ordering)
+        let index = childIndex(slot, in: node, ordering, &search)
         for i in 0..<index { rank += node.counts[i] }
         let child = node.children[index]
-        let split = insert(slot, into: child, ordering, rank: &rank)
+        let split = insert(slot, into: child, ordering, &search, rank: &rank)
         node.counts[index] = child.total
-        node.firsts[index] = child.first
+        setFirst(of: node, at: index, ordering)
         if let split {
             node.children.insert(split, at: index + 1)
             node.counts.insert(split.total, at: index + 1)
             node.firsts.insert(split.first, at: index + 1)
+            if node.digests.count + 1 == node.firsts.count {
+                node.digests.insert(ordering.digest(of: split.first), at: index + 1)
+            } else {
+                node.digests = []
+            }
         }
         guard node.children.count > branchCapacity else { return nil }
         let half = node.children.count / 2
         let right = Node(children: Array(node.children[half...]))
+        if node.digests.count == node.firsts.count {
+            right.digests = Array(node.digests[half...])
+            node.digests.removeSubrange(half...)
+        } else {
+            node.digests = []
+        }
         node.children.removeSubrange(half...)
         node.counts.removeSubrange(half...)
         node.firsts.removeSubrange(half...)
@@ -157,17 +205,20 @@ struct OrderTree {
     @discardableResult
     mutating func remove<O: SlotOrdering>(_ slot: Int32, _ ordering: O) -> Int {
         var rank = 0
-        Self.remove(slot, from: root, ordering, rank: &rank)
+        var search = Search(slot, ordering)
+        Self.remove(slot, from: root, ordering, &search, rank: &rank)
         if !root.isLeaf && root.children.count == 1 {
             root = root.children[0]
         }
         return rank
     }
 
-    private static func remove<O: SlotOrdering>(_ slot: Int32, from node: Node, _ ordering: O, rank: inout Int) {
+    private static func remove<O: SlotOrdering>(
+        _ slot: Int32, from node: Node, _ ordering: O, _ search: inout Search, rank: inout Int
+    ) {
         node.total -= 1
         if node.isLeaf {
-            let position = lowerBound(slot, in: node.slots, ordering)
+            let position = lowerBound(slot, in: node.slots, ordering, search)
             rank += position
             guard position < node.slots.count, node.slots[position] == slot else {
                 preconditionFailure("internal inconsistency: slot \(slot) is not in the order tree under its keys")
@@ -175,18 +226,23 @@ struct OrderTree {
             node.slots.remove(at: position)
             return
         }
-        let index = childIndex(slot, in: node, ordering)
+        let index = childIndex(slot, in: node, ordering, &search)
         for i in 0..<index { rank += node.counts[i] }
         let child = node.children[index]
-        remove(slot, from: child, ordering, rank: &rank)
+        remove(slot, from: child, ordering, &search, rank: &rank)
         node.counts[index] = child.total
         if child.total == 0 {
+            if node.digests.count == node.firsts.count {
+                node.digests.remove(at: index)
+            } else {
+                node.digests = []
+            }
             node.children.remove(at: index)
             node.counts.remove(at: index)
             node.firsts.remove(at: index)
             return
         }
-        node.firsts[index] = child.first
+        setFirst(of: node, at: index, ordering)
         let capacity = child.isLeaf ? leafCapacity : branchCapacity
         guard child.width < capacity / 4, node.children.count > 1 else { return }
         let left = index > 0 ? index - 1 : index
@@ -202,12 +258,22 @@ struct OrderTree {
         if a.isLeaf {
             a.slots.append(contentsOf: b.slots)
         } else {
+            if a.digests.count == a.firsts.count && b.digests.count == b.firsts.count {
+                a.digests.append(contentsOf: b.digests)
+            } else {
+                a.digests = []
+            }
             a.children.append(contentsOf: b.children)
             a.counts.append(contentsOf: b.counts)
             a.firsts.append(contentsOf: b.firsts)
         }
         a.total += b.total
         node.counts[index] = a.total
+        if node.digests.count == node.firsts.count {
+            node.digests.remove(at: index + 1)
+        } else {
+            node.digests = []
+        }
         node.children.remove(at: index + 1)
         node.counts.remove(at: index + 1)
         node.firsts.remove(at: index + 1)
@@ -219,12 +285,13 @@ struct OrderTree {
     func rank<O: SlotOrdering>(of slot: Int32, _ ordering: O) -> Int {
         var node = root
         var rank = 0
+        var search = Search(slot, ordering)
         while !node.isLeaf {
-            let index = Self.childIndex(slot, in: node, ordering)
+            let index = Self.childIndex(slot, in: node, ordering, &search)
             for i in 0..<index { rank += node.counts[i] }
             node = node.children[index]
         }
-        return rank + Self.lowerBound(slot, in: node.slots, ordering)
+        return rank + Self.lowerBound(slot, in: node.slots, ordering, search)
     }
 
     /// The number of slots for which `isBefore` holds, where `isBefore` is true for a prefix
@@ -306,29 +373,59 @@ struct OrderTree {
     }
 
     /// The index of the child of `node` where `slot` belongs: the last child whose first slot
-    /// does not sort after it.
+    /// does not sort after it. Narrows `search`'s group bounds to that child.
+    ///
+    /// With digests, a first slot's keys are read only when the digests tie.
     @inline(__always)
-    private static func childIndex<O: SlotOrdering>(_ slot: Int32, in node: Node, _ ordering: O) -> Int {
-        var low = 1
-        var high = node.firsts.count
-        while low < high {
-            let mid = (low + high) / 2
-            let first = node.firsts[mid]
-            if first == slot || ordering.less(first, slot) { low = mid + 1 } else { high = mid }
+    private static func childIndex<O: SlotOrdering>(_ slot: Int32, in node: Node, _ ordering: O, _ search: inout Search) -> Int {
+        let count = node.firsts.count
+        guard ordering.hasDigests else {
+            var low = 1
+            var high = count
+            while low < high {
+                let mid = (low + high) / 2
+                let first = node.firsts[mid]
+                if first == slot || ordering.less(first, slot) { low = mid + 1 } else { high = mid }
+            }
+            search.lowerGroup = -1
+            return low - 1
         }
-        return low - 1
+        if node.digests.count != count { computeDigests(of: node, ordering) }
+        let digest = search.digest
+        let index = node.digests.withUnsafeBufferPointer { digests in
+            var low = 1
+            var high = count
+            while low < high {
+                let mid = (low + high) / 2
+                let order = ordering.order(digests[mid], digest)
+                let before: Bool
+                if order != 0 {
+                    before = order < 0
+                } else {
+                    let first = node.firsts[mid]
+                    before = first == slot || ordering.less(first, slot)
+                }
+                if before { low = mid + 1 } else { high = mid }
+            }
+            return low - 1
+        }
+        search.lowerGroup = node.digests[index].group
+        if index + 1 < count { search.upperGroup = node.digests[index + 1].group }
+        return index
     }
 
     /// The first position in `slots` whose slot does not sort before `slot`.
     ///
-    /// When the leaf's first and last slots share `slot`'s group (a leaf inside one
-    /// section, the common case), every slot between does, and the search compares the
-    /// keys after the group only: one memory access fewer per comparison.
+    /// When the leaf's slots all share `slot`'s group (a leaf inside one section, the
+    /// common case), the search compares the keys after the group only: one memory access
+    /// fewer per comparison. The group bounds of `search` tell that without reading keys;
+    /// without them, the leaf's first and last slots do.
     @inline(__always)
-    private static func lowerBound<O: SlotOrdering>(_ slot: Int32, in slots: [Int32], _ ordering: O) -> Int {
+    private static func lowerBound<O: SlotOrdering>(_ slot: Int32, in slots: [Int32], _ ordering: O, _ search: Search) -> Int {
         var low = 0
         var high = slots.count
-        if let first = slots.first, let last = slots.last, ordering.shareGroup(first, slot), ordering.shareGroup(last, slot) {
+        if search.isInsideGroup
+            || (slots.first.map { ordering.shareGroup($0, slot) } ?? false) && ordering.shareGroup(slots[slots.count - 1], slot) {
             while low < high {
                 let mid = (low + high) / 2
                 if ordering.lessInGroup(slots[mid], slot) { low = mid + 1 } else { high = mid }

@@ -62,7 +62,32 @@ struct RowKeyColumns<ID: RowIdentifier>: SlotOrdering {
             if va < vb { return ascending[column] }
             if vb < va { return !ascending[column] }
         }
-        return ids[Int(a)] < ids[Int(b)]
+        // A slot compared with itself (a search for a row in the tree) stops here, without
+        // reading its identifier.
+        return a != b && ids[Int(a)] < ids[Int(b)]
+    }
+
+    /// Digests: the section handle and the summary of the first sort key.
+    var hasDigests: Bool { true }
+
+    /// The section handle of `slot` and the summary of its first sort key.
+    @inline(__always)
+    func digest(of slot: Int32) -> SlotDigest {
+        SlotDigest(
+            group: sectionOf[Int(slot)],
+            summary: columns.isEmpty ? SortValueSummary(.null) : SortValueSummary(columns[0][Int(slot)]))
+    }
+
+    /// The order of two digests: by section rank when their sections differ, else by the
+    /// summaries of the first sort key in its direction, else undecided.
+    @inline(__always)
+    func order(_ a: SlotDigest, _ b: SlotDigest) -> Int {
+        if a.group != b.group {
+            return sectionRank[Int(a.group)] < sectionRank[Int(b.group)] ? -1 : 1
+        }
+        guard let firstAscending = ascending.first else { return 0 }
+        let order = SortValueSummary.order(a.summary, b.summary)
+        return firstAscending ? order : -order
     }
 
     /// Whether the row in `slot` has exactly these keys.
