@@ -30,6 +30,8 @@ extension OrderTree {
         node.total -= high - low
         if node.isLeaf {
             node.slots.removeSubrange(low..<high)
+            // No ordering here to keep the fences with: the next search recomputes them.
+            node.fences = []
             return
         }
         // No ordering here to keep the digests with: the next search recomputes them.
@@ -106,6 +108,7 @@ extension OrderTree {
         node.total += run.count
         if node.isLeaf {
             node.slots.insert(contentsOf: run, at: rank)
+            node.fences = []
             guard node.slots.count > leafCapacity else { return [] }
             let parts = pieces(of: node.slots.count, fill: leafCapacity * 3 / 4)
             let siblings = parts.dropFirst().map { Node(leaf: Array(node.slots[$0])) }

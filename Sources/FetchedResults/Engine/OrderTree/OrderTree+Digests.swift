@@ -16,7 +16,18 @@ struct SlotDigest {
     }
 }
 
+/// A digest of one slot of a leaf, with the slot's position in the leaf.
+struct LeafFence {
+    /// The slot's position in its leaf.
+    var position: Int32
+    /// The slot's digest.
+    var digest: SlotDigest
+}
+
 extension OrderTree {
+    /// A leaf keeps the digest of about one slot in this many (its fences).
+    static var fenceSpacing: Int { 16 }
+
     /// What a descent knows about the slot it searches for: its digest, and the groups of
     /// the first slot under the current subtree and of the first slot after it (-1 when
     /// unknown), which tell whether the leaf it reaches lies inside one group.
@@ -57,5 +68,82 @@ extension OrderTree {
     /// - Complexity: O(w) for w children, reading each first slot's keys.
     static func computeDigests<O: SlotOrdering>(of node: Node, _ ordering: O) {
         node.digests = node.firsts.map { ordering.digest(of: $0) }
+    }
+
+    /// Creates a tree holding `sorted`, which must already be in `ordering`'s order, with
+    /// the digests of its internal nodes and the fences of its leaves computed, so the
+    /// first searches find them (``init(sorted:)`` leaves them to the searches).
+    ///
+    /// - Complexity: O(n) moves and O(n / fenceSpacing) key reads.
+    init<O: SlotOrdering>(sorted: [Int32], _ ordering: O) {
+        self.init(sorted: sorted)
+        if ordering.hasDigests { Self.computeAllDigests(under: root, ordering) }
+    }
+
+    /// Computes the digests and fences of every node under `node`.
+    private static func computeAllDigests<O: SlotOrdering>(under node: Node, _ ordering: O) {
+        if node.isLeaf {
+            if node.slots.count >= 2 * fenceSpacing { computeFences(of: node, ordering) }
+            return
+        }
+        computeDigests(of: node, ordering)
+        for child in node.children { computeAllDigests(under: child, ordering) }
+    }
+
+    /// Computes the fences of a leaf: the digests of the slots at every
+    /// ``fenceSpacing``-th position.
+    ///
+    /// - Complexity: O(w / fenceSpacing) for w slots, reading each fenced slot's keys.
+    static func computeFences<O: SlotOrdering>(of leaf: Node, _ ordering: O) {
+        let slots = leaf.slots
+        leaf.fences = stride(from: 0, to: slots.count, by: fenceSpacing).map { position in
+            LeafFence(position: Int32(position), digest: ordering.digest(of: slots[position]))
+        }
+    }
+
+    /// Keeps a leaf's fences on their slots after one slot entered at `position` (`delta`
+    /// 1) or left it (`delta` -1): fences after it move, and a fence on a slot that left is
+    /// dropped.
+    @inline(__always)
+    static func shiftFences(of leaf: Node, from position: Int, by delta: Int32) {
+        guard !leaf.fences.isEmpty else { return }
+        let position = Int32(position)
+        var index = leaf.fences.count
+        while index > 0 && leaf.fences[index - 1].position >= position { index -= 1 }
+        if delta < 0, index < leaf.fences.count, leaf.fences[index].position == position {
+            leaf.fences.remove(at: index)
+        }
+        for fence in index..<leaf.fences.count { leaf.fences[fence].position += delta }
+    }
+
+    /// The range of positions of `leaf` where the first slot that does not sort before
+    /// `slot` lies, from the fences: after the last fence whose slot sorts before `slot`,
+    /// up to the first fence whose slot does not.
+    ///
+    /// A fence whose digest ties with `slot`'s reads its slot's keys.
+    @inline(__always)
+    static func fenceGap<O: SlotOrdering>(
+        of slot: Int32, in leaf: Node, _ ordering: O, _ search: Search, grouped: Bool
+    ) -> (low: Int, high: Int) {
+        let digest = search.digest
+        let slots = leaf.slots
+        return leaf.fences.withUnsafeBufferPointer { fences in
+            var low = 0
+            var high = fences.count
+            while low < high {
+                let mid = (low + high) / 2
+                let fence = fences[mid]
+                let order = ordering.order(fence.digest, digest)
+                let before: Bool
+                if order != 0 {
+                    before = order < 0
+                } else {
+                    let probe = slots[Int(fence.position)]
+                    before = grouped ? ordering.lessInGroup(probe, slot) : ordering.less(probe, slot)
+                }
+                if before { low = mid + 1 } else { high = mid }
+            }
+            return (low > 0 ? Int(fences[low - 1].position) + 1 : 0, low < fences.count ? Int(fences[low].position) : slots.count)
+        }
     }
 }

@@ -13,6 +13,16 @@ extension OrderTree {
                         }
                         previous = slot
                     }
+                    var fencePosition: Int32 = -1
+                    for fence in node.fences {
+                        precondition(fence.position > fencePosition && Int(fence.position) < node.slots.count,
+                                     "internal inconsistency: leaf fences out of order or outside the leaf")
+                        fencePosition = fence.position
+                        if ordering.hasDigests {
+                            precondition(fence.digest.isIdentical(to: ordering.digest(of: node.slots[Int(fence.position)])),
+                                         "internal inconsistency: stale leaf fence")
+                        }
+                    }
                     precondition(node.total == node.slots.count, "internal inconsistency: leaf total \(node.total) ≠ \(node.slots.count)")
                     return node.total
                 }

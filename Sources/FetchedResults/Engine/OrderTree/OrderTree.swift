@@ -72,6 +72,10 @@ struct OrderTree {
         /// computed yet, and the next search with an ordering that has digests computes them.
         /// A change that does not keep them empties them.
         var digests: [SlotDigest]
+        /// The digests of some slots of a leaf with their positions, in order
+        /// (``OrderTree+Digests.swift``); empty in an internal node and in a leaf whose
+        /// fences are not computed.
+        var fences: [LeafFence]
         /// The number of slots under this node.
         var total: Int
         let isLeaf: Bool
@@ -82,6 +86,7 @@ struct OrderTree {
             counts = []
             firsts = []
             digests = []
+            fences = []
             total = slots.count
             isLeaf = true
         }
@@ -92,6 +97,7 @@ struct OrderTree {
             counts = children.map(\.total)
             firsts = children.map(\.first)
             digests = []
+            fences = []
             total = counts.reduce(0, +)
             isLeaf = false
         }
@@ -156,14 +162,21 @@ struct OrderTree {
     ) -> Node? {
         node.total += 1
         if node.isLeaf {
-            let position = lowerBound(slot, in: node.slots, ordering, search)
+            let position = lowerBound(slot, in: node, ordering, search)
             rank += position
             node.slots.insert(slot, at: position)
+            shiftFences(of: node, from: position, by: 1)
             guard node.slots.count > leafCapacity else { return nil }
             let half = node.slots.count / 2
             let right = Node(leaf: Array(node.slots[half...]))
             node.slots.removeSubrange(half...)
             node.total = node.slots.count
+            if ordering.hasDigests {
+                computeFences(of: node, ordering)
+                computeFences(of: right, ordering)
+            } else {
+                node.fences = []
+            }
             return right
         }
         let index = childIndex(slot, in: node, ordering, &search)
@@ -218,12 +231,13 @@ struct OrderTree {
     ) {
         node.total -= 1
         if node.isLeaf {
-            let position = lowerBound(slot, in: node.slots, ordering, search)
+            let position = lowerBound(slot, in: node, ordering, search)
             rank += position
             guard position < node.slots.count, node.slots[position] == slot else {
                 preconditionFailure("internal inconsistency: slot \(slot) is not in the order tree under its keys")
             }
             node.slots.remove(at: position)
+            shiftFences(of: node, from: position, by: -1)
             return
         }
         let index = childIndex(slot, in: node, ordering, &search)
@@ -256,6 +270,12 @@ struct OrderTree {
         let capacity = a.isLeaf ? leafCapacity : branchCapacity
         guard a.width + b.width <= capacity * 3 / 4 else { return }
         if a.isLeaf {
+            if !a.fences.isEmpty && !b.fences.isEmpty {
+                let offset = Int32(a.slots.count)
+                a.fences.append(contentsOf: b.fences.map { LeafFence(position: $0.position + offset, digest: $0.digest) })
+            } else {
+                a.fences = []
+            }
             a.slots.append(contentsOf: b.slots)
         } else {
             if a.digests.count == a.firsts.count && b.digests.count == b.firsts.count {
@@ -291,7 +311,7 @@ struct OrderTree {
             for i in 0..<index { rank += node.counts[i] }
             node = node.children[index]
         }
-        return rank + Self.lowerBound(slot, in: node.slots, ordering, search)
+        return rank + Self.lowerBound(slot, in: node, ordering, search)
     }
 
     /// The number of slots for which `isBefore` holds, where `isBefore` is true for a prefix
@@ -414,18 +434,25 @@ struct OrderTree {
         return index
     }
 
-    /// The first position in `slots` whose slot does not sort before `slot`.
+    /// The first position in `leaf` whose slot does not sort before `slot`.
     ///
-    /// When the leaf's slots all share `slot`'s group (a leaf inside one section, the
-    /// common case), the search compares the keys after the group only: one memory access
-    /// fewer per comparison. The group bounds of `search` tell that without reading keys;
-    /// without them, the leaf's first and last slots do.
+    /// With fences (a tree built by ``init(sorted:_:)``, or a leaf that split), the search
+    /// first finds the gap between two fences by comparing digests, then reads the keys of
+    /// the slots in that gap only. When the leaf's slots all share `slot`'s group
+    /// (a leaf inside one section, the common case), the search compares the keys after
+    /// the group only: one memory access fewer per comparison. The group bounds of `search`
+    /// tell that without reading keys; without them, the leaf's first and last slots do.
     @inline(__always)
-    private static func lowerBound<O: SlotOrdering>(_ slot: Int32, in slots: [Int32], _ ordering: O, _ search: Search) -> Int {
+    private static func lowerBound<O: SlotOrdering>(_ slot: Int32, in leaf: Node, _ ordering: O, _ search: Search) -> Int {
+        let slots = leaf.slots
         var low = 0
         var high = slots.count
-        if search.isInsideGroup
-            || (slots.first.map { ordering.shareGroup($0, slot) } ?? false) && ordering.shareGroup(slots[slots.count - 1], slot) {
+        let grouped = search.isInsideGroup
+            || (slots.first.map { ordering.shareGroup($0, slot) } ?? false) && ordering.shareGroup(slots[slots.count - 1], slot)
+        if ordering.hasDigests && !leaf.fences.isEmpty {
+            (low, high) = fenceGap(of: slot, in: leaf, ordering, search, grouped: grouped)
+        }
+        if grouped {
             while low < high {
                 let mid = (low + high) / 2
                 if ordering.lessInGroup(slots[mid], slot) { low = mid + 1 } else { high = mid }

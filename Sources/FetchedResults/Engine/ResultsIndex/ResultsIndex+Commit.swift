@@ -286,12 +286,17 @@ extension ResultsIndex {
 
     /// Sorts changed rows by their slots' order under `ordering` (taken as a parameter, so
     /// the comparisons neither copy nor retain the key columns).
+    ///
+    /// Each row's digest is computed once; comparisons read the keys only when two digests
+    /// tie.
     private static func sort<O: SlotOrdering>(_ rows: inout [(slot: Int32, record: Int)], by ordering: O, descending: Bool) {
-        if descending {
-            rows.sort { ordering.less($1.slot, $0.slot) }
-        } else {
-            rows.sort { ordering.less($0.slot, $1.slot) }
+        var keyed = rows.map { (digest: ordering.digest(of: $0.slot), row: $0) }
+        keyed.sort { a, b in
+            let order = ordering.order(a.digest, b.digest)
+            if order != 0 { return (order < 0) != descending }
+            return descending ? ordering.less(b.row.slot, a.row.slot) : ordering.less(a.row.slot, b.row.slot)
         }
+        for index in keyed.indices { rows[index] = keyed[index].row }
     }
 
     private func addMove(

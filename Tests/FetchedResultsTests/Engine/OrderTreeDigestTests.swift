@@ -1,0 +1,121 @@
+@testable import FetchedResults
+import Testing
+import TestSupport
+
+/// Orders slots by a group, then a string key, then slot, with digests: the group and the
+/// summary of the string. Keys share long prefixes and some pass 15 bytes, so digests tie
+/// often and searches must fall back to the keys.
+private struct GroupedStringOrdering: SlotOrdering {
+    var groups: [Int32]
+    var keys: [String]
+    /// The rank of each group in the order (groups are not ordered by their number).
+    var groupRank: [Int32]
+    var ascending: Bool
+
+    func less(_ a: Int32, _ b: Int32) -> Bool {
+        if groups[Int(a)] != groups[Int(b)] { return groupRank[Int(groups[Int(a)])] < groupRank[Int(groups[Int(b)])] }
+        return lessInGroup(a, b)
+    }
+
+    func shareGroup(_ a: Int32, _ b: Int32) -> Bool { groups[Int(a)] == groups[Int(b)] }
+
+    func lessInGroup(_ a: Int32, _ b: Int32) -> Bool {
+        let ka = keys[Int(a)]
+        let kb = keys[Int(b)]
+        if ka != kb { return (ka < kb) == ascending }
+        return a < b
+    }
+
+    var hasDigests: Bool { true }
+
+    func digest(of slot: Int32) -> SlotDigest {
+        SlotDigest(group: groups[Int(slot)], summary: SortValueSummary(.string(keys[Int(slot)])))
+    }
+
+    func order(_ a: SlotDigest, _ b: SlotDigest) -> Int {
+        if a.group != b.group { return groupRank[Int(a.group)] < groupRank[Int(b.group)] ? -1 : 1 }
+        let order = SortValueSummary.order(a.summary, b.summary)
+        return ascending ? order : -order
+    }
+
+    /// A random key: a long shared prefix, then a few random characters, sometimes past
+    /// the 15 bytes a summary holds.
+    static func randomKey(using rng: inout SeededGenerator) -> String {
+        let prefix = Bool.random(using: &rng) ? "Item " : "Item 1234567890 "
+        let tail = (0..<Int.random(in: 0...3, using: &rng)).map { _ in "abc".randomElement(using: &rng)! }
+        return prefix + String(tail)
+    }
+}
+
+@Suite("OrderTree digests and fences")
+struct OrderTreeDigestTests {
+    /// Inserts, removes and re-keys slots at random, built from sorted slots with digests
+    /// or without; the order, ranks and every digest and fence (the invariant check) match
+    /// a sorted array.
+    @Test(arguments: testSeeds(count: 6))
+    func matchASortedArray(seed: UInt64) {
+        var rng = SeededGenerator(seed: seed)
+        let slotCount = 4_000
+        var ordering = GroupedStringOrdering(
+            groups: (0..<slotCount).map { _ in Int32.random(in: 0..<4, using: &rng) },
+            keys: (0..<slotCount).map { _ in GroupedStringOrdering.randomKey(using: &rng) },
+            groupRank: [2, 0, 3, 1],
+            ascending: Bool.random(using: &rng))
+        let initial = (0..<Int32(2_000)).sorted { ordering.less($0, $1) }
+        var tree = Bool.random(using: &rng) ? OrderTree(sorted: initial, ordering) : OrderTree(sorted: initial)
+        tree._checkInvariants(ordering)
+        var reference = initial
+        var present = Set(initial)
+        for step in 0..<3_000 {
+            let slot = Int32.random(in: 0..<Int32(slotCount), using: &rng)
+            if present.contains(slot) {
+                #expect(tree.remove(slot, ordering) == reference.firstIndex(of: slot))
+                reference.removeAll { $0 == slot }
+                present.remove(slot)
+                if Bool.random(using: &rng) {
+                    // Re-key and re-insert, as a commit does with a changed row.
+                    ordering.keys[Int(slot)] = GroupedStringOrdering.randomKey(using: &rng)
+                    ordering.groups[Int(slot)] = Int32.random(in: 0..<4, using: &rng)
+                    let position = reference.firstIndex { !ordering.less($0, slot) } ?? reference.count
+                    #expect(tree.insert(slot, ordering) == position)
+                    present.insert(slot)
+                    reference.insert(slot, at: position)
+                }
+            } else {
+                let position = reference.firstIndex { !ordering.less($0, slot) } ?? reference.count
+                #expect(tree.insert(slot, ordering) == position)
+                present.insert(slot)
+                reference.insert(slot, at: position)
+            }
+            if step % 101 == 0 {
+                tree._checkInvariants(ordering)
+                #expect(tree.slotsInOrder() == reference)
+            }
+            if !reference.isEmpty {
+                let rank = Int.random(in: 0..<reference.count, using: &rng)
+                #expect(tree.rank(of: reference[rank], ordering) == rank)
+            }
+        }
+        tree._checkInvariants(ordering)
+        for slot in reference.shuffled(using: &rng) { tree.remove(slot, ordering) }
+        #expect(tree.count == 0)
+        tree._checkInvariants(ordering)
+    }
+
+    /// A tree built with digests has them in every internal node and fences in every leaf
+    /// large enough, each on the right slot.
+    @Test func sortedBuildComputesDigestsAndFences() throws {
+        let count = 5_000
+        let ordering = GroupedStringOrdering(
+            groups: (0..<count).map { Int32($0 % 3) },
+            keys: (0..<count).map { "Item \($0 * 7919 % 10_007)" },
+            groupRank: [1, 2, 0],
+            ascending: true)
+        let tree = OrderTree(sorted: (0..<Int32(count)).sorted { ordering.less($0, $1) }, ordering)
+        tree._checkInvariants(ordering)
+        #expect(!tree.root.isLeaf)
+        #expect(tree.root.digests.count == tree.root.firsts.count)
+        let leaf = try #require(tree.root.children.first)
+        #expect(leaf.isLeaf && leaf.fences.count == (leaf.slots.count + OrderTree.fenceSpacing - 1) / OrderTree.fenceSpacing)
+    }
+}
