@@ -8,11 +8,12 @@ extension ResultsController {
     ///   - properties: What the commit wrote of it.
     ///   - pending: The objects to re-evaluate, with whether their own write refreshes them.
     func notePending(_ id: ObjectID, wrote properties: ChangedProperties, in pending: inout [ObjectID: Bool]) {
-        let reads = properties.indexes.contains { dependencies.ownReads.contains($0) }
+        // The sets asked about are small; `properties.indexes` would build an array per call.
+        let reads = dependencies.ownReads.contains { properties.contains($0) }
         // Until an object has been evaluated the displayed keys are unresolved, and every
         // write refreshes its row.
         let refreshes = index.contains(id)
-            && (displayedProperties.map { displayed in properties.indexes.contains { displayed.contains($0) } } ?? true)
+            && (displayedProperties.map { displayed in displayed.contains { properties.contains($0) } } ?? true)
         if refreshes {
             pending[id] = true
         } else if reads {
@@ -47,9 +48,7 @@ extension ResultsController {
         for (id, properties) in changes.updated where !changes.deleted.contains(id) {
             if id.entity === entity { notePending(id, wrote: properties, in: &pending) }
             if dependencies.hasCrossReads {
-                for property in properties.indexes {
-                    addDependents(of: id, property, to: &pending)
-                }
+                properties.forEachIndex { addDependents(of: id, $0, to: &pending) }
             }
         }
         if dependencies.hasCrossReads {
@@ -90,6 +89,18 @@ extension ResultsController {
         dependencies.forEachDependent(of: object, property) { serial in
             let dependent = graph.objectID(of: entity, entitySerial: serial)
             if pending[dependent] == nil { pending[dependent] = false }
+        }
+    }
+}
+
+extension ChangedProperties {
+    /// Calls `body` with each changed property, in index order, without building the array
+    /// that ``indexes`` returns.
+    ///
+    /// - Complexity: O(p) for the entity's p properties.
+    fileprivate func forEachIndex(_ body: (PropertyIndex) -> Void) {
+        for raw in entity.properties.indices where contains(PropertyIndex(raw)) {
+            body(PropertyIndex(raw))
         }
     }
 }
