@@ -56,8 +56,13 @@ extension SlotOrdering {
 /// the digest of each child's first slot, and a search compares digests — integers in the
 /// node itself — instead of reading a first slot's keys from the ordering's columns, a
 /// cache miss each in a large tree. The digests also bound each child's groups, so a leaf
-/// search knows without reading keys whether its leaf lies inside the searched group
-/// (``OrderTree+Digests.swift``).
+/// search knows without reading keys whether its leaf lies inside the searched group.
+/// Leaves may keep fences, the digests of every ``fenceSpacing``-th slot with their
+/// positions: a search finds the gap between two fences by digests and reads the keys of
+/// that gap's slots only, and a removal finds its slot by number in that gap. Internal
+/// digests are computed by the first search that needs them; fences by
+/// ``init(sorted:_:)`` and when a leaf splits. Changes that do not keep them (the bulk
+/// operations) drop them, and searches fall back to the keys (``OrderTree+Digests.swift``).
 struct OrderTree {
     final class Node {
         /// The slots of a leaf, in order. Empty in an internal node.
@@ -119,7 +124,8 @@ struct OrderTree {
         root = Node(leaf: [])
     }
 
-    /// Creates a tree holding `sorted`, which must already be in the ordering's order.
+    /// Creates a tree holding `sorted`, which must already be in the ordering's order,
+    /// without digests or fences (``init(sorted:_:)`` computes them).
     ///
     /// - Complexity: O(n).
     init(sorted: [Int32]) {
