@@ -413,6 +413,8 @@ struct OrderTree {
             search.lowerGroup = -1
             return low - 1
         }
+        // A read (rank(of:)) may fill a node's digests too: a tree belongs to one index of
+        // one non-Sendable controller, so no other thread reads it meanwhile.
         if node.digests.count != count { computeDigests(of: node, ordering) }
         let digest = search.digest
         let index = node.digests.withUnsafeBufferPointer { digests in
