@@ -97,7 +97,11 @@ extension ResultsIndex {
             }
             if let newKeys = change.keys {
                 inserted += 1
-                if let handle = existingHandle(of: newKeys.section) { noteOldSection(handle) }
+                // A row that stays in its section needs no lookup by value (a hash of it).
+                if record.oldSlot == nil || keys.sectionValues[Int(record.oldHandle)] != newKeys.section,
+                   let handle = existingHandle(of: newKeys.section) {
+                    noteOldSection(handle)
+                }
             }
             records.append(record)
         }
@@ -157,7 +161,10 @@ extension ResultsIndex {
             let record = records[index]
             if let newKeys = record.newKeys {
                 let slot = record.oldSlot ?? allocateSlot(for: record.id)
-                let handle = internSection(newKeys.section)
+                // Handles are freed only by `rebuildDirectory()`, below: the old one still
+                // names its value.
+                let handle = record.oldSlot != nil && keys.sectionValues[Int(record.oldHandle)] == newKeys.section
+                    ? record.oldHandle : internSection(newKeys.section)
                 sectionCounts[Int(handle)] += 1
                 keys.sectionOf[Int(slot)] = handle
                 for column in keys.columns.indices { keys.columns[column][Int(slot)] = newKeys.sort[column] }
