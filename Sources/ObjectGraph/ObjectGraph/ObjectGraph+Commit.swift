@@ -18,8 +18,8 @@ extension ObjectGraph {
     public func commit(author: String? = nil) throws(CommitError) -> GraphChanges? {
         guard hasChanges else { return nil }
         _flushDeferredInverses()
-        let inserted = try _validatePending()
-        let changes = _collectChanges(inserted: inserted, author: author)
+        try _validatePending()
+        let changes = _collectChanges(inserted: _insertedIDs(), author: author)
         _pending.withUnsafeBufferPointer { entries in
             for position in entries.indices {
                 let object = entries[position].object
@@ -148,10 +148,7 @@ extension ObjectGraph {
     // MARK: Checks
 
     /// Throws the first reason the pending changes cannot be committed; changes nothing.
-    ///
-    /// - Returns: The IDs of the objects inserted and not deleted, in insertion order (read
-    ///   while validation visits every object anyway).
-    private func _validatePending() throws(CommitError) -> [ObjectID] {
+    private func _validatePending() throws(CommitError) {
         // One scan of the entries (not the objects) says which rare checks are needed.
         var writtenAfterDelete = false
         var deletions = !_deletedInserts.isEmpty
@@ -204,17 +201,24 @@ extension ObjectGraph {
                 throw .validationFailed(object.objectID, error)
             }
         }
-        var inserted: [ObjectID] = []
-        inserted.reserveCapacity(_insertRuns.reduce(0) { $0 + $1.end - $1.start })
         try _forEachInserted { (object) throws(CommitError) in
             do {
                 try object.validateForCommit()
             } catch {
                 throw .validationFailed(object.objectID, error)
             }
-            inserted.append(ObjectID(_bits: object._idBits, entity: object._entity.unsafelyUnwrapped))
         }
-        return inserted
+    }
+
+    /// The objects inserted and not deleted in the pending transaction, as the runs the
+    /// graph keeps (no ID is written until an observer asks).
+    ///
+    /// - Complexity: O(*r* + *d*) for *r* runs and *d* objects inserted and deleted.
+    private func _insertedIDs() -> GraphChanges.InsertedIDs {
+        let runs = _insertRuns.map { run in
+            GraphChanges.InsertedIDs.Run(entity: run.entity.description, base: run.entity.idBase, start: run.start, end: run.end)
+        }
+        return GraphChanges.InsertedIDs(runs: runs, excluding: Set(_deletedInserts.lazy.map(\._idBits)))
     }
 
     /// Throws when a relationship of an object holds an object of another graph or a deleted one.
@@ -243,11 +247,10 @@ extension ObjectGraph {
     /// The changes the pending entries amount to.
     ///
     /// - Parameters:
-    ///   - inserted: The IDs of the objects inserted and not deleted (distinct: each object
-    ///     is inserted once).
+    ///   - inserted: The objects inserted and not deleted.
     ///   - author: The commit's author tag.
-    private func _collectChanges(inserted: [ObjectID], author: String?) -> GraphChanges {
-        var changes = GraphChanges(insertedDistinct: inserted, author: author)
+    private func _collectChanges(inserted: GraphChanges.InsertedIDs, author: String?) -> GraphChanges {
+        var changes = GraphChanges(inserted: inserted, author: author)
         for position in _pending.indices {
             let entry = _pending[position]
             let object = entry.object

@@ -32,7 +32,8 @@ extension ObjectGraph {
                 )
                 precondition(_state(of: object).objects[object._serial] == nil, "invariant: a deleted object is still listed")
             }
-            for (position, list) in _deferredInverses.enumerated() {
+            for position in 0..<_deferredInverses.count {
+                let list = _deferredInverses[position]
                 precondition(Int(list.target._pendingSlot) == position + 1, "invariant: deferred list of \(list.target.objectID)")
                 precondition(list.target._flags & GraphObject._staleInverseFlag != 0, "invariant: stale flag of \(list.target.objectID)")
             }

@@ -51,7 +51,7 @@ public final class ObjectGraph {
     @exclusivity(unchecked) internal var _deletedInserts: [GraphObject] = []
     /// Members of to-many relationships of inserted objects, not added yet, one list per
     /// object (its `_pendingSlot` is one plus the list's position).
-    @exclusivity(unchecked) internal var _deferredInverses: [_DeferredInverse] = []
+    @exclusivity(unchecked) internal var _deferredInverses = _DeferredInverseLists()
     /// Some object inserted in the pending transaction has ``GraphObject/_mayHoldInvalidTargetsFlag``.
     @exclusivity(unchecked) internal var _insertsMayHoldInvalidTargets = false
 
