@@ -17,7 +17,9 @@ extension ObjectGraph {
     @discardableResult
     public func commit(author: String? = nil) throws(CommitError) -> GraphChanges? {
         guard hasChanges else { return nil }
-        _flushDeferredInverses()
+        // Deferred inverse members stay deferred (see `ObjectGraph+DeferredInverses.swift`):
+        // nothing below reads the relationships of an inserted target but the rare target
+        // checks, which flush.
         try _validatePending()
         let changes = _collectChanges(inserted: _insertedIDs(), author: author)
         _pending.withUnsafeBufferPointer { entries in
@@ -40,6 +42,7 @@ extension ObjectGraph {
                 object._flags &= ~GraphObject._observedFlag
             }
         }
+        _noteCommittedDeferredLists()
         _pending.removeAll()
         _insertRuns.removeAll()
         _deletedInserts.removeAll()
@@ -177,6 +180,7 @@ extension ObjectGraph {
                 }
             }
         }
+        if mayHoldInvalidTargets || _insertsMayHoldInvalidTargets { _flushDeferredInverses() }
         if mayHoldInvalidTargets {
             for entry in _pending
             where entry.mayHoldInvalidTargets && !entry.isDeleted && entry.object._flags & GraphObject._deletedFlag == 0 {

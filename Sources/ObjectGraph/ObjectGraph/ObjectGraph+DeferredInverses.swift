@@ -27,6 +27,9 @@ internal struct _DeferredInverseLists {
     private(set) var base: UnsafeMutablePointer<_DeferredInverse>?
     private(set) var count = 0
     private var capacity = 0
+    /// The position of the first list whose target was inserted in the pending transaction;
+    /// the lists before it belong to targets committed since (see ``ObjectGraph/_noteCommittedDeferredLists()``).
+    var firstPendingList = 0
 
     var isEmpty: Bool { count == 0 }
 
@@ -115,6 +118,12 @@ internal struct _DeferredInverseLists {
 //   flushes first.
 //
 // So the deferred state exists only between bulk to-one writes, and nothing observes it.
+//
+// A commit does not flush: the lists outlive it, like Core Data's relationship faults, and
+// a million inserted items do not build their locations' sets until something reads one.
+// Their targets are committed objects then, whose `_pendingSlot` numbers a pending entry,
+// not a list; a flush leaves it alone, and `firstPendingList` says which lists belong to
+// targets still inserted.
 
 extension ObjectGraph {
     /// Lists `owner` as a new member of `target`'s to-many `inverse`, instead of adding it.
@@ -152,7 +161,8 @@ extension ObjectGraph {
         _deferredInverses.takeAll().release { list in
             let target = list.target
             target._flags &= ~GraphObject._staleInverseFlag
-            target._pendingSlot = 0
+            // A committed target's slot numbers its pending entry, if any.
+            if target._flags & GraphObject._insertedFlag != 0 { target._pendingSlot = 0 }
             list.inverse._withUnsafeGuaranteedRef { $0.adoptAll(target, UnsafeBufferPointer(start: list.members, count: list.count)) }
         }
     }
@@ -161,18 +171,32 @@ extension ObjectGraph {
     internal func _dropDeferredInverses() {
         _deferredInverses.takeAll().release { list in
             list.target._flags &= ~GraphObject._staleInverseFlag
-            list.target._pendingSlot = 0
+            if list.target._flags & GraphObject._insertedFlag != 0 { list.target._pendingSlot = 0 }
             for member in UnsafeBufferPointer(start: list.members, count: list.count) { member.release() }
         }
     }
 
+    /// The targets of the lists made in the pending transaction are committed now: their
+    /// slots stop numbering lists (the commit's last step for the deferred lists).
+    ///
+    /// - Complexity: O(*l*) for *l* lists made in the transaction.
+    internal func _noteCommittedDeferredLists() {
+        for position in _deferredInverses.firstPendingList..<_deferredInverses.count {
+            _deferredInverses[position].target._pendingSlot = 0
+        }
+        _deferredInverses.firstPendingList = _deferredInverses.count
+    }
+
     /// Whether `member` is a deferred member of `target`'s `inverse` (for invariant checks).
     internal func _defers(_ member: GraphObject, in target: GraphObject, _ inverse: _PropertyAccessor) -> Bool {
-        guard target._flags & GraphObject._staleInverseFlag != 0, target._pendingSlot > 0 else { return false }
-        let list = _deferredInverses[Int(target._pendingSlot) - 1]
+        guard target._flags & GraphObject._staleInverseFlag != 0 else { return false }
         let address = Unmanaged.passUnretained(member).toOpaque()
-        return list.inverse.toOpaque() == Unmanaged.passUnretained(inverse).toOpaque()
-            && UnsafeBufferPointer(start: list.members, count: list.count).contains { $0.toOpaque() == address }
+        for position in 0..<_deferredInverses.count {
+            let list = _deferredInverses[position]
+            guard list.target === target, list.inverse.toOpaque() == Unmanaged.passUnretained(inverse).toOpaque() else { continue }
+            if UnsafeBufferPointer(start: list.members, count: list.count).contains(where: { $0.toOpaque() == address }) { return true }
+        }
+        return false
     }
 }
 
