@@ -33,8 +33,11 @@ extension ObjectGraph {
                 }
             }
         }
+        // The validation pass cleared the inserted objects' `_insertedFlag` as it went.
+        if _insertsMayHoldInvalidTargets {
+            _forEachInserted { object in object._flags &= ~GraphObject._mayHoldInvalidTargetsFlag }
+        }
         let transient = ~(GraphObject._insertedFlag | GraphObject._writtenAfterDeleteFlag | GraphObject._mayHoldInvalidTargetsFlag)
-        _forEachInserted { object in object._flags &= transient }
         for object in _deletedInserts {
             object._flags &= transient
             if object._flags & GraphObject._observedFlag != 0 {
@@ -150,7 +153,9 @@ extension ObjectGraph {
 
     // MARK: Checks
 
-    /// Throws the first reason the pending changes cannot be committed; changes nothing.
+    /// Throws the first reason the pending changes cannot be committed, changing nothing;
+    /// otherwise the objects inserted in the transaction leave it validated and committed
+    /// (their `_insertedFlag` cleared: one pass over them, not two).
     private func _validatePending() throws(CommitError) {
         // One scan of the entries (not the objects) says which rare checks are needed.
         var writtenAfterDelete = false
@@ -205,13 +210,36 @@ extension ObjectGraph {
                 throw .validationFailed(object.objectID, error)
             }
         }
-        try _forEachInserted { (object) throws(CommitError) in
-            do {
-                try object.validateForCommit()
-            } catch {
-                throw .validationFailed(object.objectID, error)
+        // Each inserted object is validated, then marked committed. Meanwhile `isInserted`
+        // still answers `true` for the objects already passed (see `_isValidatedInsert(_:)`),
+        // and a write that would make a pending entry for one traps (validation only reads).
+        _validatingInserts = true
+        defer { _validatingInserts = false }
+        do {
+            try _forEachInserted { (object) throws(CommitError) in
+                do {
+                    try object.validateForCommit()
+                } catch {
+                    throw .validationFailed(object.objectID, error)
+                }
+                object._flags &= ~GraphObject._insertedFlag
             }
+        } catch {
+            // The objects passed are a prefix of the runs; every object of the runs had the
+            // flag, so setting it on all of them restores them exactly.
+            _forEachInserted { object in object._flags |= GraphObject._insertedFlag }
+            throw error
         }
+    }
+
+    /// Whether `object` is an inserted object the commit in progress has already validated
+    /// (its `_insertedFlag` is cleared; ``GraphObject/isInserted`` still answers `true`).
+    ///
+    /// - Complexity: O(*r*) for *r* insert runs; O(1) outside a commit's validation.
+    internal func _isValidatedInsert(_ object: GraphObject) -> Bool {
+        guard _validatingInserts, object._context === _context, object._flags & GraphObject._deletedFlag == 0 else { return false }
+        let serial = object._serial
+        return _insertRuns.contains { $0.entity.description === object._entity && $0.start <= serial && serial < $0.end }
     }
 
     /// The objects inserted and not deleted in the pending transaction, as the runs the

@@ -82,13 +82,14 @@ internal struct _DeferredInverseLists {
         return self
     }
 
-    /// Hands every list to `body`, in order, then frees the storage. The references in each
-    /// list are `body`'s to keep or release. Call it once, on lists taken out with
-    /// ``takeAll()``.
-    func release(_ body: (_DeferredInverse) -> Void) {
+    /// Hands every list to `body`, in order, with whether its target is still inserted
+    /// (the list was made in the pending transaction), then frees the storage. The
+    /// references in each list are `body`'s to keep or release. Call it once, on lists taken
+    /// out with ``takeAll()``.
+    func release(_ body: (_DeferredInverse, _ targetIsInserted: Bool) -> Void) {
         guard let base else { return }
-        for list in UnsafeMutableBufferPointer(start: base, count: count) {
-            body(list)
+        for (position, list) in UnsafeMutableBufferPointer(start: base, count: count).enumerated() {
+            body(list, position >= firstPendingList)
             free(list.members)
         }
         free(base)
@@ -158,20 +159,20 @@ extension ObjectGraph {
 
     @inline(never)
     private func _flushDeferredInversesNow() {
-        _deferredInverses.takeAll().release { list in
+        _deferredInverses.takeAll().release { list, targetIsInserted in
             let target = list.target
             target._flags &= ~GraphObject._staleInverseFlag
             // A committed target's slot numbers its pending entry, if any.
-            if target._flags & GraphObject._insertedFlag != 0 { target._pendingSlot = 0 }
+            if targetIsInserted { target._pendingSlot = 0 }
             list.inverse._withUnsafeGuaranteedRef { $0.adoptAll(target, UnsafeBufferPointer(start: list.members, count: list.count)) }
         }
     }
 
     /// Forgets the deferred members without adding them (the graph is going away).
     internal func _dropDeferredInverses() {
-        _deferredInverses.takeAll().release { list in
+        _deferredInverses.takeAll().release { list, targetIsInserted in
             list.target._flags &= ~GraphObject._staleInverseFlag
-            if list.target._flags & GraphObject._insertedFlag != 0 { list.target._pendingSlot = 0 }
+            if targetIsInserted { list.target._pendingSlot = 0 }
             for member in UnsafeBufferPointer(start: list.members, count: list.count) { member.release() }
         }
     }

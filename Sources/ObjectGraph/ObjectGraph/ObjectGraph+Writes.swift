@@ -142,6 +142,7 @@ extension ObjectGraph {
         assert(object._flags & GraphObject._insertedFlag == 0, "internal inconsistency: a pending entry for an inserted object")
         let slot = Int(object._pendingSlot)
         if slot != 0 { return slot - 1 }
+        precondition(!_isValidatedInsert(object), "validateForCommit() must only read: it wrote to \(object.objectID), inserted in the commit")
         _pending.append(_PendingEntry(object: object))
         precondition(_pending.count < Int(Int32.max), "too many objects written in one transaction")
         object._pendingSlot = Int32(_pending.count)
