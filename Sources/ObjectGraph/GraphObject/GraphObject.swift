@@ -30,7 +30,8 @@ open class GraphObject: Observable, Hashable {
     // before it has one), in the graph's isolation domain, and never across a call that
     // could reach them again: the dynamic exclusivity checks are dropped.
 
-    /// The packed ``ObjectID`` bits; 0 until the object is inserted.
+    /// The packed ``ObjectID`` bits; 0 until the object is inserted and again once its
+    /// insertion is rolled back: exactly while `_context` is the detached context.
     @usableFromInline
     @exclusivity(unchecked)
     internal final var _idBits: UInt64 = 0
@@ -79,7 +80,8 @@ open class GraphObject: Observable, Hashable {
     }
 
     deinit {
-        if _context !== _GraphContext.detached { Unmanaged.passUnretained(_context).release() }
+        // Non-zero ID bits: the object holds a graph's context (see `_attachDetached(to:)`).
+        if _idBits != 0 { Unmanaged.passUnretained(_context).release() }
     }
 
     /// The slow half of a wrapper's getter, in the object's current context.

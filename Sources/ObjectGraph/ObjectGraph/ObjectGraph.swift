@@ -123,7 +123,10 @@ public final class ObjectGraph {
     /// ``insert(_:)`` but for returning the object.
     @usableFromInline
     internal func _insertChecked(_ object: GraphObject) {
-        precondition(object._context === _GraphContext.detached, "insert(_:): the object is already in a graph")
+        // ID bits are 0 exactly while the object points at the detached context (never
+        // inserted, or rolled back), a test that reads no global.
+        precondition(object._idBits == 0, "insert(_:): the object is already in a graph")
+        assert(object._context === _GraphContext.detached, "internal inconsistency: a detached object with a graph's context")
         precondition(object._flags & GraphObject._prototypeFlag == 0, "insert(_:): a prototype cannot be inserted")
         _insert(object)
         _checkInvariants(around: object)
