@@ -63,6 +63,21 @@ struct DependencyIndex {
         capacityHint = count
     }
 
+    /// Records reads of the evaluated objects' own properties, given as bits: bit `i` for
+    /// property `i` (the split form of ``ObjectGraph/trackReads(of:ownProperties:appendingTo:_:)``).
+    ///
+    /// - Parameter bits: The own properties read, below index 64.
+    /// - Complexity: O(1) when every bit was recorded before.
+    mutating func recordOwnReads(_ bits: UInt64) {
+        var added = bits & ~ownReadBits
+        guard added != 0 else { return }
+        ownReadBits |= added
+        while added != 0 {
+            ownReads.insert(PropertyIndex(added.trailingZeroBitCount))
+            added &= added - 1
+        }
+    }
+
     /// Records the reads of one evaluation of `id`, replacing those of its last evaluation.
     ///
     /// - Parameters:

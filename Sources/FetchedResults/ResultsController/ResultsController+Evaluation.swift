@@ -29,10 +29,12 @@ extension ResultsController {
         let extractors = extractors
         let erased: GraphObject = object
         reads.removeAll(keepingCapacity: true)
-        let keys = graph.trackReads(appendingTo: &reads) { () -> RowKeys? in
+        var ownProperties: UInt64 = 0
+        let keys = graph.trackReads(of: erased, ownProperties: &ownProperties, appendingTo: &reads) { () -> RowKeys? in
             if let predicate = extractors.predicate, !predicate(erased) { return nil }
             return RowKeys(section: extractors.section?(erased) ?? .null, sort: extractors.sort.map { $0(erased) })
         }
+        dependencies.recordOwnReads(ownProperties)
         dependencies.record(id, reads: reads)
         if !first, let keys, extractors.section != nil, sectionNames[keys.section] == nil, let sectionKey = _request.sectionKey {
             sectionNames[keys.section] = graph.withoutObservation { sectionKey.sectionName(object) }
