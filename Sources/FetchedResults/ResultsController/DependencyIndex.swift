@@ -119,6 +119,14 @@ struct DependencyIndex {
             releaseIfUnused(single)
             return
         }
+        if many.isEmpty && previous == Self.noKey {
+            // The common case of a fetch: one key read, none before; no arrays made.
+            makeRoom(for: serial)
+            dependentSerials[Int(single)].append(UInt32(serial))
+            pairCount += 1
+            crossKey[serial] = single
+            return
+        }
         let old: [Int32] = previous == Self.noKey ? [] : previous == Self.severalKeys ? several[serial] ?? [] : [previous]
         let new: [Int32] = many.isEmpty ? (single == Self.noKey ? [] : [single]) : many
         for handle in old where !new.contains(handle) {

@@ -75,7 +75,12 @@ extension ObjectGraph {
         defer {
             let context = _context
             if context._owner != nil { ownProperties |= context._ownerBits }
-            if context._reads.count > scope.start { reads.append(contentsOf: context._reads[scope.start...]) }
+            // One by one: a scope appends a read or two, which a slice's append costs more for.
+            var position = scope.start
+            while position < context._reads.count {
+                reads.append(context._reads[position])
+                position += 1
+            }
             _closeScope(scope)
         }
         return try body()
