@@ -28,7 +28,9 @@ extension ResultsController {
     func evaluate(_ object: Object, id: ObjectID, reads: inout [PropertyRead], first: Bool = false) -> RowKeys? {
         let extractors = extractors
         let erased: GraphObject = object
-        reads.removeAll(keepingCapacity: true)
+        // One by one: an evaluation reads another object or two, and `removeAll(keepingCapacity:)`
+        // costs a general range replacement.
+        while !reads.isEmpty { reads.removeLast() }
         var ownProperties: UInt64 = 0
         let keys = graph.trackReads(of: erased, ownProperties: &ownProperties, appendingTo: &reads) { () -> RowKeys? in
             if let predicate = extractors.predicate, !predicate(erased) { return nil }

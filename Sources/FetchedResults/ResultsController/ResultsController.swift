@@ -143,7 +143,9 @@ open class ResultsController<Object: GraphObject>: Observable {
         for object in objects {
             let id = object.objectID
             let erased: GraphObject = object
-            reads.removeAll(keepingCapacity: true)
+            // One by one: an evaluation reads another object or two, and `removeAll(keepingCapacity:)`
+            // costs a general range replacement.
+            while !reads.isEmpty { reads.removeLast() }
             // The keys go straight into columns: no per-object key array. The closure touches
             // no generic type, so no type metadata is looked up per object.
             let included = graph.trackReads(of: erased, ownProperties: &ownProperties, appendingTo: &reads) { () -> Bool in

@@ -73,6 +73,14 @@ extension ObjectGraph {
         context._readMode = scope.mode
         context._owner = scope.owner
         context._trackingDepth -= 1
-        if context._trackingDepth == 0 { context._reads.removeAll(keepingCapacity: true) }
+        if context._trackingDepth == 0 {
+            // Usually a read or two: removed one by one, cheaper than `removeAll(keepingCapacity:)`
+            // (a general range replacement); many at once keep the capacity too.
+            if context._reads.count > 8 {
+                context._reads.removeAll(keepingCapacity: true)
+            } else {
+                while !context._reads.isEmpty { context._reads.removeLast() }
+            }
+        }
     }
 }

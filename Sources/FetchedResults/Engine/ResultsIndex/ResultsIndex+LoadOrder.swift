@@ -5,7 +5,7 @@ extension ResultsIndex {
     /// The slots of a load in the index's order: section, sort keys, identifier.
     ///
     /// Rows are bucketed by their section's directory position (a stable counting sort).
-    /// Inside a section, when every first-key summary is monotone (see
+    /// Inside a section, when every first-key summary of its rows is monotone (see
     /// ``SortValueSummary/isMonotone``), the 64 bits that follow the summaries' common
     /// prefix become an integer key per row, the rows are radix-sorted by it, and runs of
     /// equal keys are sorted by ``RowKeyColumns/lessInGroup(_:_:)``. Otherwise the section is
@@ -20,49 +20,33 @@ extension ResultsIndex {
     ///   whose keys tie.
     func loadOrder() -> [Int32] {
         let count = keys.ids.count
-        var rows = [LoadRow]()
-        rows.reserveCapacity(count)
         // starts[p + 1] counts the rows of the section at directory position p, then
-        // becomes the position's first row.
+        // starts[p] becomes the position's first row.
         var starts = [Int](repeating: 0, count: directory.count + 1)
-        var monotone = true
-        keys.sectionOf.withUnsafeBufferPointer { sectionOf in
+        var bucketed = keys.sectionOf.withUnsafeBufferPointer { sectionOf in
             keys.sectionRank.withUnsafeBufferPointer { rank in
-                let appendRow = { (index: Int, summary: SortValueSummary) in
-                    let section = rank[Int(sectionOf[index])]
-                    starts[Int(section) + 1] += 1
-                    rows.append(LoadRow(summary: summary, slot: Int32(index), section: section))
-                }
-                guard let first = keys.columns.first else {
-                    for index in 0..<count { appendRow(index, SortValueSummary(.null)) }
-                    return
-                }
-                first.withUnsafeBufferPointer { values in
+                for index in 0..<count { starts[Int(rank[Int(sectionOf[index])]) + 1] += 1 }
+                for position in directory.indices { starts[position + 1] += starts[position] }
+                // Each row goes straight to its section's bucket, with its summary.
+                return [LoadRow](unsafeUninitializedCapacity: count) { buffer, initialized in
+                    var next = starts
+                    let first = keys.columns.first
                     for index in 0..<count {
-                        let summary = SortValueSummary(values[index])
-                        if !summary.isMonotone { monotone = false }
-                        appendRow(index, summary)
+                        let section = rank[Int(sectionOf[index])]
+                        let summary = first.map { SortValueSummary($0[index]) } ?? SortValueSummary(.null)
+                        (buffer.baseAddress! + next[Int(section)]).initialize(to: LoadRow(summary: summary, slot: Int32(index)))
+                        next[Int(section)] += 1
                     }
+                    initialized = count
                 }
             }
         }
-        for position in directory.indices { starts[position + 1] += starts[position] }
-        var bucketed = [LoadRow](unsafeUninitializedCapacity: count) { buffer, initialized in
-            var next = starts
-            for row in rows {
-                let position = next[Int(row.section)]
-                (buffer.baseAddress! + position).initialize(to: row)
-                next[Int(row.section)] = position + 1
-            }
-            initialized = count
-        }
-        rows = []
         let descending = !(keys.ascending.first ?? true)
         var sorter = LoadSorter(ordering: keys, descending: descending)
         bucketed.withUnsafeMutableBufferPointer { all in
             for position in directory.indices where starts[position + 1] - starts[position] > 1 {
                 let section = UnsafeMutableBufferPointer(rebasing: all[starts[position]..<starts[position + 1]])
-                if monotone { sorter.sortByKeys(section) } else { sorter.sortBySummaries(section) }
+                sorter.sort(section)
             }
         }
         return bucketed.map(\.slot)
@@ -75,8 +59,6 @@ struct LoadRow {
     var summary: SortValueSummary
     /// The row's slot.
     var slot: Int32
-    /// The directory position of the row's section.
-    var section: Int32
 }
 
 /// Sorts the rows of one section of a load, reusing its buffers across sections.
@@ -101,17 +83,26 @@ struct LoadSorter<ID: RowIdentifier> {
         self.descending = descending
     }
 
-    /// Sorts rows whose summaries are all monotone: a radix sort of the 64 bits after the
-    /// summaries' common prefix, then a comparison sort of each run of equal keys.
+    /// Sorts the rows of a section. When their summaries are all monotone: a radix sort of
+    /// the 64 bits after the summaries' common prefix, then a comparison sort of each run
+    /// of equal keys. Otherwise a comparison sort (``sortBySummaries(_:)``).
     ///
-    /// - Complexity: O(n) plus O(t log t) for each run of t equal keys.
-    mutating func sortByKeys(_ rows: UnsafeMutableBufferPointer<LoadRow>) {
+    /// - Parameter rows: The rows of one section, at least one.
+    /// - Complexity: O(n) plus O(t log t) for each run of t equal keys; O(n log n) for the
+    ///   comparison sort.
+    mutating func sort(_ rows: UnsafeMutableBufferPointer<LoadRow>) {
         let count = rows.count
         let firstHigh = rows[0].summary.high, firstLow = rows[0].summary.low
         var differHigh: UInt64 = 0, differLow: UInt64 = 0
+        var monotone = true
         for row in rows {
             differHigh |= row.summary.high ^ firstHigh
             differLow |= row.summary.low ^ firstLow
+            monotone = monotone && row.summary.isMonotone
+        }
+        guard monotone else {
+            sortBySummaries(rows)
+            return
         }
         // The bits from the first one that differs: keys that differ order their rows.
         let shift = differHigh != 0 ? differHigh.leadingZeroBitCount : 64 + differLow.leadingZeroBitCount
