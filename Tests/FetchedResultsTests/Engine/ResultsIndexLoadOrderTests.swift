@@ -8,6 +8,9 @@ private enum ColumnShape: CaseIterable {
     /// ASCII strings sharing long prefixes: integer keys past the 15-byte summary tie often.
     case asciiWithLongPrefixes
     /// Strings with non-ASCII bytes early: summaries are not monotone, comparisons decide.
+    /// Only precomposed characters: on this toolchain, `String.<` is not transitive over
+    /// strings that mix decomposed and precomposed forms (`"e\u{301}é"` neither sorts before
+    /// nor after `"éé1"`), so no sort has one right answer for them.
     case nonASCII
     /// Integers and doubles, including `-0.0`, `0.0` and integers beyond 2^53.
     case numbers
@@ -25,7 +28,7 @@ private func randomValue(_ shape: ColumnShape, _ rng: inout SeededGenerator) -> 
         let tail = String(UInt32.random(in: 0..<(Bool.random(using: &rng) ? 50 : UInt32.max), using: &rng))
         return .string(prefixes.randomElement(using: &rng)! + tail)
     case .nonASCII:
-        let pieces = ["a", "é", "e\u{301}", "Z", "ß", "1", "\u{0}", "日本"]
+        let pieces = ["a", "é", "Z", "ß", "1", "\u{0}", "日本"]
         return .string((0..<Int.random(in: 0...6, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined())
     case .numbers:
         switch Int.random(in: 0..<5, using: &rng) {
@@ -61,7 +64,8 @@ struct ResultsIndexLoadOrderTests {
         let ascending = (0..<sortKeyCount).map { _ in Bool.random(using: &rng) }
         let sectionsAscending = Bool.random(using: &rng)
         let sectionCount = [1, 3, 40].randomElement(using: &rng)!
-        let rowCount = Int.random(in: 0...600, using: &rng)
+        // Sections of a few hundred rows are radix-sorted, smaller ones by comparisons.
+        let rowCount = Int.random(in: 0...1_500, using: &rng)
         // Identifiers in a shuffled order, so the identifier tie-break is exercised.
         let ids = (0..<rowCount).map { $0 * 3 }.shuffled(using: &rng)
         let rows = ids.map { id in
@@ -82,7 +86,11 @@ struct ResultsIndexLoadOrderTests {
             }
             return a.id < b.id
         }
-        #expect(index.visibleIDs == expected.map(\.id), "shape \(shape), ascending \(ascending)")
+        let loaded = index.visibleIDs
+        let keysByID = Dictionary(uniqueKeysWithValues: rows.map { ($0.id, $0.keys) })
+        let mismatch = loaded.indices.first { $0 >= expected.count || loaded[$0] != expected[$0].id }
+        let difference = mismatch.map { "at \($0): \(keysByID[loaded[$0]]!) where \(expected[$0].keys) was expected" }
+        #expect(mismatch == nil && loaded.count == rowCount, "shape \(shape), ascending \(ascending): \(difference ?? "rows missing")")
         #expect(index.visibleSections.map(\.count).reduce(0, +) == rowCount)
     }
 }

@@ -72,26 +72,46 @@ struct LoadSorter<ID: RowIdentifier> {
     /// The radix sort's other buffer.
     private var spare: [KeyedSlot] = []
 
+    /// The radix sort's counts: 256 per byte of the key.
+    private var histograms: [Int] = []
+
+    /// The fewest rows a section radix-sorts; fewer are sorted by comparisons, which cost
+    /// less than clearing the counts.
+    static var radixThreshold: Int { 128 }
+
     /// A row's integer key and its slot.
     struct KeyedSlot {
+        /// The 64 bits of the row's summary after the section's common prefix, inverted for
+        /// a descending key: rows sort by it ascending.
         var key: UInt64
+        /// The row's slot.
         var slot: Int32
     }
 
+    /// Makes a sorter for the rows of a load.
+    ///
+    /// - Parameters:
+    ///   - ordering: The index's full order of slots.
+    ///   - descending: Whether the first sort key is descending.
     init(ordering: RowKeyColumns<ID>, descending: Bool) {
         self.ordering = ordering
         self.descending = descending
     }
 
-    /// Sorts the rows of a section. When their summaries are all monotone: a radix sort of
-    /// the 64 bits after the summaries' common prefix, then a comparison sort of each run
-    /// of equal keys. Otherwise a comparison sort (``sortBySummaries(_:)``).
+    /// Sorts the rows of a section. When their summaries are all monotone and there are
+    /// ``radixThreshold`` rows or more: a radix sort of the 64 bits after the summaries'
+    /// common prefix, then a comparison sort of each run of equal keys. Otherwise a
+    /// comparison sort (``sortBySummaries(_:)``).
     ///
     /// - Parameter rows: The rows of one section, at least one.
     /// - Complexity: O(n) plus O(t log t) for each run of t equal keys; O(n log n) for the
     ///   comparison sort.
     mutating func sort(_ rows: UnsafeMutableBufferPointer<LoadRow>) {
         let count = rows.count
+        guard count >= Self.radixThreshold else {
+            sortBySummaries(rows)
+            return
+        }
         let firstHigh = rows[0].summary.high, firstLow = rows[0].summary.low
         var differHigh: UInt64 = 0, differLow: UInt64 = 0
         var monotone = true
@@ -153,7 +173,11 @@ struct LoadSorter<ID: RowIdentifier> {
     /// - Complexity: O(n) for n entries: at most 8 passes.
     private mutating func radixSort() {
         let count = entries.count
-        var histograms = [Int](repeating: 0, count: 8 * 256)
+        if histograms.isEmpty {
+            histograms = [Int](repeating: 0, count: 8 * 256)
+        } else {
+            for index in histograms.indices { histograms[index] = 0 }
+        }
         for entry in entries {
             var key = entry.key
             for byte in 0..<8 {
