@@ -67,7 +67,9 @@ public struct Attribute<Value>: _GraphPropertyStorage {
         }
         @inline(__always)
         set {
-            guard let graph = object._context.graph else {
+            // Unretained: the object's graph is alive while its setter runs, so the setter
+            // counts no reference to it.
+            guard let graph = object._context._unretainedGraph else {
                 object[keyPath: storageKeyPath]._value = newValue
                 return
             }
@@ -75,13 +77,21 @@ public struct Attribute<Value>: _GraphPropertyStorage {
             // Through the storage's address: the graph is confined, so no dynamic exclusivity
             // check is needed for this read and write.
             let storage = _storagePointer(object, at: offset, as: Attribute<Value>.self)
-            if _equalIfEquatable(storage.pointee._value, newValue) == true {
-                if object._flags & GraphObject._deletedFlag != 0 { graph._noteWriteToDeleted(object, offset: offset) }
+            if object._flags == GraphObject._insertedFlag {
+                // Inserted in the pending transaction, not deleted, never observed: its values
+                // are its pending state, so there is nothing to record or notify.
+                storage.pointee._value = newValue
                 return
             }
-            let index = graph._willWrite(object, offset: offset)
+            if _equalIfEquatable(storage.pointee._value, newValue) == true {
+                if object._flags & GraphObject._deletedFlag != 0 {
+                    graph._withUnsafeGuaranteedRef { $0._noteWriteToDeleted(object, offset: offset) }
+                }
+                return
+            }
+            let index = graph._withUnsafeGuaranteedRef { $0._willWrite(object, offset: offset) }
             storage.pointee._value = newValue
-            graph._didWrite(object, index: index)
+            graph._withUnsafeGuaranteedRef { $0._didWrite(object, index: index) }
         }
     }
 }

@@ -25,14 +25,22 @@ internal final class _GraphContext {
     @exclusivity(unchecked)
     internal var _readMode: _ReadMode
 
-    /// The graph, or `nil` for the detached context and after the graph is gone.
+    /// The graph, unretained, or `nil` for the detached context and after the graph is gone.
     ///
-    /// Read by every setter (inlined into the module that declares the entity); written only
-    /// by the graph's `init` and `deinit`, in the graph's isolation domain, so the dynamic
-    /// exclusivity check (a runtime call per write of any property) is dropped.
+    /// Read by every setter (inlined into the module that declares the entity), which reaches
+    /// the graph through it without counting a reference; written only by the graph's `init`
+    /// and `deinit`, in the graph's isolation domain, so the dynamic exclusivity check (a
+    /// runtime call per write of any property) is dropped.
     @usableFromInline
     @exclusivity(unchecked)
-    internal unowned(unsafe) var graph: ObjectGraph?
+    internal var _unretainedGraph: Unmanaged<ObjectGraph>?
+
+    /// The graph, or `nil` for the detached context and after the graph is gone.
+    @usableFromInline
+    internal var graph: ObjectGraph? {
+        @inline(__always) get { _unretainedGraph?.takeUnretainedValue() }
+        set { _unretainedGraph = newValue.map { Unmanaged.passUnretained($0) } }
+    }
 
     // The tracking fields below are read and written only in the graph's isolation domain,
     // by tracked reads and the scopes of `ObjectGraph+ReadTracking.swift`, never across a

@@ -133,13 +133,18 @@ open class GraphObject: Observable, Hashable {
     public final var isDeleted: Bool { _flags & Self._deletedFlag != 0 }
 
     /// Whether the object was inserted in the pending transaction.
-    public final var isInserted: Bool { _flags & Self._insertedFlag != 0 }
+    public final var isInserted: Bool {
+        _flags & Self._insertedFlag != 0 || (_context.graph?._isValidatedInsert(self) ?? false)
+    }
 
     /// Checks the object before a commit; throw to make ``ObjectGraph/commit(author:)`` throw
     /// ``CommitError/validationFailed(_:_:)`` and keep every pending change.
     ///
-    /// Called for each inserted or updated object that is not deleted. It should only read.
-    /// The default implementation accepts everything.
+    /// Called for each inserted or updated object that is not deleted. It must only read:
+    /// a write that would record a change to an object inserted in the same commit and
+    /// already validated is a precondition failure. While the commit validates, every object
+    /// it inserts reports ``isInserted`` as `true`. The default implementation accepts
+    /// everything.
     ///
     /// - Throws: Any error that says why the object is invalid.
     open func validateForCommit() throws {}

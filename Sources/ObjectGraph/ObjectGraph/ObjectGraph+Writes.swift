@@ -75,16 +75,17 @@ extension ObjectGraph {
     /// - Returns: `false`, having changed nothing, when the case does not apply.
     @inline(__always)
     private func _relateInserted(_ owner: GraphObject, offset: Int, _ target: GraphObject) -> Bool {
-        // Unowned: the graph keeps its entities, the descriptions their accessors, so the
-        // fast path counts no references.
-        unowned(unsafe) let entity = _state(of: owner)
-        guard let link = entity.bulkToOne(at: offset) else { return false }
+        // Unretained: the graph keeps its entities, the descriptions their accessors, so the
+        // fast path counts no references but the two the relationships keep.
+        guard let link = _unretainedState(of: owner)._withUnsafeGuaranteedRef({ $0.bulkToOne(at: offset) }) else { return false }
         // A to-one slot is one nullable reference (checked when the link is made): test and
         // fill it directly instead of through the accessor's closures.
         let slot = UnsafeMutableRawPointer(Unmanaged.passUnretained(owner).toOpaque()) + offset
         guard slot.load(as: UInt.self) == 0 else { return false }
-        slot.storeBytes(of: UInt(bitPattern: Unmanaged.passRetained(target).toOpaque()), as: UInt.self)
-        if let inverse = link.inverse, !_deferInverseAdd(target, inverse, owner: owner) { inverse.add(target, owner) }
+        slot.storeBytes(of: UInt(bitPattern: Unmanaged.passUnretained(target).retain().toOpaque()), as: UInt.self)
+        if let inverse = link.inverse, !_deferInverseAdd(target, inverse, owner: owner) {
+            inverse._withUnsafeGuaranteedRef { $0.add(target, owner) }
+        }
         return true
     }
 
@@ -141,6 +142,7 @@ extension ObjectGraph {
         assert(object._flags & GraphObject._insertedFlag == 0, "internal inconsistency: a pending entry for an inserted object")
         let slot = Int(object._pendingSlot)
         if slot != 0 { return slot - 1 }
+        precondition(!_isValidatedInsert(object), "validateForCommit() must only read: it wrote to \(object.objectID), inserted in the commit")
         _pending.append(_PendingEntry(object: object))
         precondition(_pending.count < Int(Int32.max), "too many objects written in one transaction")
         object._pendingSlot = Int32(_pending.count)

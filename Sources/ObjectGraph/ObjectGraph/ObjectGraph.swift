@@ -51,9 +51,11 @@ public final class ObjectGraph {
     @exclusivity(unchecked) internal var _deletedInserts: [GraphObject] = []
     /// Members of to-many relationships of inserted objects, not added yet, one list per
     /// object (its `_pendingSlot` is one plus the list's position).
-    @exclusivity(unchecked) internal var _deferredInverses: [_DeferredInverse] = []
+    @exclusivity(unchecked) internal var _deferredInverses = _DeferredInverseLists()
     /// Some object inserted in the pending transaction has ``GraphObject/_mayHoldInvalidTargetsFlag``.
     @exclusivity(unchecked) internal var _insertsMayHoldInvalidTargets = false
+    /// A commit is validating the inserted objects, clearing their `_insertedFlag` as it goes.
+    @exclusivity(unchecked) internal var _validatingInserts = false
 
     /// The observers, in registration order.
     internal var _observers: [_Observer] = []
