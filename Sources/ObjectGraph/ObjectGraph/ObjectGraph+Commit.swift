@@ -115,12 +115,9 @@ extension ObjectGraph {
             let run = _insertRuns[position]
             position += 1
             for serial in run.start..<run.end {
-                let bits = run.entity.objects.withUnsafeBufferPointer { table in
-                    UnsafeRawPointer(table.baseAddress.unsafelyUnwrapped).load(fromByteOffset: serial &* MemoryLayout<GraphObject?>.stride, as: UInt.self)
-                }
-                guard let pointer = UnsafeRawPointer(bitPattern: bits) else { continue }
+                guard let object = run.entity.objects.unretained(at: serial) else { continue }
                 var failure: Failure?
-                Unmanaged<GraphObject>.fromOpaque(pointer)._withUnsafeGuaranteedRef { object in
+                object._withUnsafeGuaranteedRef { object in
                     do throws(Failure) { try body(object) } catch { failure = error }
                 }
                 if let failure { throw failure }

@@ -49,10 +49,21 @@ extension ObjectGraph {
         _willWrite(object, _state(of: object), _index(of: object, offset: offset), direct: true)
     }
 
-    /// A to-one relationship setter.
+    /// A to-one relationship setter, given its new target unretained (the setter's value
+    /// keeps it alive), so the call counts no reference but the one the relationship keeps.
     @usableFromInline
     @inline(never)
-    internal func _setToOne(_ object: GraphObject, offset: Int, _ target: GraphObject?) {
+    internal func _setToOne(_ object: GraphObject, offset: Int, unretained target: Unmanaged<GraphObject>?) {
+        guard let target else {
+            _setToOne(object, offset: offset, nil)
+            return
+        }
+        target._withUnsafeGuaranteedRef { _setToOne(object, offset: offset, $0) }
+    }
+
+    /// A to-one relationship write.
+    @inline(__always)
+    private func _setToOne(_ object: GraphObject, offset: Int, _ target: GraphObject?) {
         if let target, object._flags == GraphObject._insertedFlag,
             target._flags & ~GraphObject._staleInverseFlag == GraphObject._insertedFlag,
             target._context === _context, _relateInserted(object, offset: offset, target)

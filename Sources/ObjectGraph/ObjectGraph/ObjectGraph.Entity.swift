@@ -4,7 +4,7 @@ internal final class _GraphEntity {
 
     /// The objects by serial (the ``ObjectID`` serial); `nil` once deleted (even pending) or
     /// rolled back. Serials are never reused.
-    @exclusivity(unchecked) var objects: [GraphObject?] = []
+    let objects = _ObjectTable()
     /// The non-`nil` entries of `objects`.
     @exclusivity(unchecked) var liveCount = 0
 

@@ -112,13 +112,21 @@ public final class ObjectGraph {
     /// - Parameter object: A new object (`precondition`: not in a graph).
     /// - Returns: The same object, for chaining: `let item = graph.insert(Item())`.
     /// - Complexity: O(1) amortized, plus O(*m*) for *m* related objects.
+    @inlinable
     @discardableResult
     public func insert<Object: GraphObject>(_ object: Object) -> Object {
+        // Inlined, so returning the argument costs the caller no reference count.
+        _insertChecked(object)
+        return object
+    }
+
+    /// ``insert(_:)`` but for returning the object.
+    @usableFromInline
+    internal func _insertChecked(_ object: GraphObject) {
         precondition(object._context === _GraphContext.detached, "insert(_:): the object is already in a graph")
         precondition(object._flags & GraphObject._prototypeFlag == 0, "insert(_:): a prototype cannot be inserted")
         _insert(object)
         _checkInvariants(around: object)
-        return object
     }
 
     /// Deletes an object, applying its relationships' delete rules; pending until commit.

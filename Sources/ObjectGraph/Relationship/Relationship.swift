@@ -118,7 +118,8 @@ public struct Relationship<Value: RelationshipValue>: _GraphPropertyStorage {
                 return
             }
             if Value._relationshipKind == .toOne {
-                graph._withUnsafeGuaranteedRef { $0._setToOne(object, offset: offset, newValue._first) }
+                // The target unretained: `newValue` keeps it alive for the call.
+                graph._withUnsafeGuaranteedRef { $0._setToOne(object, offset: offset, unretained: newValue._firstUnretained) }
             } else {
                 graph._withUnsafeGuaranteedRef { $0._setRelationship(object, offset: offset, newValue._graphObjects) }
             }

@@ -18,6 +18,8 @@ public protocol RelationshipValue {
     var _isEmpty: Bool { get }
     /// The first related object.
     var _first: GraphObject? { get }
+    /// The first related object, unretained: valid while this value is alive.
+    var _firstUnretained: Unmanaged<GraphObject>? { get }
     /// Whether an object is related.
     func _contains(_ object: GraphObject) -> Bool
     /// Relates an object (to-one: replaces; ordered: appends when absent).
@@ -46,6 +48,7 @@ extension Optional: RelationshipValue where Wrapped: GraphObject {
     public var _graphObjects: [GraphObject] { map { [$0] } ?? [] }
     public var _isEmpty: Bool { self == nil }
     @inlinable public var _first: GraphObject? { self }
+    @inlinable public var _firstUnretained: Unmanaged<GraphObject>? { map { Unmanaged.passUnretained($0) } }
     public func _contains(_ object: GraphObject) -> Bool { self === object }
     public mutating func _add(_ object: GraphObject) { self = unsafeDowncast(object, to: Wrapped.self) }
     public mutating func _adopt(_ object: Unmanaged<GraphObject>) { self = unsafeDowncast(object.takeRetainedValue(), to: Wrapped.self) }
@@ -67,6 +70,7 @@ extension Set: RelationshipValue where Element: GraphObject {
     public var _graphObjects: [GraphObject] { map { $0 } }
     public var _isEmpty: Bool { isEmpty }
     public var _first: GraphObject? { first }
+    public var _firstUnretained: Unmanaged<GraphObject>? { first.map { Unmanaged.passUnretained($0) } }
     public func _contains(_ object: GraphObject) -> Bool { contains(unsafeDowncast(object, to: Element.self)) }
     public mutating func _add(_ object: GraphObject) { insert(unsafeDowncast(object, to: Element.self)) }
     public mutating func _adopt(_ object: Unmanaged<GraphObject>) {
@@ -91,6 +95,7 @@ extension Array: RelationshipValue where Element: GraphObject {
     public var _graphObjects: [GraphObject] { map { $0 } }
     public var _isEmpty: Bool { isEmpty }
     public var _first: GraphObject? { first }
+    public var _firstUnretained: Unmanaged<GraphObject>? { first.map { Unmanaged.passUnretained($0) } }
     public func _contains(_ object: GraphObject) -> Bool { contains { $0 === object } }
 
     public mutating func _add(_ object: GraphObject) {
