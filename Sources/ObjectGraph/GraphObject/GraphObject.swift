@@ -90,7 +90,9 @@ open class GraphObject: Observable, Hashable {
     @usableFromInline
     @inline(never)
     internal final func _noteRead(offset: Int) {
-        _context._noteRead(self, offset: offset)
+        // Borrowed, not retained: the object keeps its context alive, and counting a
+        // reference to a context a million objects share is the slow path of the runtime.
+        Unmanaged.passUnretained(_context)._withUnsafeGuaranteedRef { $0._noteRead(self, offset: offset) }
     }
 
     /// Moves the object to a context, keeping that context alive while the object points at it.

@@ -118,7 +118,7 @@ extension ObjectGraph {
     internal func _noteRead(_ object: GraphObject, index: Int) {
         switch _context._readMode {
         case .tracking:
-            _readBuffer.append(PropertyRead(objectID: object.objectID, property: PropertyIndex(index)))
+            _context._track(object, index: index)
         case .observed:
             _makeRegistrar(of: object).access(object, keyPath: _state(of: object).description.observationKeyPaths[index])
         case .untracked, .detached:
