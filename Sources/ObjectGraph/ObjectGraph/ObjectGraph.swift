@@ -72,9 +72,6 @@ public final class ObjectGraph {
     /// not in each object, so an object that is never observed does not pay for one.
     internal var _registrars: [ObjectIdentifier: ObservationRegistrar] = [:]
 
-    /// Reads recorded by ``trackReads(_:)`` (a stack of nested scopes shares it).
-    @exclusivity(unchecked) internal var _readBuffer: [PropertyRead] = []
-
     /// Makes an empty graph.
     public init() {
         _context = _GraphContext(readMode: .observed)
