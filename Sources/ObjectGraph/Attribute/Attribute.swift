@@ -67,8 +67,8 @@ public struct Attribute<Value>: _GraphPropertyStorage {
         }
         @inline(__always)
         set {
-            // Unretained: the object's graph is alive while its setter runs, so the setter
-            // counts no reference to it.
+            // Unretained until a write that notifies: the object's graph is alive when its
+            // setter starts, so the fast paths count no reference to it.
             guard let graph = object._context._unretainedGraph else {
                 object[keyPath: storageKeyPath]._value = newValue
                 return
@@ -89,9 +89,14 @@ public struct Attribute<Value>: _GraphPropertyStorage {
                 }
                 return
             }
-            let index = graph._withUnsafeGuaranteedRef { $0._willWrite(object, offset: offset) }
-            storage.pointee._value = newValue
-            graph._withUnsafeGuaranteedRef { $0._didWrite(object, index: index) }
+            // Retained from here: the write notifies Observation, whose change handlers may
+            // drop the graph's last reference before `_didWrite`.
+            let retained = graph.takeUnretainedValue()
+            withExtendedLifetime(retained) {
+                let index = retained._willWrite(object, offset: offset)
+                storage.pointee._value = newValue
+                retained._didWrite(object, index: index)
+            }
         }
     }
 }

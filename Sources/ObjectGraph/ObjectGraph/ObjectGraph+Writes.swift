@@ -71,10 +71,22 @@ extension ObjectGraph {
             _checkInvariants(around: object)
             return
         }
-        _flushDeferredInverses()
-        let entity = _state(of: object)
-        _assignToOne(object, entity, _index(of: object, offset: offset, in: entity), target, direct: true)
-        _checkInvariants(around: object)
+        _keepingAlive {
+            _flushDeferredInverses()
+            let entity = _state(of: object)
+            _assignToOne(object, entity, _index(of: object, offset: offset, in: entity), target, direct: true)
+            _checkInvariants(around: object)
+        }
+    }
+
+    /// Runs `body` with the graph retained. Setters reach the graph unretained, and a write
+    /// that notifies Observation runs change handlers, which may drop the graph's last
+    /// reference while the write is under way.
+    @inline(__always)
+    internal func _keepingAlive(_ body: () -> Void) {
+        let retained = Unmanaged.passUnretained(self).retain()
+        body()
+        retained.release()
     }
 
     /// The bulk-insert case of a to-one setter: both objects were inserted in this
@@ -108,10 +120,12 @@ extension ObjectGraph {
             Set(targets.lazy.map(ObjectIdentifier.init)).count == targets.count,
             "an ordered relationship cannot hold the same object twice"
         )
-        _flushDeferredInverses()
-        let entity = _state(of: object)
-        _assign(object, entity, _index(of: object, offset: offset, in: entity), targets, direct: true)
-        _checkInvariants(around: object)
+        _keepingAlive {
+            _flushDeferredInverses()
+            let entity = _state(of: object)
+            _assign(object, entity, _index(of: object, offset: offset, in: entity), targets, direct: true)
+            _checkInvariants(around: object)
+        }
     }
 
     /// A read in observed or tracking mode, by property index.
@@ -151,9 +165,12 @@ extension ObjectGraph {
     @inline(__always)
     internal func _entryIndex(for object: GraphObject) -> Int {
         assert(object._flags & GraphObject._insertedFlag == 0, "internal inconsistency: a pending entry for an inserted object")
+        // Before the slot is read: a validated insert's slot may number a deferred list.
+        if _slowPath(_validatingInserts) {
+            precondition(!_isValidatedInsert(object), "validateForCommit() must only read: it wrote to \(object.objectID), inserted in the commit")
+        }
         let slot = Int(object._pendingSlot)
         if slot != 0 { return slot - 1 }
-        precondition(!_isValidatedInsert(object), "validateForCommit() must only read: it wrote to \(object.objectID), inserted in the commit")
         _pending.append(_PendingEntry(object: object))
         precondition(_pending.count < Int(Int32.max), "too many objects written in one transaction")
         object._pendingSlot = Int32(_pending.count)

@@ -101,8 +101,9 @@ public struct Relationship<Value: RelationshipValue>: _GraphPropertyStorage {
         }
         @inline(__always)
         set {
-            // Unretained: the object's graph is alive while its setter runs, so the setter
-            // counts no reference to it.
+            // Unretained: the object's graph is alive when its setter starts, so the bulk path
+            // counts no reference to it; the graph retains itself before a write that may
+            // notify Observation (whose handlers may drop its last reference).
             guard let graph = object._context._unretainedGraph else {
                 object[keyPath: storageKeyPath]._value = newValue
                 return
