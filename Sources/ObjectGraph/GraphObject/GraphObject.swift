@@ -143,8 +143,8 @@ open class GraphObject: Observable, Hashable {
     /// ``CommitError/validationFailed(_:_:)`` and keep every pending change.
     ///
     /// Called for each inserted or updated object that is not deleted. It must only read:
-    /// a write that would record a change to an object inserted in the same commit and
-    /// already validated is a precondition failure. While the commit validates, every object
+    /// inserting an object, or a write that would record a change to an object inserted in
+    /// the same commit and already validated, is a precondition failure. While the commit validates, every object
     /// it inserts reports ``isInserted`` as `true`. The default implementation accepts
     /// everything.
     ///

@@ -346,6 +346,10 @@ extension ObjectGraph {
     // MARK: Insert and delete
 
     internal func _insert(_ object: GraphObject) {
+        // The one-pass validation would neither validate nor commit the new object.
+        if _slowPath(_validatingInserts) {
+            preconditionFailure("validateForCommit() must only read: it inserted a \(type(of: object))")
+        }
         if let last = _lastEntity, ObjectIdentifier(type(of: object)) == _lastEntityType {
             // The graph keeps its entities: lend the cached one without counting references.
             last._withUnsafeGuaranteedRef { _insert(object, into: $0) }
