@@ -53,6 +53,12 @@ final class ReviewThing: GraphObject {
     @Relationship(inverse: \ReviewOwner.far) var farOwner: ReviewOwner?
 }
 
+/// An object whose validation runs a closure (for misuse checks).
+final class ReviewValidator: GraphObject {
+    var write: () -> Void = {}
+    override func validateForCommit() throws { write() }
+}
+
 @Suite("Graph review: deferred inverses, tables, validation", .serialized)
 struct GraphReviewTests {
     // MARK: Validation pass
@@ -69,6 +75,21 @@ struct GraphReviewTests {
             let shelf = graph.insert(ReviewShelf())  // validated before its boxes
             for _ in 0..<3 { graph.insert(ReviewBox()).shelf = shelf }
             ReviewBox.writeToShelf = true
+            _ = try? graph.commit()
+        }
+    }
+
+    /// The same misuse through key-value access: the fix belongs in `_entryIndex(for:)`, which
+    /// both the attribute setter and `setValue(_:forKey:)` reach.
+    @Test func aKeyValueValidationWriteToAValidatedStaleTargetTraps() async {
+        await #expect(processExitsWith: .failure) {
+            let graph = ObjectGraph()
+            let committed = graph.insert(ReviewShelf())
+            try graph.commit()
+            committed.name = "pending entry 0"
+            let shelf = graph.insert(ReviewShelf())
+            for _ in 0..<3 { graph.insert(ReviewBox()).shelf = shelf }
+            graph.insert(ReviewValidator()).write = { try? shelf.setValue("written", forKey: "name") }
             _ = try? graph.commit()
         }
     }
@@ -392,6 +413,58 @@ struct GraphReviewTests {
         }
         graph.insert(ReviewBox()).shelf = shelf  // observed: the general path notifies
         #expect(fired.value == 1 && shelf.boxes.count == 4)
+        try graph.commit()
+        graph._checkAllInvariants()
+    }
+
+    @Test func aBatchDeletesACommittedStaleTargetAndNullifiesItsDeferredMembers() throws {
+        let graph = ObjectGraph()
+        let home = graph.insert(Location())
+        let items = (0..<4).map { _ in graph.insert(Item()) }
+        for item in items { item.location = home }
+        try graph.commit()
+        #expect(graph._deferredInverses.count == 1)
+        var batch = GraphBatch()
+        batch.delete(home.objectID)
+        let changes = try #require(try graph.apply(batch))
+        #expect(changes.deleted == [home.objectID])
+        #expect(Set(changes.updated.keys) == Set(items.map(\.objectID)))
+        #expect(items.allSatisfy { $0.location == nil } && home.items.isEmpty)
+        graph._checkAllInvariants()
+    }
+
+    @Test func orderedRelationshipsBesideDeferredListsKeepTheirOrder() throws {
+        let graph = ObjectGraph()
+        let home = graph.insert(Location())
+        let playlist = graph.insert(Playlist())
+        var songs: [Song] = []
+        for index in 0..<6 {
+            graph.insert(Item()).location = home  // the bulk path, deferred
+            let song = graph.insert(Song())
+            song.title = "\(index)"
+            song.playlist = playlist  // an ordered inverse: the general path, which flushes
+            songs.append(song)
+        }
+        try graph.commit()
+        #expect(playlist.songs == songs && home.items.count == 6)
+        songs[0].playlist = nil
+        playlist.songs = [songs[2], songs[1]] + songs[3...]
+        let changes = try #require(try graph.commit())
+        #expect(!changes.moves.isEmpty && songs[0].playlist == nil)
+        graph._checkAllInvariants()
+    }
+
+    @Test func theUnretainedToOneSetterKeepsAFreshTargetAlive() throws {
+        let graph = ObjectGraph()
+        let item = graph.insert(Item())
+        item.location = Location()  // the only reference is the setter's value
+        let first = try #require(item.location)
+        #expect(first.graph === graph && first.isInserted && first.items == [item])
+        item.location = graph.insert(Location())
+        #expect(item.location !== first && first.items.isEmpty)
+        let other = graph.insert(Item())
+        other.location = Location()  // an inserted owner, a detached target: not the bulk path
+        #expect(other.location?.items == [other])
         try graph.commit()
         graph._checkAllInvariants()
     }
