@@ -471,6 +471,69 @@ struct GraphReviewTests {
 
     // MARK: Lifetimes
 
+    /// A setter reaches its graph unretained; an Observation change handler it triggers (user
+    /// code, run from `willSet`) can drop the graph's last reference, and the setter then goes
+    /// on with a freed graph (`_didWrite`, `_checkInvariants`). The graph must outlive the
+    /// setter that notifies: checked in a child process, since the use after free may crash.
+    @Test func aChangeHandlerThatDropsTheGraphDoesNotFreeItUnderTheSetter() async {
+        await #expect(processExitsWith: .success) {
+            final class Holder: @unchecked Sendable {
+                var graph: ObjectGraph?
+                weak var weakGraph: ObjectGraph?
+                var aliveInHandler = false
+            }
+            let holder = Holder()
+            let home: Location
+            do {
+                let graph = ObjectGraph()
+                holder.graph = graph
+                holder.weakGraph = graph
+                home = graph.insert(Location())
+                try graph.commit()
+            }
+            withObservationTracking {
+                _ = home.name
+            } onChange: {
+                holder.graph = nil
+                holder.aliveInHandler = holder.weakGraph != nil
+            }
+            home.name = "Pantry"
+            precondition(holder.aliveInHandler, "the graph was freed while its setter ran")
+            precondition(holder.weakGraph == nil && home.graph == nil && home.name == "Pantry")
+        }
+    }
+
+    /// The same through a to-one setter, whose inverse notifies the observed target.
+    @Test func aChangeHandlerThatDropsTheGraphDuringARelationshipWriteDoesNotFreeIt() async {
+        await #expect(processExitsWith: .success) {
+            final class Holder: @unchecked Sendable {
+                var graph: ObjectGraph?
+                weak var weakGraph: ObjectGraph?
+                var aliveInHandler = false
+            }
+            let holder = Holder()
+            let home: Location
+            let item: Item
+            do {
+                let graph = ObjectGraph()
+                holder.graph = graph
+                holder.weakGraph = graph
+                home = graph.insert(Location())
+                item = graph.insert(Item())
+                try graph.commit()
+            }
+            withObservationTracking {
+                _ = home.items
+            } onChange: {
+                holder.graph = nil
+                holder.aliveInHandler = holder.weakGraph != nil
+            }
+            item.location = home
+            precondition(holder.aliveInHandler, "the graph was freed while its setter ran")
+            precondition(holder.weakGraph == nil && item.location == nil && home.items.isEmpty)  // its deinit unlinks them
+        }
+    }
+
     @Test func objectsOutlivingTheirGraphWithLingeringListsAreUsableAndFreed() throws {
         weak var weakBox: ReviewBox?
         weak var weakGraph: ObjectGraph?
