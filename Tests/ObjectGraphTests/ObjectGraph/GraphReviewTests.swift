@@ -94,6 +94,22 @@ struct GraphReviewTests {
         }
     }
 
+    /// A validation that inserts an object of the class the pass is on extends the run the
+    /// pass copied: the new object is reported inserted but never validated, and keeps its
+    /// `_insertedFlag` after the commit (its later writes are then never recorded). Inserting
+    /// is a write, which validation must not do: it should trap.
+    @Test func aValidationThatInsertsTraps() async {
+        await #expect(processExitsWith: .failure) {
+            let graph = ObjectGraph()
+            let validator = graph.insert(ReviewValidator())
+            var made: ReviewValidator?
+            validator.write = {
+                if made == nil { made = graph.insert(ReviewValidator()) }
+            }
+            _ = try? graph.commit()
+        }
+    }
+
     @Test func validationSeesStaleTargetsInsertedAndAFlushPartWayKeepsTheSlots() throws {
         let graph = ObjectGraph()
         let shelves = [graph.insert(ReviewShelf()), graph.insert(ReviewShelf())]
