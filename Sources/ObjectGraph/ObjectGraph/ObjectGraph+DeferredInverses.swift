@@ -192,7 +192,13 @@ extension ObjectGraph {
     internal func _defers(_ member: GraphObject, in target: GraphObject, _ inverse: _PropertyAccessor) -> Bool {
         guard target._flags & GraphObject._staleInverseFlag != 0 else { return false }
         let address = Unmanaged.passUnretained(member).toOpaque()
-        for position in 0..<_deferredInverses.count {
+        // An inserted target's slot numbers its list (checked by identity: a committed
+        // target's slot numbers a pending entry); a committed target's list is among the
+        // lists of earlier transactions.
+        var candidates = Array(0..<_deferredInverses.firstPendingList)
+        let slot = Int(target._pendingSlot) - 1
+        if slot >= _deferredInverses.firstPendingList && slot < _deferredInverses.count { candidates.append(slot) }
+        for position in candidates {
             let list = _deferredInverses[position]
             guard list.target === target, list.inverse.toOpaque() == Unmanaged.passUnretained(inverse).toOpaque() else { continue }
             if UnsafeBufferPointer(start: list.members, count: list.count).contains(where: { $0.toOpaque() == address }) { return true }
