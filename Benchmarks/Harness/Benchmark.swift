@@ -73,6 +73,13 @@ func allocatedBytes() -> Int {
     Int(frk_allocated_bytes())
 }
 
+/// Returns the heap's free memory to the system (where the C library can), so that a timed
+/// region that allocates a lot starts from the same heap state whichever side ran before
+/// it: otherwise a side may reuse, or be denied, pages the other side's frees left mapped.
+func releaseFreedMemory() {
+    frk_release_free_memory()
+}
+
 /// The figures measured for one row.
 struct BenchmarkResult {
     var name: String

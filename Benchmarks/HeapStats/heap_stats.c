@@ -11,3 +11,8 @@ size_t frk_allocated_bytes(void) {
 #else
 size_t frk_allocated_bytes(void) { return 0; }
 #endif
+#if defined(__GLIBC__)
+void frk_release_free_memory(void) { malloc_trim(0); }
+#else
+void frk_release_free_memory(void) {}
+#endif

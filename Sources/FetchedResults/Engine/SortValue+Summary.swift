@@ -72,10 +72,22 @@ struct SortValueSummary {
         }
     }
 
-    /// A double's bits, mapped so that unsigned comparison follows numeric order.
+    /// A double's bits, mapped so that unsigned comparison follows numeric order (`-0.0`
+    /// maps as `0.0`, which it equals).
     private static func orderedBits(_ number: Double) -> UInt64 {
-        let bits = number.bitPattern
+        let bits = (number == 0 ? 0 : number).bitPattern
         return bits & (1 << 63) != 0 ? ~bits : bits | 1 << 63
+    }
+
+    /// Whether the summary, read as the 128-bit integer `high:low`, never orders its value
+    /// after a greater one: for any two values with monotone summaries, `a < b` implies
+    /// `a.high:a.low <= b.high:b.low`. Only a string whose prefix does not qualify (a
+    /// non-ASCII byte among its first 16) is not monotone.
+    ///
+    /// A column whose summaries are all monotone sorts as integers, with the values compared
+    /// in full only where the integers tie.
+    var isMonotone: Bool {
+        high >> 61 != 3 || high & Self.stringPrefixFlag != 0
     }
 
     /// -1 or 1 when the summaries decide the order of their values, 0 when they do not.

@@ -40,13 +40,37 @@ public enum SortValue: Sendable, Hashable, Comparable, CustomStringConvertible {
         case let (.string(a), .string(b)): return a < b
         case let (.int(a), .int(b)): return a < b
         case let (.double(a), .double(b)): return a < b
-        case let (.int(a), .double(b)): return Double(a) < b
-        case let (.double(a), .int(b)): return a < Double(b)
+        case let (.int(a), .double(b)): return less(a, b)
+        case let (.double(a), .int(b)): return less(a, b)
         case let (.bool(a), .bool(b)): return !a && b
         case let (.opaque(a), .opaque(b)): return a < b
         case (.null, .null): return false
         default: return lhs.kindRank < rhs.kindRank
         }
+    }
+
+    /// Whether an integer is less than a double, exactly: converting the integer would round
+    /// it beyond 2^53 and make the order of mixed columns intransitive.
+    private static func less(_ a: Int64, _ b: Double) -> Bool {
+        guard b.isFinite else { return b > 0 }
+        // 2^63 as a double; every finite double below it floors to a representable Int64.
+        let bound = 9_223_372_036_854_775_808.0
+        if b >= bound { return true }
+        if b < -bound { return false }
+        let floor = b.rounded(.down)
+        let whole = Int64(floor)
+        return a < whole || (a == whole && b > floor)
+    }
+
+    /// Whether a double is less than an integer, exactly.
+    private static func less(_ a: Double, _ b: Int64) -> Bool {
+        guard a.isFinite else { return a < 0 }
+        let bound = 9_223_372_036_854_775_808.0
+        if a >= bound { return false }
+        if a < -bound { return true }
+        let ceiling = a.rounded(.up)
+        let whole = Int64(ceiling)
+        return whole < b || (whole == b && a < ceiling)
     }
 
     public var description: String {

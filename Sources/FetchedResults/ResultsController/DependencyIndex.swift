@@ -63,6 +63,21 @@ struct DependencyIndex {
         capacityHint = count
     }
 
+    /// Records reads of the evaluated objects' own properties, given as bits: bit `i` for
+    /// property `i` (the split form of ``ObjectGraph/trackReads(of:ownProperties:appendingTo:_:)``).
+    ///
+    /// - Parameter bits: The own properties read, below index 64.
+    /// - Complexity: O(1) when every bit was recorded before.
+    mutating func recordOwnReads(_ bits: UInt64) {
+        var added = bits & ~ownReadBits
+        guard added != 0 else { return }
+        ownReadBits |= added
+        while added != 0 {
+            ownReads.insert(PropertyIndex(added.trailingZeroBitCount))
+            added &= added - 1
+        }
+    }
+
     /// Records the reads of one evaluation of `id`, replacing those of its last evaluation.
     ///
     /// - Parameters:
@@ -102,6 +117,14 @@ struct DependencyIndex {
         let previous = serial < crossKey.count ? crossKey[serial] : Self.noKey
         if many.isEmpty && previous == single {
             releaseIfUnused(single)
+            return
+        }
+        if many.isEmpty && previous == Self.noKey {
+            // The common case of a fetch: one key read, none before; no arrays made.
+            makeRoom(for: serial)
+            dependentSerials[Int(single)].append(UInt32(serial))
+            pairCount += 1
+            crossKey[serial] = single
             return
         }
         let old: [Int32] = previous == Self.noKey ? [] : previous == Self.severalKeys ? several[serial] ?? [] : [previous]

@@ -28,11 +28,15 @@ extension ResultsController {
     func evaluate(_ object: Object, id: ObjectID, reads: inout [PropertyRead], first: Bool = false) -> RowKeys? {
         let extractors = extractors
         let erased: GraphObject = object
-        reads.removeAll(keepingCapacity: true)
-        let keys = graph.trackReads(appendingTo: &reads) { () -> RowKeys? in
+        // One by one: an evaluation reads another object or two, and `removeAll(keepingCapacity:)`
+        // costs a general range replacement.
+        while !reads.isEmpty { reads.removeLast() }
+        var ownProperties: UInt64 = 0
+        let keys = graph.trackReads(of: erased, ownProperties: &ownProperties, appendingTo: &reads) { () -> RowKeys? in
             if let predicate = extractors.predicate, !predicate(erased) { return nil }
             return RowKeys(section: extractors.section?(erased) ?? .null, sort: extractors.sort.map { $0(erased) })
         }
+        dependencies.recordOwnReads(ownProperties)
         dependencies.record(id, reads: reads)
         if !first, let keys, extractors.section != nil, sectionNames[keys.section] == nil, let sectionKey = _request.sectionKey {
             sectionNames[keys.section] = graph.withoutObservation { sectionKey.sectionName(object) }

@@ -136,13 +136,19 @@ open class ResultsController<Object: GraphObject>: Observable {
         var rows = ResultsIndex<ObjectID>.LoadColumns(sortKeyCount: sortKeyCount, capacity: objects.count)
         var reads: [PropertyRead] = []
         reads.reserveCapacity(8)
+        // Every object runs the same closures, so the own properties they read are kept as
+        // one set, collected as bits across the whole fetch; reads of other objects are
+        // recorded per object.
+        var ownProperties: UInt64 = 0
         for object in objects {
             let id = object.objectID
             let erased: GraphObject = object
-            reads.removeAll(keepingCapacity: true)
+            // One by one: an evaluation reads another object or two, and `removeAll(keepingCapacity:)`
+            // costs a general range replacement.
+            while !reads.isEmpty { reads.removeLast() }
             // The keys go straight into columns: no per-object key array. The closure touches
             // no generic type, so no type metadata is looked up per object.
-            let included = graph.trackReads(appendingTo: &reads) { () -> Bool in
+            let included = graph.trackReads(of: erased, ownProperties: &ownProperties, appendingTo: &reads) { () -> Bool in
                 if let predicate = extractors.predicate, !predicate(erased) { return false }
                 rows.sections.append(extractors.section?(erased) ?? .null)
                 // A plain integer range: `indices` would look up generic metadata per object.
@@ -159,6 +165,7 @@ open class ResultsController<Object: GraphObject>: Observable {
                 displayedProperties = resolveDisplayedProperties(displayedKeys, on: object, id: id)
             }
         }
+        dependencies.recordOwnReads(ownProperties)
         dependencies.shrinkToFit()
         index = Self.makeIndex(for: _request)
         index.load(rows)

@@ -67,7 +67,9 @@ public struct Attribute<Value>: _GraphPropertyStorage {
         }
         @inline(__always)
         set {
-            guard let graph = object._context.graph else {
+            // Unretained until a write that notifies: the object's graph is alive when its
+            // setter starts, so the fast paths count no reference to it.
+            guard let graph = object._context._unretainedGraph else {
                 object[keyPath: storageKeyPath]._value = newValue
                 return
             }
@@ -75,13 +77,26 @@ public struct Attribute<Value>: _GraphPropertyStorage {
             // Through the storage's address: the graph is confined, so no dynamic exclusivity
             // check is needed for this read and write.
             let storage = _storagePointer(object, at: offset, as: Attribute<Value>.self)
-            if _equalIfEquatable(storage.pointee._value, newValue) == true {
-                if object._flags & GraphObject._deletedFlag != 0 { graph._noteWriteToDeleted(object, offset: offset) }
+            if object._flags == GraphObject._insertedFlag {
+                // Inserted in the pending transaction, not deleted, never observed: its values
+                // are its pending state, so there is nothing to record or notify.
+                storage.pointee._value = newValue
                 return
             }
-            let index = graph._willWrite(object, offset: offset)
-            storage.pointee._value = newValue
-            graph._didWrite(object, index: index)
+            if _equalIfEquatable(storage.pointee._value, newValue) == true {
+                if object._flags & GraphObject._deletedFlag != 0 {
+                    graph._withUnsafeGuaranteedRef { $0._noteWriteToDeleted(object, offset: offset) }
+                }
+                return
+            }
+            // Retained from here: the write notifies Observation, whose change handlers may
+            // drop the graph's last reference before `_didWrite`.
+            let retained = graph.takeUnretainedValue()
+            withExtendedLifetime(retained) {
+                let index = retained._willWrite(object, offset: offset)
+                storage.pointee._value = newValue
+                retained._didWrite(object, index: index)
+            }
         }
     }
 }

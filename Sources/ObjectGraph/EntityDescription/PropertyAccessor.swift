@@ -201,8 +201,9 @@ internal final class _PropertyAccessor {
     func remove(_ object: GraphObject, _ target: GraphObject) { ops.remove(object, offset, target) }
     /// Replaces the related objects (distinct, in order).
     func setObjects(_ object: GraphObject, _ targets: [GraphObject]) { ops.setObjects(object, offset, targets) }
-    /// Adds targets, reserving room for them first (to-one: the last one stays).
-    func addAll(_ object: GraphObject, _ targets: [Unmanaged<GraphObject>]) { ops.addAll(object, offset, targets) }
+    /// Adds targets the caller retained once each, taking those references over, after
+    /// reserving room for them (to-one: the last one stays).
+    func adoptAll(_ object: GraphObject, _ targets: UnsafeBufferPointer<Unmanaged<GraphObject>>) { ops.adoptAll(object, offset, targets) }
 }
 
 /// The closures behind a ``_PropertyAccessor``; each takes the storage offset.
@@ -225,7 +226,7 @@ internal struct _PropertyOperations {
     @usableFromInline var add: (GraphObject, Int, GraphObject) -> Void = { _, _, _ in preconditionFailure("internal inconsistency: not a relationship") }
     @usableFromInline var remove: (GraphObject, Int, GraphObject) -> Void = { _, _, _ in preconditionFailure("internal inconsistency: not a relationship") }
     @usableFromInline var setObjects: (GraphObject, Int, [GraphObject]) -> Void = { _, _, _ in preconditionFailure("internal inconsistency: not a relationship") }
-    @usableFromInline var addAll: (GraphObject, Int, [Unmanaged<GraphObject>]) -> Void = { _, _, _ in preconditionFailure("internal inconsistency: not a relationship") }
+    @usableFromInline var adoptAll: (GraphObject, Int, UnsafeBufferPointer<Unmanaged<GraphObject>>) -> Void = { _, _, _ in preconditionFailure("internal inconsistency: not a relationship") }
 
     @usableFromInline
     init(
@@ -300,10 +301,10 @@ internal struct _PropertyOperations {
         ops.setObjects = { object, offset, targets in
             _storagePointer(object, at: offset, as: Storage.self).pointee._value = Value(_graphObjects: targets)
         }
-        ops.addAll = { object, offset, targets in
+        ops.adoptAll = { object, offset, targets in
             let storage = _storagePointer(object, at: offset, as: Storage.self)
             storage.pointee._value._reserveCapacity(adding: targets.count)
-            for target in targets { target._withUnsafeGuaranteedRef { storage.pointee._value._add($0) } }
+            for target in targets { storage.pointee._value._adopt(target) }
         }
         ops.storageSize = MemoryLayout<Storage>.size
         return ops

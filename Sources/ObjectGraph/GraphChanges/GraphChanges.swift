@@ -6,8 +6,8 @@
 public struct GraphChanges: Sendable, Equatable, CustomStringConvertible {
     /// The objects inserted by the commit.
     ///
-    /// A commit keeps its inserted IDs in an array and builds this set the first time it is
-    /// read (then keeps it); ``insertedIDs`` iterates them without building it.
+    /// A commit keeps its inserted objects as runs of serials and builds this set the first
+    /// time it is read (then keeps it); ``insertedIDs`` lists them without hashing them.
     ///
     /// - Complexity: Reading is O(*n*) for *n* inserted objects the first time, O(1) after.
     public var inserted: Set<ObjectID> {
@@ -18,7 +18,7 @@ public struct GraphChanges: Sendable, Equatable, CustomStringConvertible {
     /// The objects inserted by the commit, each once: the same IDs as ``inserted``, as an
     /// array (in insertion order when the changes come from a commit).
     ///
-    /// - Complexity: O(1).
+    /// - Complexity: O(*n*) for *n* inserted objects the first time, O(1) after.
     public var insertedIDs: [ObjectID] { _inserted.ids }
 
     /// The inserted IDs, with the set built on demand.
@@ -61,9 +61,9 @@ public struct GraphChanges: Sendable, Equatable, CustomStringConvertible {
         self.author = author
     }
 
-    /// Makes the changes of a commit from the IDs it inserted, known to be distinct.
-    internal init(insertedDistinct ids: [ObjectID], author: String?) {
-        _inserted = ids.isEmpty ? .empty : InsertedIDs(distinct: ids)
+    /// Makes the changes of a commit from the objects it inserted.
+    internal init(inserted: InsertedIDs, author: String?) {
+        _inserted = inserted.count == 0 ? .empty : inserted
         deleted = []
         updated = [:]
         moves = []
@@ -72,7 +72,7 @@ public struct GraphChanges: Sendable, Equatable, CustomStringConvertible {
 
     /// Whether nothing changed.
     public var isEmpty: Bool {
-        _inserted.ids.isEmpty && deleted.isEmpty && updated.isEmpty && moves.isEmpty
+        _inserted.count == 0 && deleted.isEmpty && updated.isEmpty && moves.isEmpty
     }
 
     /// Equal when the same objects were inserted, deleted and updated, with the same moves
@@ -83,12 +83,12 @@ public struct GraphChanges: Sendable, Equatable, CustomStringConvertible {
         lhs.author == rhs.author && lhs.moves == rhs.moves && lhs.deleted == rhs.deleted
             && lhs.updated == rhs.updated
             && (lhs._inserted === rhs._inserted
-                || (lhs._inserted.ids.count == rhs._inserted.ids.count && lhs.inserted == rhs.inserted))
+                || (lhs._inserted.count == rhs._inserted.count && lhs.inserted == rhs.inserted))
     }
 
     /// A summary with counts.
     public var description: String {
-        "GraphChanges(inserted: \(_inserted.ids.count), deleted: \(deleted.count), updated: \(updated.count), moves: \(moves.count)\(author.map { ", author: \($0)" } ?? ""))"
+        "GraphChanges(inserted: \(_inserted.count), deleted: \(deleted.count), updated: \(updated.count), moves: \(moves.count)\(author.map { ", author: \($0)" } ?? ""))"
     }
 }
 

@@ -30,7 +30,8 @@ open class GraphObject: Observable, Hashable {
     // before it has one), in the graph's isolation domain, and never across a call that
     // could reach them again: the dynamic exclusivity checks are dropped.
 
-    /// The packed ``ObjectID`` bits; 0 until the object is inserted.
+    /// The packed ``ObjectID`` bits; 0 until the object is inserted and again once its
+    /// insertion is rolled back: exactly while `_context` is the detached context.
     @usableFromInline
     @exclusivity(unchecked)
     internal final var _idBits: UInt64 = 0
@@ -79,7 +80,8 @@ open class GraphObject: Observable, Hashable {
     }
 
     deinit {
-        if _context !== _GraphContext.detached { Unmanaged.passUnretained(_context).release() }
+        // Non-zero ID bits: the object holds a graph's context (see `_attachDetached(to:)`).
+        if _idBits != 0 { Unmanaged.passUnretained(_context).release() }
     }
 
     /// The slow half of a wrapper's getter, in the object's current context.
@@ -88,7 +90,9 @@ open class GraphObject: Observable, Hashable {
     @usableFromInline
     @inline(never)
     internal final func _noteRead(offset: Int) {
-        _context._noteRead(self, offset: offset)
+        // Borrowed, not retained: the object keeps its context alive, and counting a
+        // reference to a context a million objects share is the slow path of the runtime.
+        Unmanaged.passUnretained(_context)._withUnsafeGuaranteedRef { $0._noteRead(self, offset: offset) }
     }
 
     /// Moves the object to a context, keeping that context alive while the object points at it.
@@ -131,13 +135,18 @@ open class GraphObject: Observable, Hashable {
     public final var isDeleted: Bool { _flags & Self._deletedFlag != 0 }
 
     /// Whether the object was inserted in the pending transaction.
-    public final var isInserted: Bool { _flags & Self._insertedFlag != 0 }
+    public final var isInserted: Bool {
+        _flags & Self._insertedFlag != 0 || (_context.graph?._isValidatedInsert(self) ?? false)
+    }
 
     /// Checks the object before a commit; throw to make ``ObjectGraph/commit(author:)`` throw
     /// ``CommitError/validationFailed(_:_:)`` and keep every pending change.
     ///
-    /// Called for each inserted or updated object that is not deleted. It should only read.
-    /// The default implementation accepts everything.
+    /// Called for each inserted or updated object that is not deleted. It must only read:
+    /// inserting an object, or a write that would record a change to an object inserted in
+    /// the same commit and already validated, is a precondition failure. While the commit validates, every object
+    /// it inserts reports ``isInserted`` as `true`. The default implementation accepts
+    /// everything.
     ///
     /// - Throws: Any error that says why the object is invalid.
     open func validateForCommit() throws {}

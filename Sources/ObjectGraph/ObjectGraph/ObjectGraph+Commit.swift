@@ -17,9 +17,11 @@ extension ObjectGraph {
     @discardableResult
     public func commit(author: String? = nil) throws(CommitError) -> GraphChanges? {
         guard hasChanges else { return nil }
-        _flushDeferredInverses()
-        let inserted = try _validatePending()
-        let changes = _collectChanges(inserted: inserted, author: author)
+        // Deferred inverse members stay deferred (see `ObjectGraph+DeferredInverses.swift`):
+        // nothing below reads the relationships of an inserted target but the rare target
+        // checks, which flush.
+        try _validatePending()
+        let changes = _collectChanges(inserted: _insertedIDs(), author: author)
         _pending.withUnsafeBufferPointer { entries in
             for position in entries.indices {
                 let object = entries[position].object
@@ -31,8 +33,11 @@ extension ObjectGraph {
                 }
             }
         }
+        // The validation pass cleared the inserted objects' `_insertedFlag` as it went.
+        if _insertsMayHoldInvalidTargets {
+            _forEachInserted { object in object._flags &= ~GraphObject._mayHoldInvalidTargetsFlag }
+        }
         let transient = ~(GraphObject._insertedFlag | GraphObject._writtenAfterDeleteFlag | GraphObject._mayHoldInvalidTargetsFlag)
-        _forEachInserted { object in object._flags &= transient }
         for object in _deletedInserts {
             object._flags &= transient
             if object._flags & GraphObject._observedFlag != 0 {
@@ -40,6 +45,7 @@ extension ObjectGraph {
                 object._flags &= ~GraphObject._observedFlag
             }
         }
+        _noteCommittedDeferredLists()
         _pending.removeAll()
         _insertRuns.removeAll()
         _deletedInserts.removeAll()
@@ -109,12 +115,9 @@ extension ObjectGraph {
             let run = _insertRuns[position]
             position += 1
             for serial in run.start..<run.end {
-                let bits = run.entity.objects.withUnsafeBufferPointer { table in
-                    UnsafeRawPointer(table.baseAddress.unsafelyUnwrapped).load(fromByteOffset: serial &* MemoryLayout<GraphObject?>.stride, as: UInt.self)
-                }
-                guard let pointer = UnsafeRawPointer(bitPattern: bits) else { continue }
+                guard let object = run.entity.objects.unretained(at: serial) else { continue }
                 var failure: Failure?
-                Unmanaged<GraphObject>.fromOpaque(pointer)._withUnsafeGuaranteedRef { object in
+                object._withUnsafeGuaranteedRef { object in
                     do throws(Failure) { try body(object) } catch { failure = error }
                 }
                 if let failure { throw failure }
@@ -147,11 +150,10 @@ extension ObjectGraph {
 
     // MARK: Checks
 
-    /// Throws the first reason the pending changes cannot be committed; changes nothing.
-    ///
-    /// - Returns: The IDs of the objects inserted and not deleted, in insertion order (read
-    ///   while validation visits every object anyway).
-    private func _validatePending() throws(CommitError) -> [ObjectID] {
+    /// Throws the first reason the pending changes cannot be committed, changing nothing;
+    /// otherwise the objects inserted in the transaction leave it validated and committed
+    /// (their `_insertedFlag` cleared: one pass over them, not two).
+    private func _validatePending() throws(CommitError) {
         // One scan of the entries (not the objects) says which rare checks are needed.
         var writtenAfterDelete = false
         var deletions = !_deletedInserts.isEmpty
@@ -180,6 +182,7 @@ extension ObjectGraph {
                 }
             }
         }
+        if mayHoldInvalidTargets || _insertsMayHoldInvalidTargets { _flushDeferredInverses() }
         if mayHoldInvalidTargets {
             for entry in _pending
             where entry.mayHoldInvalidTargets && !entry.isDeleted && entry.object._flags & GraphObject._deletedFlag == 0 {
@@ -204,17 +207,47 @@ extension ObjectGraph {
                 throw .validationFailed(object.objectID, error)
             }
         }
-        var inserted: [ObjectID] = []
-        inserted.reserveCapacity(_insertRuns.reduce(0) { $0 + $1.end - $1.start })
-        try _forEachInserted { (object) throws(CommitError) in
-            do {
-                try object.validateForCommit()
-            } catch {
-                throw .validationFailed(object.objectID, error)
+        // Each inserted object is validated, then marked committed. Meanwhile `isInserted`
+        // still answers `true` for the objects already passed (see `_isValidatedInsert(_:)`),
+        // and a write that would make a pending entry for one traps (validation only reads).
+        _validatingInserts = true
+        defer { _validatingInserts = false }
+        do {
+            try _forEachInserted { (object) throws(CommitError) in
+                do {
+                    try object.validateForCommit()
+                } catch {
+                    throw .validationFailed(object.objectID, error)
+                }
+                object._flags &= ~GraphObject._insertedFlag
             }
-            inserted.append(ObjectID(_bits: object._idBits, entity: object._entity.unsafelyUnwrapped))
+        } catch {
+            // The objects passed are a prefix of the runs; every object of the runs had the
+            // flag, so setting it on all of them restores them exactly.
+            _forEachInserted { object in object._flags |= GraphObject._insertedFlag }
+            throw error
         }
-        return inserted
+    }
+
+    /// Whether `object` is an inserted object the commit in progress has already validated
+    /// (its `_insertedFlag` is cleared; ``GraphObject/isInserted`` still answers `true`).
+    ///
+    /// - Complexity: O(*r*) for *r* insert runs; O(1) outside a commit's validation.
+    internal func _isValidatedInsert(_ object: GraphObject) -> Bool {
+        guard _validatingInserts, object._context === _context, object._flags & GraphObject._deletedFlag == 0 else { return false }
+        let serial = object._serial
+        return _insertRuns.contains { $0.entity.description === object._entity && $0.start <= serial && serial < $0.end }
+    }
+
+    /// The objects inserted and not deleted in the pending transaction, as the runs the
+    /// graph keeps (no ID is written until an observer asks).
+    ///
+    /// - Complexity: O(*r* + *d*) for *r* runs and *d* objects inserted and deleted.
+    private func _insertedIDs() -> GraphChanges.InsertedIDs {
+        let runs = _insertRuns.map { run in
+            GraphChanges.InsertedIDs.Run(entity: run.entity.description, base: run.entity.idBase, start: run.start, end: run.end)
+        }
+        return GraphChanges.InsertedIDs(runs: runs, excluding: Set(_deletedInserts.lazy.map(\._idBits)))
     }
 
     /// Throws when a relationship of an object holds an object of another graph or a deleted one.
@@ -243,11 +276,10 @@ extension ObjectGraph {
     /// The changes the pending entries amount to.
     ///
     /// - Parameters:
-    ///   - inserted: The IDs of the objects inserted and not deleted (distinct: each object
-    ///     is inserted once).
+    ///   - inserted: The objects inserted and not deleted.
     ///   - author: The commit's author tag.
-    private func _collectChanges(inserted: [ObjectID], author: String?) -> GraphChanges {
-        var changes = GraphChanges(insertedDistinct: inserted, author: author)
+    private func _collectChanges(inserted: GraphChanges.InsertedIDs, author: String?) -> GraphChanges {
+        var changes = GraphChanges(inserted: inserted, author: author)
         for position in _pending.indices {
             let entry = _pending[position]
             let object = entry.object

@@ -32,8 +32,14 @@ extension ObjectGraph {
                 )
                 precondition(_state(of: object).objects[object._serial] == nil, "invariant: a deleted object is still listed")
             }
-            for (position, list) in _deferredInverses.enumerated() {
-                precondition(Int(list.target._pendingSlot) == position + 1, "invariant: deferred list of \(list.target.objectID)")
+            for position in 0..<_deferredInverses.count {
+                let list = _deferredInverses[position]
+                if position >= _deferredInverses.firstPendingList {
+                    precondition(list.target._flags & GraphObject._insertedFlag != 0, "invariant: deferred list of the committed \(list.target.objectID)")
+                    precondition(Int(list.target._pendingSlot) == position + 1, "invariant: deferred list of \(list.target.objectID)")
+                } else {
+                    precondition(list.target._flags & GraphObject._insertedFlag == 0, "invariant: a committed list of the inserted \(list.target.objectID)")
+                }
                 precondition(list.target._flags & GraphObject._staleInverseFlag != 0, "invariant: stale flag of \(list.target.objectID)")
             }
             for case let entity? in _entities {

@@ -49,10 +49,21 @@ extension ObjectGraph {
         _willWrite(object, _state(of: object), _index(of: object, offset: offset), direct: true)
     }
 
-    /// A to-one relationship setter.
+    /// A to-one relationship setter, given its new target unretained (the setter's value
+    /// keeps it alive), so the call counts no reference but the one the relationship keeps.
     @usableFromInline
     @inline(never)
-    internal func _setToOne(_ object: GraphObject, offset: Int, _ target: GraphObject?) {
+    internal func _setToOne(_ object: GraphObject, offset: Int, unretained target: Unmanaged<GraphObject>?) {
+        guard let target else {
+            _setToOne(object, offset: offset, nil)
+            return
+        }
+        target._withUnsafeGuaranteedRef { _setToOne(object, offset: offset, $0) }
+    }
+
+    /// A to-one relationship write.
+    @inline(__always)
+    private func _setToOne(_ object: GraphObject, offset: Int, _ target: GraphObject?) {
         if let target, object._flags == GraphObject._insertedFlag,
             target._flags & ~GraphObject._staleInverseFlag == GraphObject._insertedFlag,
             target._context === _context, _relateInserted(object, offset: offset, target)
@@ -60,10 +71,22 @@ extension ObjectGraph {
             _checkInvariants(around: object)
             return
         }
-        _flushDeferredInverses()
-        let entity = _state(of: object)
-        _assignToOne(object, entity, _index(of: object, offset: offset, in: entity), target, direct: true)
-        _checkInvariants(around: object)
+        _keepingAlive {
+            _flushDeferredInverses()
+            let entity = _state(of: object)
+            _assignToOne(object, entity, _index(of: object, offset: offset, in: entity), target, direct: true)
+            _checkInvariants(around: object)
+        }
+    }
+
+    /// Runs `body` with the graph retained. Setters reach the graph unretained, and a write
+    /// that notifies Observation runs change handlers, which may drop the graph's last
+    /// reference while the write is under way.
+    @inline(__always)
+    internal func _keepingAlive(_ body: () -> Void) {
+        let retained = Unmanaged.passUnretained(self).retain()
+        body()
+        retained.release()
     }
 
     /// The bulk-insert case of a to-one setter: both objects were inserted in this
@@ -75,16 +98,17 @@ extension ObjectGraph {
     /// - Returns: `false`, having changed nothing, when the case does not apply.
     @inline(__always)
     private func _relateInserted(_ owner: GraphObject, offset: Int, _ target: GraphObject) -> Bool {
-        // Unowned: the graph keeps its entities, the descriptions their accessors, so the
-        // fast path counts no references.
-        unowned(unsafe) let entity = _state(of: owner)
-        guard let link = entity.bulkToOne(at: offset) else { return false }
+        // Unretained: the graph keeps its entities, the descriptions their accessors, so the
+        // fast path counts no references but the two the relationships keep.
+        guard let link = _unretainedState(of: owner)._withUnsafeGuaranteedRef({ $0.bulkToOne(at: offset) }) else { return false }
         // A to-one slot is one nullable reference (checked when the link is made): test and
         // fill it directly instead of through the accessor's closures.
         let slot = UnsafeMutableRawPointer(Unmanaged.passUnretained(owner).toOpaque()) + offset
         guard slot.load(as: UInt.self) == 0 else { return false }
-        slot.storeBytes(of: UInt(bitPattern: Unmanaged.passRetained(target).toOpaque()), as: UInt.self)
-        if let inverse = link.inverse, !_deferInverseAdd(target, inverse, owner: owner) { inverse.add(target, owner) }
+        slot.storeBytes(of: UInt(bitPattern: Unmanaged.passUnretained(target).retain().toOpaque()), as: UInt.self)
+        if let inverse = link.inverse, !_deferInverseAdd(target, inverse, owner: owner) {
+            inverse._withUnsafeGuaranteedRef { $0.add(target, owner) }
+        }
         return true
     }
 
@@ -96,17 +120,19 @@ extension ObjectGraph {
             Set(targets.lazy.map(ObjectIdentifier.init)).count == targets.count,
             "an ordered relationship cannot hold the same object twice"
         )
-        _flushDeferredInverses()
-        let entity = _state(of: object)
-        _assign(object, entity, _index(of: object, offset: offset, in: entity), targets, direct: true)
-        _checkInvariants(around: object)
+        _keepingAlive {
+            _flushDeferredInverses()
+            let entity = _state(of: object)
+            _assign(object, entity, _index(of: object, offset: offset, in: entity), targets, direct: true)
+            _checkInvariants(around: object)
+        }
     }
 
     /// A read in observed or tracking mode, by property index.
     internal func _noteRead(_ object: GraphObject, index: Int) {
         switch _context._readMode {
         case .tracking:
-            _readBuffer.append(PropertyRead(objectID: object.objectID, property: PropertyIndex(index)))
+            _context._track(object, index: index)
         case .observed:
             _makeRegistrar(of: object).access(object, keyPath: _state(of: object).description.observationKeyPaths[index])
         case .untracked, .detached:
@@ -139,6 +165,10 @@ extension ObjectGraph {
     @inline(__always)
     internal func _entryIndex(for object: GraphObject) -> Int {
         assert(object._flags & GraphObject._insertedFlag == 0, "internal inconsistency: a pending entry for an inserted object")
+        // Before the slot is read: a validated insert's slot may number a deferred list.
+        if _slowPath(_validatingInserts) {
+            precondition(!_isValidatedInsert(object), "validateForCommit() must only read: it wrote to \(object.objectID), inserted in the commit")
+        }
         let slot = Int(object._pendingSlot)
         if slot != 0 { return slot - 1 }
         _pending.append(_PendingEntry(object: object))
@@ -316,6 +346,10 @@ extension ObjectGraph {
     // MARK: Insert and delete
 
     internal func _insert(_ object: GraphObject) {
+        // The one-pass validation would neither validate nor commit the new object.
+        if _slowPath(_validatingInserts) {
+            preconditionFailure("validateForCommit() must only read: it inserted a \(type(of: object))")
+        }
         if let last = _lastEntity, ObjectIdentifier(type(of: object)) == _lastEntityType {
             // The graph keeps its entities: lend the cached one without counting references.
             last._withUnsafeGuaranteedRef { _insert(object, into: $0) }

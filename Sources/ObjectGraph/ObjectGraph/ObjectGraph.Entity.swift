@@ -4,7 +4,7 @@ internal final class _GraphEntity {
 
     /// The objects by serial (the ``ObjectID`` serial); `nil` once deleted (even pending) or
     /// rolled back. Serials are never reused.
-    @exclusivity(unchecked) var objects: [GraphObject?] = []
+    let objects = _ObjectTable()
     /// The non-`nil` entries of `objects`.
     @exclusivity(unchecked) var liveCount = 0
 
@@ -25,8 +25,9 @@ internal final class _GraphEntity {
 
     /// The to-one relationships a bulk insert can relate directly (see
     /// ``ObjectGraph/_relateInserted(_:offset:_:)``), made on first use after the inverses
-    /// are resolved; `nil` again whenever an inverse of this entity is resolved.
-    @exclusivity(unchecked) var bulkToOne: [_BulkToOne]?
+    /// are resolved; dropped again whenever an inverse of this entity is resolved. A plain
+    /// buffer of plain values, so the bulk path reads it without counting references.
+    @exclusivity(unchecked) private var bulkLinks: UnsafeMutableBufferPointer<_BulkToOne>?
 
     init(_ description: EntityDescription, graphTag: UInt64) {
         self.description = description
@@ -40,6 +41,10 @@ internal final class _GraphEntity {
             return $0.accessor.offset
         }
         manyRelationships = relationships.filter { $0.accessor.kind != .toOne }
+    }
+
+    deinit {
+        bulkLinks?.deallocate()
     }
 }
 
@@ -61,8 +66,9 @@ internal struct _BulkToOne {
     /// The to-one relationship. The entity descriptions keep their accessors for the
     /// process's life.
     unowned(unsafe) let accessor: _PropertyAccessor
-    /// The to-many inverse, or `nil` when the relationship has none.
-    unowned(unsafe) let inverse: _PropertyAccessor?
+    /// The to-many inverse, or `nil` when the relationship has none (unretained, so reading
+    /// it counts no reference).
+    let inverse: Unmanaged<_PropertyAccessor>?
 }
 
 extension _GraphEntity {
@@ -70,9 +76,23 @@ extension _GraphEntity {
     /// not a to-one relationship whose inverse is a to-many or none.
     @inline(__always)
     func bulkToOne(at offset: Int) -> _BulkToOne? {
-        if bulkToOne == nil { bulkToOne = makeBulkToOne() }
-        for link in bulkToOne.unsafelyUnwrapped where link.offset == offset { return link }
+        if _slowPath(bulkLinks == nil) { makeBulkLinks() }
+        for link in bulkLinks.unsafelyUnwrapped where link.offset == offset { return link }
         return nil
+    }
+
+    /// Forgets the bulk links (an inverse of the entity was just resolved).
+    func resetBulkToOne() {
+        bulkLinks?.deallocate()
+        bulkLinks = nil
+    }
+
+    @inline(never)
+    private func makeBulkLinks() {
+        let links = makeBulkToOne()
+        let buffer = UnsafeMutableBufferPointer<_BulkToOne>.allocate(capacity: links.count)
+        _ = buffer.initialize(from: links)
+        bulkLinks = buffer
     }
 
     private func makeBulkToOne() -> [_BulkToOne] {
@@ -80,7 +100,7 @@ extension _GraphEntity {
             guard accessor.kind == .toOne else { return nil }
             guard let link = inverses[index] else { return _BulkToOne(offset: accessor.offset, accessor: accessor, inverse: nil) }
             guard let inverse = link.entity.description.relationshipAccessors[link.index], inverse.kind == .toMany else { return nil }
-            return _BulkToOne(offset: accessor.offset, accessor: accessor, inverse: inverse)
+            return _BulkToOne(offset: accessor.offset, accessor: accessor, inverse: Unmanaged.passUnretained(inverse))
         }
     }
 }
@@ -156,8 +176,8 @@ extension ObjectGraph {
             )
             entity.inverses[index] = _InverseLink(entity: destination, index: inverseIndex)
             destination.inverses[inverseIndex] = _InverseLink(entity: entity, index: index)
-            entity.bulkToOne = nil
-            destination.bulkToOne = nil
+            entity.resetBulkToOne()
+            destination.resetBulkToOne()
         }
         return entity
     }
@@ -168,6 +188,21 @@ extension ObjectGraph {
             preconditionFailure("\(keyPath) is not a @Relationship of \(entity.description.name)")
         }
         return index
+    }
+
+    /// The graph's state for an object of the graph, unretained (the graph keeps its entities
+    /// for its life): for paths that must not count references.
+    @inline(__always)
+    internal func _unretainedState(of object: GraphObject) -> Unmanaged<_GraphEntity> {
+        let number = object._entityNumber
+        let bits = _entities.withUnsafeBufferPointer { table in
+            precondition(number < table.count, "internal inconsistency: an object of an unregistered entity")
+            return UnsafeRawPointer(table.baseAddress.unsafelyUnwrapped).load(fromByteOffset: number &* MemoryLayout<_GraphEntity?>.stride, as: UInt.self)
+        }
+        guard let pointer = UnsafeRawPointer(bitPattern: bits) else {
+            preconditionFailure("internal inconsistency: an object of an unregistered entity")
+        }
+        return Unmanaged.fromOpaque(pointer)
     }
 
     /// The graph's state for an object of the graph.

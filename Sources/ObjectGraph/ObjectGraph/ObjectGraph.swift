@@ -51,9 +51,11 @@ public final class ObjectGraph {
     @exclusivity(unchecked) internal var _deletedInserts: [GraphObject] = []
     /// Members of to-many relationships of inserted objects, not added yet, one list per
     /// object (its `_pendingSlot` is one plus the list's position).
-    @exclusivity(unchecked) internal var _deferredInverses: [_DeferredInverse] = []
+    @exclusivity(unchecked) internal var _deferredInverses = _DeferredInverseLists()
     /// Some object inserted in the pending transaction has ``GraphObject/_mayHoldInvalidTargetsFlag``.
     @exclusivity(unchecked) internal var _insertsMayHoldInvalidTargets = false
+    /// A commit is validating the inserted objects, clearing their `_insertedFlag` as it goes.
+    @exclusivity(unchecked) internal var _validatingInserts = false
 
     /// The observers, in registration order.
     internal var _observers: [_Observer] = []
@@ -69,9 +71,6 @@ public final class ObjectGraph {
     /// The Observation registrars of the objects read while observed, by object. Kept here,
     /// not in each object, so an object that is never observed does not pay for one.
     internal var _registrars: [ObjectIdentifier: ObservationRegistrar] = [:]
-
-    /// Reads recorded by ``trackReads(_:)`` (a stack of nested scopes shares it).
-    @exclusivity(unchecked) internal var _readBuffer: [PropertyRead] = []
 
     /// Makes an empty graph.
     public init() {
@@ -110,13 +109,24 @@ public final class ObjectGraph {
     /// - Parameter object: A new object (`precondition`: not in a graph).
     /// - Returns: The same object, for chaining: `let item = graph.insert(Item())`.
     /// - Complexity: O(1) amortized, plus O(*m*) for *m* related objects.
+    @inlinable
     @discardableResult
     public func insert<Object: GraphObject>(_ object: Object) -> Object {
-        precondition(object._context === _GraphContext.detached, "insert(_:): the object is already in a graph")
+        // Inlined, so returning the argument costs the caller no reference count.
+        _insertChecked(object)
+        return object
+    }
+
+    /// ``insert(_:)`` but for returning the object.
+    @usableFromInline
+    internal func _insertChecked(_ object: GraphObject) {
+        // ID bits are 0 exactly while the object points at the detached context (never
+        // inserted, or rolled back), a test that reads no global.
+        precondition(object._idBits == 0, "insert(_:): the object is already in a graph")
+        assert(object._context === _GraphContext.detached, "internal inconsistency: a detached object with a graph's context")
         precondition(object._flags & GraphObject._prototypeFlag == 0, "insert(_:): a prototype cannot be inserted")
         _insert(object)
         _checkInvariants(around: object)
-        return object
     }
 
     /// Deletes an object, applying its relationships' delete rules; pending until commit.

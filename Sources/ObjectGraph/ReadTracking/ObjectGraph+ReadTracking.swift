@@ -12,15 +12,10 @@ extension ObjectGraph {
     /// - Throws: What `body` throws.
     /// - Complexity: O(*r* log *r*) for *r* reads.
     public func trackReads<Result>(_ body: () throws -> Result) rethrows -> (Result, ReadSet) {
-        let mode = _context._readMode
-        let start = _readBuffer.count
-        _context._readMode = .tracking
-        defer {
-            _context._readMode = mode
-            if start == 0 { _readBuffer.removeAll(keepingCapacity: true) }
-        }
+        let scope = _openScope(owner: nil)
+        defer { _closeScope(scope) }
         let result = try body()
-        return (result, ReadSet(_readBuffer[start...]))
+        return (result, ReadSet(_context._reads[scope.start...]))
     }
 
     /// Runs `body` with plain reads: no Observation bookkeeping and no read tracking.
@@ -36,5 +31,56 @@ extension ObjectGraph {
         _context._readMode = .untracked
         defer { _context._readMode = mode }
         return try body()
+    }
+
+    /// What a tracking scope restores when it ends.
+    internal struct _TrackingScope {
+        /// The read mode before the scope.
+        var mode: _ReadMode
+        /// The owner of the enclosing split scope, if any.
+        var owner: UnsafeMutableRawPointer?
+        /// Where the scope's reads start in the context's buffer.
+        var start: Int
+    }
+
+    /// Opens a tracking scope: tracking mode, reads appended from the buffer's current end.
+    ///
+    /// - Parameter owner: The object whose reads of its first 64 properties the scope
+    ///   collects as bits (a split scope), or `nil` to append every read. Ignored inside
+    ///   another scope, whose caller expects every read in the buffer.
+    /// - Returns: What ``_closeScope(_:)`` restores.
+    @inline(__always)
+    internal func _openScope(owner: GraphObject?) -> _TrackingScope {
+        let context = _context
+        let scope = _TrackingScope(mode: context._readMode, owner: context._owner, start: context._reads.count)
+        if let owner, context._trackingDepth == 0 {
+            context._owner = Unmanaged.passUnretained(owner).toOpaque()
+            context._ownerBits = 0
+        } else {
+            context._owner = nil
+        }
+        context._trackingDepth += 1
+        context._readMode = .tracking
+        return scope
+    }
+
+    /// Closes a tracking scope; the outermost one empties the buffer, keeping its capacity.
+    ///
+    /// Read what the scope recorded before calling it.
+    @inline(__always)
+    internal func _closeScope(_ scope: _TrackingScope) {
+        let context = _context
+        context._readMode = scope.mode
+        context._owner = scope.owner
+        context._trackingDepth -= 1
+        if context._trackingDepth == 0 {
+            // Usually a read or two: removed one by one, cheaper than `removeAll(keepingCapacity:)`
+            // (a general range replacement); many at once keep the capacity too.
+            if context._reads.count > 8 {
+                context._reads.removeAll(keepingCapacity: true)
+            } else {
+                while !context._reads.isEmpty { context._reads.removeLast() }
+            }
+        }
     }
 }

@@ -101,7 +101,10 @@ public struct Relationship<Value: RelationshipValue>: _GraphPropertyStorage {
         }
         @inline(__always)
         set {
-            guard let graph = object._context.graph else {
+            // Unretained: the object's graph is alive when its setter starts, so the bulk path
+            // counts no reference to it; the graph retains itself before a write that may
+            // notify Observation (whose handlers may drop its last reference).
+            guard let graph = object._context._unretainedGraph else {
                 object[keyPath: storageKeyPath]._value = newValue
                 return
             }
@@ -110,13 +113,16 @@ public struct Relationship<Value: RelationshipValue>: _GraphPropertyStorage {
             // Through the storage's address: the graph is confined, so no dynamic exclusivity
             // check is needed for this read.
             if _storagePointer(object, at: offset, as: Relationship<Value>.self).pointee._value._hasSameObjects(as: newValue) {
-                if object._flags & GraphObject._deletedFlag != 0 { graph._noteWriteToDeleted(object, offset: offset) }
+                if object._flags & GraphObject._deletedFlag != 0 {
+                    graph._withUnsafeGuaranteedRef { $0._noteWriteToDeleted(object, offset: offset) }
+                }
                 return
             }
             if Value._relationshipKind == .toOne {
-                graph._setToOne(object, offset: offset, newValue._first)
+                // The target unretained: `newValue` keeps it alive for the call.
+                graph._withUnsafeGuaranteedRef { $0._setToOne(object, offset: offset, unretained: newValue._firstUnretained) }
             } else {
-                graph._setRelationship(object, offset: offset, newValue._graphObjects)
+                graph._withUnsafeGuaranteedRef { $0._setRelationship(object, offset: offset, newValue._graphObjects) }
             }
         }
     }

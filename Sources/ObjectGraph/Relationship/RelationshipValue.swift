@@ -18,10 +18,15 @@ public protocol RelationshipValue {
     var _isEmpty: Bool { get }
     /// The first related object.
     var _first: GraphObject? { get }
+    /// The first related object, unretained: valid while this value is alive.
+    var _firstUnretained: Unmanaged<GraphObject>? { get }
     /// Whether an object is related.
     func _contains(_ object: GraphObject) -> Bool
     /// Relates an object (to-one: replaces; ordered: appends when absent).
     mutating func _add(_ object: GraphObject)
+    /// Relates an object the caller retained once, taking that reference over (``_add(_:)``
+    /// without counting a reference).
+    mutating func _adopt(_ object: Unmanaged<GraphObject>)
     /// Unrelates an object.
     mutating func _remove(_ object: GraphObject)
     /// Whether both values hold the same objects (in the same order when ordered).
@@ -32,7 +37,7 @@ public protocol RelationshipValue {
 
 extension Optional: RelationshipValue where Wrapped: GraphObject {
     public typealias Destination = Wrapped
-    public static var _relationshipKind: RelationshipKind { .toOne }
+    @inlinable public static var _relationshipKind: RelationshipKind { .toOne }
     public static var _empty: Self { nil }
 
     public init(_graphObjects objects: [GraphObject]) {
@@ -42,17 +47,19 @@ extension Optional: RelationshipValue where Wrapped: GraphObject {
 
     public var _graphObjects: [GraphObject] { map { [$0] } ?? [] }
     public var _isEmpty: Bool { self == nil }
-    public var _first: GraphObject? { self }
+    @inlinable public var _first: GraphObject? { self }
+    @inlinable public var _firstUnretained: Unmanaged<GraphObject>? { map { Unmanaged.passUnretained($0) } }
     public func _contains(_ object: GraphObject) -> Bool { self === object }
     public mutating func _add(_ object: GraphObject) { self = unsafeDowncast(object, to: Wrapped.self) }
+    public mutating func _adopt(_ object: Unmanaged<GraphObject>) { self = unsafeDowncast(object.takeRetainedValue(), to: Wrapped.self) }
     public mutating func _remove(_ object: GraphObject) { if self === object { self = nil } }
-    public func _hasSameObjects(as other: Self) -> Bool { self === other }
+    @inlinable public func _hasSameObjects(as other: Self) -> Bool { self === other }
     public mutating func _reserveCapacity(adding count: Int) {}
 }
 
 extension Set: RelationshipValue where Element: GraphObject {
     public typealias Destination = Element
-    public static var _relationshipKind: RelationshipKind { .toMany }
+    @inlinable public static var _relationshipKind: RelationshipKind { .toMany }
     public static var _empty: Self { [] }
 
     public init(_graphObjects objects: [GraphObject]) {
@@ -63,8 +70,14 @@ extension Set: RelationshipValue where Element: GraphObject {
     public var _graphObjects: [GraphObject] { map { $0 } }
     public var _isEmpty: Bool { isEmpty }
     public var _first: GraphObject? { first }
+    public var _firstUnretained: Unmanaged<GraphObject>? { first.map { Unmanaged.passUnretained($0) } }
     public func _contains(_ object: GraphObject) -> Bool { contains(unsafeDowncast(object, to: Element.self)) }
     public mutating func _add(_ object: GraphObject) { insert(unsafeDowncast(object, to: Element.self)) }
+    public mutating func _adopt(_ object: Unmanaged<GraphObject>) {
+        // `update(with:)`, not `insert(_:)`: it returns no copy of the new member, so adding one
+        // touches only the table, not the member's reference count.
+        update(with: unsafeDowncast(object.takeRetainedValue(), to: Element.self))
+    }
     public mutating func _remove(_ object: GraphObject) { remove(unsafeDowncast(object, to: Element.self)) }
     public func _hasSameObjects(as other: Self) -> Bool { self == other }
     public mutating func _reserveCapacity(adding count: Int) { reserveCapacity(self.count + count) }
@@ -72,7 +85,7 @@ extension Set: RelationshipValue where Element: GraphObject {
 
 extension Array: RelationshipValue where Element: GraphObject {
     public typealias Destination = Element
-    public static var _relationshipKind: RelationshipKind { .orderedToMany }
+    @inlinable public static var _relationshipKind: RelationshipKind { .orderedToMany }
     public static var _empty: Self { [] }
 
     public init(_graphObjects objects: [GraphObject]) {
@@ -82,11 +95,14 @@ extension Array: RelationshipValue where Element: GraphObject {
     public var _graphObjects: [GraphObject] { map { $0 } }
     public var _isEmpty: Bool { isEmpty }
     public var _first: GraphObject? { first }
+    public var _firstUnretained: Unmanaged<GraphObject>? { first.map { Unmanaged.passUnretained($0) } }
     public func _contains(_ object: GraphObject) -> Bool { contains { $0 === object } }
 
     public mutating func _add(_ object: GraphObject) {
         if !_contains(object) { append(unsafeDowncast(object, to: Element.self)) }
     }
+
+    public mutating func _adopt(_ object: Unmanaged<GraphObject>) { _add(object.takeRetainedValue()) }
 
     public mutating func _remove(_ object: GraphObject) {
         if let index = firstIndex(where: { $0 === object }) { remove(at: index) }

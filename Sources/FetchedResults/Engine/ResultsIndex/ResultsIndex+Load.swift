@@ -76,23 +76,7 @@ extension ResultsIndex {
         let ascending = keys.sectionsAscending
         directory.sort { (values[Int($0)] < values[Int($1)]) == ascending }
         rebuildDirectory()
-        // Sort once by integer summaries — the section's directory position and the first
-        // sort key's summary — and compare full keys only where those tie.
-        var sortable = (0..<count).map { index in
-            let slot = Int32(index)
-            return LoadRow(
-                section: directoryPosition[Int(keys.sectionOf[index])], slot: slot,
-                summary: keys.columns.isEmpty ? SortValueSummary(.null) : SortValueSummary(keys.columns[0][index]))
-        }
-        let ordering = keys
-        let firstAscending = keys.ascending.first ?? true
-        sortable.sort { a, b in
-            if a.section != b.section { return a.section < b.section }
-            let order = SortValueSummary.order(a.summary, b.summary)
-            if order != 0 { return (order < 0) == firstAscending }
-            return ordering.less(a.slot, b.slot)
-        }
-        tree = OrderTree(sorted: sortable.map(\.slot))
+        tree = OrderTree(sorted: loadOrder())
         _checkInvariants()
     }
 
@@ -123,13 +107,4 @@ extension ResultsIndex {
             return 0
         }
     }
-}
-
-extension ResultsIndex {
-/// A row while a load sorts it.
-fileprivate struct LoadRow {
-    var section: Int32
-    var slot: Int32
-    var summary: SortValueSummary
-}
 }
