@@ -92,15 +92,3 @@ extension ResultsController {
         }
     }
 }
-
-extension ChangedProperties {
-    /// Calls `body` with each changed property, in index order, without building the array
-    /// that ``indexes`` returns.
-    ///
-    /// - Complexity: O(p) for the entity's p properties.
-    fileprivate func forEachIndex(_ body: (PropertyIndex) -> Void) {
-        for raw in entity.properties.indices where contains(PropertyIndex(raw)) {
-            body(PropertyIndex(raw))
-        }
-    }
-}

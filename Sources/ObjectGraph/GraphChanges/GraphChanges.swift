@@ -139,8 +139,28 @@ public struct ChangedProperties: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The indexes of the changed properties, ascending.
+    ///
+    /// - Complexity: O(*c*) for *c* changed properties; ``forEachIndex(_:)`` visits them
+    ///   without making the array.
     public var indexes: [PropertyIndex] {
-        (0..<64).filter { _low & (1 << UInt64($0)) != 0 }.map(PropertyIndex.init) + _high.map(PropertyIndex.init)
+        var result: [PropertyIndex] = []
+        result.reserveCapacity(_low.nonzeroBitCount + _high.count)
+        forEachIndex { result.append($0) }
+        return result
+    }
+
+    /// Calls `body` with the index of each changed property, ascending.
+    ///
+    /// - Parameter body: What to do with each index.
+    /// - Complexity: O(*c*) for *c* changed properties; no allocation.
+    @inlinable
+    public func forEachIndex(_ body: (PropertyIndex) throws -> Void) rethrows {
+        var bits = _low
+        while bits != 0 {
+            try body(PropertyIndex(bits.trailingZeroBitCount))
+            bits &= bits - 1
+        }
+        for index in _high { try body(PropertyIndex(index)) }
     }
 
     /// The names of the changed properties.
