@@ -1,6 +1,5 @@
 import Foundation
 import Observation
-import Synchronization
 
 /// Keeps the results of a ``FetchRequest`` on an ``ObjectGraph`` up to date, sectioned and
 /// sorted, and reports each commit's changes as a batch a list view accepts.
@@ -270,7 +269,7 @@ extension ResultsController: Sendable {}
 /// `state` (the next subscription number and the open continuations) is guarded by its
 /// mutex; a stream's termination handler may run on any thread.
 final class StreamRegistry: Sendable {
-    private let state = Mutex<(next: Int, continuations: [Int: AsyncStream<ResultsChangeSet>.Continuation])>((0, [:]))
+    private let state = _Locked<(next: Int, continuations: [Int: AsyncStream<ResultsChangeSet>.Continuation])>((0, [:]))
 
     /// Registers a continuation and returns its number.
     func add(_ continuation: AsyncStream<ResultsChangeSet>.Continuation) -> Int {

@@ -72,7 +72,7 @@ internal enum _EntityCapture {
 
     @usableFromInline
     static let active = Atomic<Int>(0)
-    static let state = Mutex(State())
+    static let state = _Locked(State())
 
     /// Whether some thread is building a prototype (checked by every wrapper initializer).
     @inlinable
@@ -111,8 +111,8 @@ internal protocol _GraphPropertyStorage {}
 /// `descriptions` is guarded by its mutex. `builder` serializes building (the prototype's
 /// initializer runs under it) and holds the next entity number.
 internal enum _EntityRegistry {
-    static let descriptions = Mutex<[ObjectIdentifier: EntityDescription]>([:])
-    static let builder = Mutex<Int>(0)
+    static let descriptions = _Locked<[ObjectIdentifier: EntityDescription]>([:])
+    static let builder = _Locked<Int>(0)
 
     /// The description of a class, built from a prototype on first use.
     static func description(for type: GraphObject.Type) -> EntityDescription {

@@ -1,5 +1,3 @@
-import Synchronization
-
 extension GraphChanges {
     /// The IDs a commit inserted, kept the way the commit has them: runs of consecutive
     /// serials of one entity, minus the objects inserted and deleted in the same transaction.
@@ -28,9 +26,9 @@ extension GraphChanges {
         /// The number of IDs.
         let count: Int
         /// The IDs, distinct, in insertion order, once built.
-        private let array: Mutex<[ObjectID]?>
+        private let array: _Locked<[ObjectID]?>
         /// The set of the IDs, once built.
-        private let cache: Mutex<Set<ObjectID>?>
+        private let cache: _Locked<Set<ObjectID>?>
 
         /// A box for the objects of `runs` whose ID bits are not in `excluded` (each of which
         /// is the bits of an object of the runs).
@@ -40,8 +38,8 @@ extension GraphChanges {
             self.runs = runs
             self.excluded = excluded
             count = runs.reduce(0) { $0 + $1.end - $1.start } - excluded.count
-            array = Mutex(nil)
-            cache = Mutex(nil)
+            array = _Locked(nil)
+            cache = _Locked(nil)
         }
 
         /// A box for a set.
@@ -49,8 +47,8 @@ extension GraphChanges {
             runs = []
             excluded = []
             count = set.count
-            array = Mutex(Array(set))
-            cache = Mutex(set)
+            array = _Locked(Array(set))
+            cache = _Locked(set)
         }
 
         /// The box of no IDs.

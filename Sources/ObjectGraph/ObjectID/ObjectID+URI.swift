@@ -5,7 +5,7 @@ import Synchronization
 /// (which stores only the tag) can spell its URI. One entry per graph ever made: 16 bytes.
 ///
 /// Guarded by its own mutex; nothing else is stored here.
-private let graphIdentifiers = Mutex<[UInt64: UUID]>([:])
+private let graphIdentifiers = _Locked<[UInt64: UUID]>([:])
 
 /// The last graph tag handed out; tags start at 1.
 private let lastGraphTag = Atomic<UInt64>(0)
