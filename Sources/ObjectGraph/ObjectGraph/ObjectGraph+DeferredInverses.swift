@@ -115,13 +115,12 @@ internal struct _DeferredInverseLists {
 // - the target is flagged (`GraphObject._staleInverseFlag`); the relationship getter and
 //   setter, `PropertyReader` and key-value access flush before they touch a flagged object;
 // - every other graph entry that reads or writes relationships (general relationship
-//   writes, inserts of pre-related objects, delete, commit, rollback, invariant checks)
-//   flushes first.
+//   writes, inserts of pre-related objects, delete, rollback, a commit's target checks,
+//   invariant checks) flushes first.
 //
-// So the deferred state exists only between bulk to-one writes, and nothing observes it.
-//
-// A commit does not flush: the lists outlive it, like Core Data's relationship faults, and
-// a million inserted items do not build their locations' sets until something reads one.
+// So nothing observes the deferred state. A commit does not flush: the lists outlive it,
+// like Core Data's relationship faults, and a million inserted items do not build their
+// locations' sets until something reads one.
 // Their targets are committed objects then, whose `_pendingSlot` numbers a pending entry,
 // not a list; a flush leaves it alone, and `firstPendingList` says which lists belong to
 // targets still inserted.
