@@ -6,10 +6,11 @@ import Foundation
 /// which is not instrumented, so `swift test --sanitize=thread` reports every contended
 /// access to the value it guards as a race: in this package's tests, and in the tests of
 /// every app that uses it. `NSLock` locks a pthread mutex, which the sanitizer intercepts.
+///
+/// `@unchecked Sendable`: `lock` is a constant (and `NSLock` is thread-safe); `value` is read
+/// and written only inside ``withLock(_:)``, while `lock` is held. Callers keep values that
+/// are not `Sendable` inside the lock, as they would with `Mutex`.
 package final class _Locked<Value>: @unchecked Sendable {
-    // `value` is read and written only inside `withLock(_:)`, while `lock` is held; that is
-    // what makes the class safe to share, whatever `Value` is (callers keep values that are
-    // not `Sendable` inside the lock, as they would with `Mutex`).
     private let lock = NSLock()
     private var value: Value
 

@@ -59,6 +59,31 @@ final class ReviewValidator: GraphObject {
     override func validateForCommit() throws { write() }
 }
 
+/// Holds a graph's only strong reference and drops it from an Observation change handler,
+/// as user code may while a setter notifies (the exit tests of "Lifetimes").
+///
+/// `@unchecked Sendable`: an exit test uses it on one thread; the change handler that writes
+/// its fields runs synchronously inside the setter, on that thread.
+final class GraphDropper: @unchecked Sendable {
+    var graph: ObjectGraph?
+    weak var weakGraph: ObjectGraph?
+    /// Whether the graph was still alive when the handler had dropped the reference.
+    var aliveInHandler = false
+
+    func hold(_ graph: ObjectGraph) {
+        self.graph = graph
+        weakGraph = graph
+    }
+
+    /// Drops the graph when what `read` reads changes.
+    func dropGraph(whenChanged read: () -> Void) {
+        withObservationTracking(read) {
+            self.graph = nil
+            self.aliveInHandler = self.weakGraph != nil
+        }
+    }
+}
+
 @Suite("Graph review: deferred inverses, tables, validation", .serialized)
 struct GraphReviewTests {
     // MARK: Validation pass
@@ -493,26 +518,15 @@ struct GraphReviewTests {
     /// setter that notifies: checked in a child process, since the use after free may crash.
     @Test func aChangeHandlerThatDropsTheGraphDoesNotFreeItUnderTheSetter() async {
         await #expect(processExitsWith: .success) {
-            final class Holder: @unchecked Sendable {
-                var graph: ObjectGraph?
-                weak var weakGraph: ObjectGraph?
-                var aliveInHandler = false
-            }
-            let holder = Holder()
+            let holder = GraphDropper()
             let home: Location
             do {
                 let graph = ObjectGraph()
-                holder.graph = graph
-                holder.weakGraph = graph
+                holder.hold(graph)
                 home = graph.insert(Location())
                 try graph.commit()
             }
-            withObservationTracking {
-                _ = home.name
-            } onChange: {
-                holder.graph = nil
-                holder.aliveInHandler = holder.weakGraph != nil
-            }
+            holder.dropGraph { _ = home.name }
             home.name = "Pantry"
             precondition(holder.aliveInHandler, "the graph was freed while its setter ran")
             precondition(holder.weakGraph == nil && home.graph == nil && home.name == "Pantry")
@@ -522,28 +536,17 @@ struct GraphReviewTests {
     /// The same through a to-one setter, whose inverse notifies the observed target.
     @Test func aChangeHandlerThatDropsTheGraphDuringARelationshipWriteDoesNotFreeIt() async {
         await #expect(processExitsWith: .success) {
-            final class Holder: @unchecked Sendable {
-                var graph: ObjectGraph?
-                weak var weakGraph: ObjectGraph?
-                var aliveInHandler = false
-            }
-            let holder = Holder()
+            let holder = GraphDropper()
             let home: Location
             let item: Item
             do {
                 let graph = ObjectGraph()
-                holder.graph = graph
-                holder.weakGraph = graph
+                holder.hold(graph)
                 home = graph.insert(Location())
                 item = graph.insert(Item())
                 try graph.commit()
             }
-            withObservationTracking {
-                _ = home.items
-            } onChange: {
-                holder.graph = nil
-                holder.aliveInHandler = holder.weakGraph != nil
-            }
+            holder.dropGraph { _ = home.items }
             item.location = home
             precondition(holder.aliveInHandler, "the graph was freed while its setter ran")
             precondition(holder.weakGraph == nil && item.location == nil && home.items.isEmpty)  // its deinit unlinks them
