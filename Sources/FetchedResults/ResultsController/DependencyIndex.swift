@@ -16,11 +16,16 @@ struct DependencyKey: Hashable {
 ///   read are interned as small handles; most objects read exactly one (`item.location?.name`),
 ///   kept inline in the column. Objects that read several keep them in a side table.
 /// - The reverse index holds, per handle, the serials of the objects whose evaluation read
-///   it: a write there re-evaluates exactly those objects. Adding a dependent is O(1);
-///   removing one (a deleted or re-parented object) scans its key's list, O(d) for d
-///   dependents — a few microseconds for 10,000, which keeps the index at about 8 bytes per
-///   evaluated object that reads one related object (none for a request that reads no
-///   other object).
+///   it: a write there re-evaluates exactly those objects. Adding a dependent is O(1).
+///   Removing the one key of an object that no longer exists (``remove(_:)``) is O(1) too:
+///   its entry stays in the list, *stale*, and the object's column entry marks it as such
+///   (naming the handle), so readers skip it and a later evaluation of the same serial
+///   drops it first. A list whose stale entries outnumber its live ones is compacted, so
+///   stale entries never take more room than live ones did; compacting costs O(d) for d
+///   entries, once per d/2 removals. Changing an object's keys (re-parenting) removes its
+///   entries at once, O(d) for d dependents of the key — a few microseconds for 10,000.
+///   The index keeps about 8 bytes per evaluated object that reads one related object (none
+///   for a request that reads no other object).
 struct DependencyIndex {
     /// The entity of the evaluated objects.
     let entity: EntityDescription
@@ -29,7 +34,8 @@ struct DependencyIndex {
     /// Bit `i` is set when property `i` (below 64) is in ``ownReads``.
     private var ownReadBits: UInt64 = 0
     /// Per serial: the handle of the one key the object's evaluation read of other objects,
-    /// ``noKey`` or ``severalKeys``.
+    /// ``noKey``, ``severalKeys``, or the mark of a removed object whose entry is still,
+    /// stale, in a handle's dependents (``mark(removedFrom:)``).
     private var crossKey: [Int32] = []
     /// The handles read by objects that read several keys, by serial.
     private var several: [Int: [Int32]] = [:]
@@ -37,20 +43,36 @@ struct DependencyIndex {
     private var handles: [DependencyKey: Int32] = [:]
     /// The key of each handle (stale for free handles).
     private var keyOfHandle: [DependencyKey] = []
-    /// Per handle: the serials of the objects whose evaluation read its key.
+    /// Per handle: the serials of the objects whose evaluation read its key, and the stale
+    /// entries of removed objects that read it.
     private var dependentSerials: [[UInt32]] = []
+    /// Per handle: how many of its dependents are stale (at most half of them).
+    private var staleCounts: [Int32] = []
     private var freeHandles: [Int32] = []
     /// Recently interned keys and their handles, by a hash of the key; emptied whenever a
     /// handle is freed.
     private var cache: [(DependencyKey, Int32)?] = []
     private static var cacheSize: Int { 256 }
-    /// The number of (object, key) pairs recorded.
+    /// The number of live (object, key) pairs recorded.
     private var pairCount = 0
     /// How many serials to make room for once the first object reads another object.
     private var capacityHint = 0
 
     private static var noKey: Int32 { -1 }
     private static var severalKeys: Int32 { -2 }
+
+    /// The column entry of a removed object whose entry in the dependents of `handle` is
+    /// left stale: -3 for handle 0, -4 for handle 1, and so on.
+    @inline(__always)
+    private static func mark(removedFrom handle: Int32) -> Int32 { -3 - handle }
+
+    /// Whether a column entry is the mark of a removed object.
+    @inline(__always)
+    private static func isMark(_ entry: Int32) -> Bool { entry <= -3 }
+
+    /// The handle a removed object's mark names.
+    @inline(__always)
+    private static func handle(ofMark mark: Int32) -> Int32 { -3 - mark }
 
     /// Makes an empty index for objects of `entity`.
     init(entity: EntityDescription) {
@@ -83,10 +105,19 @@ struct DependencyIndex {
     /// - Parameters:
     ///   - id: The evaluated object, of ``entity``.
     ///   - reads: What the evaluation read, in any order, with repeats.
-    /// - Complexity: O(r) for r reads.
+    /// - Complexity: O(r) for r reads when the object reads what it read before, or one
+    ///   key and nothing before; O(r + d) when its keys change, for d dependents of the
+    ///   keys it no longer reads (or of the key it read before it was removed).
     mutating func record<Reads: Sequence<PropertyRead>>(_ id: ObjectID, reads: Reads) {
         assert(id.entity === entity, "internal inconsistency: \(id) is not of the evaluated entity")
         let serial = id.entitySerial
+        var previous = serial < crossKey.count ? crossKey[serial] : Self.noKey
+        if Self.isMark(previous) {
+            // Evaluated again after `remove(_:)` (a member that left an ordered relationship
+            // and came back): its stale entry goes first, so it is never listed twice.
+            dropStaleEntry(of: serial, mark: previous)
+            previous = Self.noKey
+        }
         var single = Self.noKey
         var many: [Int32] = []
         for read in reads {
@@ -103,7 +134,10 @@ struct DependencyIndex {
                 }
                 continue
             }
-            let handle = intern(DependencyKey(object: read.objectID, property: read.property))
+            let key = DependencyKey(object: read.objectID, property: read.property)
+            // A re-evaluation that reads the one key it read before finds its handle
+            // without hashing the key.
+            let handle = previous >= 0 && keyOfHandle[Int(previous)] == key ? previous : intern(key)
             if many.isEmpty {
                 if single == Self.noKey {
                     single = handle
@@ -114,11 +148,9 @@ struct DependencyIndex {
                 many.append(handle)
             }
         }
-        let previous = serial < crossKey.count ? crossKey[serial] : Self.noKey
-        if many.isEmpty && previous == single {
-            releaseIfUnused(single)
-            return
-        }
+        // The same one key as before, or none before and now: nothing changes (a handle
+        // read before has this object as a dependent, so it stays in use).
+        if many.isEmpty && previous == single { return }
         if many.isEmpty && previous == Self.noKey {
             // The common case of a fetch: one key read, none before; no arrays made.
             makeRoom(for: serial)
@@ -153,7 +185,7 @@ struct DependencyIndex {
             several[serial] = new
             crossKey[serial] = Self.severalKeys
         }
-        for handle in new { releaseIfUnused(handle) }
+        for handle in new { tidy(handle) }
     }
 
     /// Records the reads of the first evaluation of `id` since the index was made empty (a
@@ -164,22 +196,26 @@ struct DependencyIndex {
         record(id, reads: reads)
     }
 
-    /// Forgets the reads of an object that no longer exists (of any entity: others are
-    /// ignored).
+    /// Forgets the reads of an object that no longer exists or is no longer evaluated (of
+    /// any entity: others are ignored). It may be recorded again later.
     ///
-    /// - Complexity: O(1) when it read one key of another object.
+    /// - Complexity: O(1) amortized when it read one key of another object (its entry is
+    ///   left stale); O(d) for the d dependents of each key when it read several.
     mutating func remove(_ id: ObjectID) {
         guard id.entity === entity else { return }
         let serial = id.entitySerial
         guard serial < crossKey.count else { return }
         let previous = crossKey[serial]
         if previous >= 0 {
-            removeDependent(serial, of: previous)
+            crossKey[serial] = Self.mark(removedFrom: previous)
+            staleCounts[Int(previous)] += 1
+            pairCount -= 1
+            tidy(previous)
         } else if previous == Self.severalKeys {
             for handle in several[serial] ?? [] { removeDependent(serial, of: handle) }
             several[serial] = nil
+            crossKey[serial] = Self.noKey
         }
-        crossKey[serial] = Self.noKey
     }
 
     /// Calls `body` with the serial of each object whose evaluation read `property` of
@@ -188,18 +224,27 @@ struct DependencyIndex {
     /// - Complexity: O(d) for d such objects.
     func forEachDependent(of object: ObjectID, _ property: PropertyIndex, _ body: (Int) -> Void) {
         guard let handle = handles[DependencyKey(object: object, property: property)] else { return }
-        for serial in dependentSerials[Int(handle)] { body(Int(serial)) }
+        let list = Int(handle)
+        if staleCounts[list] == 0 {
+            for serial in dependentSerials[list] { body(Int(serial)) }
+        } else {
+            let stale = Self.mark(removedFrom: handle)
+            for serial in dependentSerials[list] where crossKey[Int(serial)] != stale { body(Int(serial)) }
+        }
     }
 
     /// The number of objects whose evaluation read `property` of `object`.
     func dependentCount(of object: ObjectID, _ property: PropertyIndex) -> Int {
-        handles[DependencyKey(object: object, property: property)].map { dependentSerials[Int($0)].count } ?? 0
+        handles[DependencyKey(object: object, property: property)].map {
+            dependentSerials[Int($0)].count - Int(staleCounts[Int($0)])
+        } ?? 0
     }
 
     /// Whether any evaluation read a property of another object.
     var hasCrossReads: Bool { pairCount > 0 }
 
-    /// What the last evaluation of the object with this serial read of other objects.
+    /// What the last evaluation of the object with this serial read of other objects
+    /// (nothing once it is removed).
     func crossReads(ofSerial serial: Int) -> [DependencyKey] {
         guard serial < crossKey.count else { return [] }
         let handle = crossKey[serial]
@@ -231,18 +276,68 @@ struct DependencyIndex {
             handle = Int32(keyOfHandle.count)
             keyOfHandle.append(key)
             dependentSerials.append([])
+            staleCounts.append(0)
         }
         handles[key] = handle
         return handle
     }
 
-    /// Frees a handle that no object depends on.
-    private mutating func releaseIfUnused(_ handle: Int32) {
-        guard handle >= 0, dependentSerials[Int(handle)].isEmpty else { return }
-        if !cache.isEmpty { cache = [] }
-        handles[keyOfHandle[Int(handle)]] = nil
-        dependentSerials[Int(handle)] = []
-        freeHandles.append(handle)
+    /// Frees a handle that no live object depends on (forgetting the stale entries left in
+    /// its dependents), or compacts its dependents when stale entries outnumber live ones.
+    ///
+    /// - Complexity: O(1), or O(d) for its d dependents when it frees or compacts.
+    private mutating func tidy(_ handle: Int32) {
+        guard handle >= 0 else { return }
+        let list = Int(handle)
+        let count = dependentSerials[list].count
+        let stale = Int(staleCounts[list])
+        if count == stale {
+            for serial in dependentSerials[list] { crossKey[Int(serial)] = Self.noKey }
+            staleCounts[list] = 0
+            if !cache.isEmpty { cache = [] }
+            handles[keyOfHandle[list]] = nil
+            dependentSerials[list] = []
+            freeHandles.append(handle)
+        } else if stale > count - stale {
+            compact(handle)
+        }
+    }
+
+    /// Drops the stale entries of a handle's dependents; their objects' marks become
+    /// ``noKey``.
+    ///
+    /// - Complexity: O(d) for the handle's d dependents.
+    private mutating func compact(_ handle: Int32) {
+        let list = Int(handle)
+        let stale = Self.mark(removedFrom: handle)
+        let entries = dependentSerials[list]
+        var live: [UInt32] = []
+        live.reserveCapacity(entries.count - Int(staleCounts[list]))
+        for serial in entries {
+            if crossKey[Int(serial)] == stale {
+                crossKey[Int(serial)] = Self.noKey
+            } else {
+                live.append(serial)
+            }
+        }
+        assert(live.count == entries.count - Int(staleCounts[list]), "internal inconsistency: the stale count of \(keyOfHandle[list]) is wrong")
+        dependentSerials[list] = live
+        staleCounts[list] = 0
+    }
+
+    /// Drops the stale entry of a removed object from the dependents of the handle its mark
+    /// names, before the object is recorded again.
+    ///
+    /// - Complexity: O(d) for the handle's d dependents.
+    private mutating func dropStaleEntry(of serial: Int, mark: Int32) {
+        let list = Int(Self.handle(ofMark: mark))
+        guard let position = dependentSerials[list].lastIndex(of: UInt32(serial)) else {
+            preconditionFailure("internal inconsistency: removed serial \(serial) missing from the dependents of \(keyOfHandle[list])")
+        }
+        let last = dependentSerials[list].removeLast()
+        if position < dependentSerials[list].count { dependentSerials[list][position] = last }
+        staleCounts[list] -= 1
+        crossKey[serial] = Self.noKey
     }
 
     private mutating func makeRoom(for serial: Int) {
@@ -252,7 +347,8 @@ struct DependencyIndex {
         crossKey.append(contentsOf: repeatElement(Self.noKey, count: count - crossKey.count))
     }
 
-    /// Removes one entry from a handle's dependents by moving the last entry into its place.
+    /// Removes one live entry from a handle's dependents by moving the last entry into its
+    /// place.
     ///
     /// - Complexity: O(d) for the handle's d dependents.
     private mutating func removeDependent(_ serial: Int, of handle: Int32) {
@@ -263,7 +359,7 @@ struct DependencyIndex {
         let last = dependentSerials[list].removeLast()
         if position < dependentSerials[list].count { dependentSerials[list][position] = last }
         pairCount -= 1
-        releaseIfUnused(handle)
+        tidy(handle)
     }
 
     /// Gives every dependent list exactly the capacity it needs, after a fetch filled them
@@ -280,22 +376,41 @@ struct DependencyIndex {
     }
 
     #if FRK_INVARIANT_CHECKS
-        /// Checks that the forward and reverse indexes agree.
+        /// Checks that the forward and reverse indexes agree, stale entries included.
         func _checkInvariants() {
             var count = 0
             for (key, handle) in handles {
-                precondition(keyOfHandle[Int(handle)] == key, "internal inconsistency: handle \(handle) names another key")
-                let serials = dependentSerials[Int(handle)]
-                precondition(!serials.isEmpty, "internal inconsistency: empty dependent list of \(key)")
+                let list = Int(handle)
+                precondition(keyOfHandle[list] == key, "internal inconsistency: handle \(handle) names another key")
+                let serials = dependentSerials[list]
                 precondition(Set(serials).count == serials.count, "internal inconsistency: a dependent of \(key) listed twice")
+                var stale = 0
                 for serial in serials {
-                    precondition(crossReads(ofSerial: Int(serial)).contains(key), "internal inconsistency: serial \(serial) listed under \(key) it did not read")
+                    if crossKey[Int(serial)] == Self.mark(removedFrom: handle) {
+                        stale += 1
+                    } else {
+                        precondition(crossReads(ofSerial: Int(serial)).contains(key), "internal inconsistency: serial \(serial) listed under \(key) it did not read")
+                    }
                 }
-                count += serials.count
+                precondition(stale == Int(staleCounts[list]), "internal inconsistency: \(stale) stale dependents of \(key), \(staleCounts[list]) counted")
+                precondition(serials.count > stale, "internal inconsistency: no live dependent of \(key)")
+                precondition(stale <= serials.count - stale, "internal inconsistency: more stale than live dependents of \(key)")
+                count += serials.count - stale
+            }
+            for handle in freeHandles {
+                precondition(dependentSerials[Int(handle)].isEmpty && staleCounts[Int(handle)] == 0, "internal inconsistency: free handle \(handle) has dependents")
             }
             var forward = several.values.reduce(0) { $0 + $1.count }
             for (serial, handle) in crossKey.enumerated() where handle != Self.noKey {
-                if handle >= 0 { forward += 1 } else {
+                if handle >= 0 {
+                    forward += 1
+                } else if Self.isMark(handle) {
+                    let named = Self.handle(ofMark: handle)
+                    precondition(
+                        Int(named) < keyOfHandle.count && handles[keyOfHandle[Int(named)]] == named
+                            && dependentSerials[Int(named)].contains(UInt32(serial)),
+                        "internal inconsistency: removed serial \(serial) marked stale under handle \(named) that does not list it")
+                } else {
                     precondition(several[serial] != nil, "internal inconsistency: serial \(serial) marked as reading several keys without them")
                 }
             }

@@ -42,7 +42,10 @@ extension ResultsController {
                 updates.append(.init(id: id, keys: nil, reportsUpdate: false))
             }
         }
-        for id in changes.inserted where id.entity === entity && !changes.deleted.contains(id) {
+        // The array, not `inserted`: that set is hashed on first use.
+        let inserted = changes.insertedIDs
+        pending.reserveCapacity(inserted.count + changes.updated.count)
+        for id in inserted where id.entity === entity && !changes.deleted.contains(id) {
             pending[id] = false
         }
         for (id, properties) in changes.updated where !changes.deleted.contains(id) {
@@ -58,6 +61,7 @@ extension ResultsController {
             }
         }
 
+        let extractors = extractors
         var reads: [PropertyRead] = []
         for (id, ownWrite) in pending where !changes.deleted.contains(id) {
             guard let object = graph.object(with: id) as? Object else {
@@ -65,13 +69,25 @@ extension ResultsController {
                 if index.contains(id) { updates.append(.init(id: id, keys: nil, reportsUpdate: false)) }
                 continue
             }
-            let keys = evaluate(object, id: id, reads: &reads)
-            // A row whose keys changed because of a related object refreshes too: its cell
-            // shows what the keys were made from. (Its old keys are read only when that
-            // decides: each read is a cache miss in a large index.)
-            let reportsUpdate = ownWrite
-                || displayedProperties == nil && (keys.map { index.hasKeys(id, differentFrom: $0) } ?? false)
-            updates.append(.init(id: id, keys: keys, reportsUpdate: reportsUpdate))
+            let keys = evaluateKeys(object, id: id, reads: &reads, extractors: extractors)
+            guard let keys else {
+                updates.append(.init(id: id, keys: nil, reportsUpdate: ownWrite))
+                continue
+            }
+            // The row's keys in the index: a section it is in already has a name, and a row
+            // whose keys changed because of a related object refreshes too (its cell shows
+            // what the keys were made from). They are read only when that decides: each read
+            // is a cache miss in a large index (which applying the change then reuses).
+            let needsSection = extractors.section != nil
+            let needsKeys = displayedProperties == nil && !ownWrite
+            var sameSection = false
+            var keysChanged = false
+            if needsSection || needsKeys, let indexed = index.compareKeys(of: id, with: keys, wholeKeys: needsKeys) {
+                sameSection = indexed.sameSection
+                keysChanged = needsKeys && !indexed.equal
+            }
+            if needsSection && !sameSection { nameSectionIfNew(keys.section, of: object, extractors: extractors) }
+            updates.append(.init(id: id, keys: keys, reportsUpdate: ownWrite || keysChanged))
         }
         guard !updates.isEmpty else { return }
         let diff = index.apply(updates)
@@ -90,5 +106,22 @@ extension ResultsController {
             let dependent = graph.objectID(of: entity, entitySerial: serial)
             if pending[dependent] == nil { pending[dependent] = false }
         }
+    }
+}
+
+extension ResultsIndex {
+    /// How a row's new keys compare with those the index holds for it, or `nil` when it is
+    /// not fetched.
+    ///
+    /// - Parameters:
+    ///   - id: The row.
+    ///   - keys: Its new keys.
+    ///   - wholeKeys: Whether to compare the sort keys too (`equal` is `false` otherwise).
+    /// - Returns: Whether its section value is the same, and whether all its keys are.
+    /// - Complexity: O(number of sort keys).
+    fileprivate func compareKeys(of id: ID, with keys: RowKeys, wholeKeys: Bool) -> (sameSection: Bool, equal: Bool)? {
+        guard let slot = slots[id] else { return nil }
+        let sameSection = self.keys.sectionValues[Int(self.keys.sectionOf[Int(slot)])] == keys.section
+        return (sameSection, wholeKeys && sameSection && self.keys.keys(of: slot, equal: keys))
     }
 }

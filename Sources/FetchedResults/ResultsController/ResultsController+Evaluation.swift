@@ -27,6 +27,22 @@ extension ResultsController {
     /// - Returns: The object's keys, or `nil` when the predicate excludes it.
     func evaluate(_ object: Object, id: ObjectID, reads: inout [PropertyRead], first: Bool = false) -> RowKeys? {
         let extractors = extractors
+        let keys = evaluateKeys(object, id: id, reads: &reads, extractors: extractors)
+        if !first, let keys { nameSectionIfNew(keys.section, of: object, extractors: extractors) }
+        return keys
+    }
+
+    /// Evaluates an object as ``evaluate(_:id:reads:first:)`` does, but leaves naming a new
+    /// section to the caller (``nameSectionIfNew(_:of:extractors:)``), which may know the
+    /// section is not new without looking its name up.
+    ///
+    /// - Parameters:
+    ///   - object: The object.
+    ///   - id: Its ID.
+    ///   - reads: A scratch buffer for the reads.
+    ///   - extractors: The request's closures (``extractors``), read once by the caller.
+    /// - Returns: The object's keys, or `nil` when the predicate excludes it.
+    func evaluateKeys(_ object: Object, id: ObjectID, reads: inout [PropertyRead], extractors: RequestExtractors) -> RowKeys? {
         let erased: GraphObject = object
         // One by one: an evaluation reads another object or two, and `removeAll(keepingCapacity:)`
         // costs a general range replacement.
@@ -38,13 +54,23 @@ extension ResultsController {
         }
         dependencies.recordOwnReads(ownProperties)
         dependencies.record(id, reads: reads)
-        if !first, let keys, extractors.section != nil, sectionNames[keys.section] == nil, let sectionKey = _request.sectionKey {
-            sectionNames[keys.section] = graph.withoutObservation { sectionKey.sectionName(object) }
-        }
         if displayedProperties == nil, extractors.hasDisplayedKeys, let displayed = _request.displayedKeys {
             displayedProperties = resolveDisplayedProperties(displayed, on: object, id: id)
         }
         return keys
+    }
+
+    /// Names the section with this key value from `object` (one of its rows) unless it is
+    /// named already.
+    ///
+    /// - Parameters:
+    ///   - section: The section key's value, as `object` was evaluated.
+    ///   - object: An object whose keys have that section value.
+    ///   - extractors: The request's closures (``extractors``).
+    /// - Complexity: One hash of the value, and the section key's name transform when new.
+    func nameSectionIfNew(_ section: SortValue, of object: Object, extractors: RequestExtractors) {
+        guard extractors.section != nil, sectionNames[section] == nil, let sectionKey = _request.sectionKey else { return }
+        sectionNames[section] = graph.withoutObservation { sectionKey.sectionName(object) }
     }
 
     /// The request's closures with the object type erased, made once per request.

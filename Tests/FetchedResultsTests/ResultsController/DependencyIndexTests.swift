@@ -1,0 +1,168 @@
+@testable import FetchedResults
+import Testing
+import TestSupport
+
+/// The dependency index against a model: per evaluated serial, the set of (object, property)
+/// pairs of other objects its last evaluation read.
+private struct DependencyModel {
+    var reads: [Int: Set<DependencyKey>] = [:]
+
+    func dependents(of key: DependencyKey) -> Set<Int> {
+        Set(reads.filter { $0.value.contains(key) }.keys)
+    }
+}
+
+/// Serials of `Item` and keys of `Location`s in one graph, for driving a bare index.
+private struct DependencyFixture {
+    let graph = ObjectGraph()
+    let keys: [DependencyKey]
+
+    init(locations: Int) {
+        let graph = graph
+        keys = (0..<locations).flatMap { serial in
+            (0..<2).map { property in
+                DependencyKey(object: graph.objectID(of: Location.entity, entitySerial: serial), property: PropertyIndex(property))
+            }
+        }
+    }
+
+    func item(_ serial: Int) -> ObjectID {
+        graph.objectID(of: Item.entity, entitySerial: serial)
+    }
+
+    /// The reads of an evaluation of `item` that reads `keys` of other objects, with a read of
+    /// its own property and repeats, in a random order.
+    func reads(of item: ObjectID, _ keys: [DependencyKey], using rng: inout SeededGenerator) -> [PropertyRead] {
+        var reads = keys.map { PropertyRead(objectID: $0.object, property: $0.property) }
+        reads.append(PropertyRead(objectID: item, property: PropertyIndex(1)))
+        if let repeated = reads.randomElement(using: &rng) { reads.append(repeated) }
+        reads.shuffle(using: &rng)
+        return reads
+    }
+}
+
+/// Expects the index to answer every question as the model does.
+private func expectAgrees(
+    _ index: DependencyIndex, _ model: DependencyModel, _ fixture: DependencyFixture, serials: Range<Int>, _ comment: Comment
+) {
+    index._checkInvariants()
+    for key in fixture.keys {
+        var listed: [Int] = []
+        index.forEachDependent(of: key.object, key.property) { listed.append($0) }
+        let expected = model.dependents(of: key)
+        #expect(listed.count == Set(listed).count, "a dependent listed twice, \(comment)")
+        #expect(Set(listed) == expected, "dependents of \(key), \(comment)")
+        #expect(index.dependentCount(of: key.object, key.property) == expected.count, "count of \(key), \(comment)")
+    }
+    for serial in serials {
+        #expect(Set(index.crossReads(ofSerial: serial)) == model.reads[serial] ?? [], "reads of serial \(serial), \(comment)")
+    }
+    #expect(index.hasCrossReads == model.reads.values.contains { !$0.isEmpty }, comment)
+}
+
+@Suite("DependencyIndex")
+struct DependencyIndexTests {
+    /// Random evaluations, re-evaluations with other keys, removals, and evaluations of
+    /// removed serials again (a member that leaves an ordered relationship and comes back),
+    /// over few keys so removals leave many stale entries, compact lists and free handles.
+    @Test(arguments: testSeeds(count: 12))
+    func recordsAndRemovalsMatchAModel(seed: UInt64) {
+        var rng = SeededGenerator(seed: seed)
+        let fixture = DependencyFixture(locations: 3)
+        var index = DependencyIndex(entity: Item.entity)
+        var model = DependencyModel()
+        let serials = 0..<48
+        for step in 0..<600 {
+            let serial = Int.random(in: serials, using: &rng)
+            let id = fixture.item(serial)
+            switch Int.random(in: 0..<10, using: &rng) {
+            case 0..<4:
+                // Mostly one key, the common case; sometimes none or several.
+                let count = [0, 1, 1, 1, 2, 3].randomElement(using: &rng)!
+                let keys = Array(fixture.keys.shuffled(using: &rng).prefix(count))
+                index.record(id, reads: fixture.reads(of: id, keys, using: &rng))
+                model.reads[serial] = Set(keys)
+            case 4:
+                // Evaluated again, reading what it read before.
+                let keys = Array(model.reads[serial] ?? [])
+                index.record(id, reads: fixture.reads(of: id, keys, using: &rng))
+                model.reads[serial] = Set(keys)
+            default:
+                index.remove(id)
+                model.reads[serial] = nil
+            }
+            expectAgrees(index, model, fixture, serials: serials, "step \(step)")
+        }
+        #expect(index.ownReads == [PropertyIndex(1)])
+    }
+
+    /// One key read by many objects that are removed one by one (each removal O(1), the
+    /// list compacted whenever stale entries outnumber live ones), then evaluated again.
+    @Test
+    func removingMostDependentsOfOneKeyCompactsItsList() {
+        var rng = SeededGenerator(seed: 7)
+        let fixture = DependencyFixture(locations: 2)
+        var index = DependencyIndex(entity: Item.entity)
+        var model = DependencyModel()
+        let serials = 0..<200
+        let (shared, other) = (fixture.keys[0], fixture.keys[2])
+        for serial in serials {
+            let key = serial % 10 == 0 ? other : shared
+            index.record(fixture.item(serial), reads: fixture.reads(of: fixture.item(serial), [key], using: &rng))
+            model.reads[serial] = [key]
+        }
+        index.shrinkToFit()
+        expectAgrees(index, model, fixture, serials: serials, "after the fetch")
+        for serial in serials.shuffled(using: &rng) where serial % 10 != 0 && serial % 7 != 0 {
+            index.remove(fixture.item(serial))
+            model.reads[serial] = nil
+            index._checkInvariants()
+        }
+        expectAgrees(index, model, fixture, serials: serials, "after the removals")
+        // Every remaining dependent of `shared` goes: its handle is freed with its stale entries.
+        for serial in serials where serial % 7 == 0 && serial % 10 != 0 {
+            index.remove(fixture.item(serial))
+            model.reads[serial] = nil
+        }
+        expectAgrees(index, model, fixture, serials: serials, "after emptying the key")
+        #expect(index.dependentCount(of: shared.object, shared.property) == 0)
+        // Removed serials evaluated again, half of them reading the key they read before.
+        for serial in serials where serial % 10 != 0 && serial % 3 == 0 {
+            let key = serial % 2 == 0 ? shared : other
+            index.record(fixture.item(serial), reads: fixture.reads(of: fixture.item(serial), [key], using: &rng))
+            model.reads[serial] = [key]
+        }
+        expectAgrees(index, model, fixture, serials: serials, "after evaluating removed serials again")
+    }
+
+    /// A removed object evaluated again while its stale entry is still listed: reading the
+    /// same key lists it once; reading another key drops the stale entry.
+    @Test
+    func aRemovedSerialEvaluatedAgainIsListedOnce() {
+        var rng = SeededGenerator(seed: 11)
+        let fixture = DependencyFixture(locations: 2)
+        var index = DependencyIndex(entity: Item.entity)
+        var model = DependencyModel()
+        let serials = 0..<6
+        let (first, second) = (fixture.keys[0], fixture.keys[2])
+        for serial in serials {
+            index.record(fixture.item(serial), reads: fixture.reads(of: fixture.item(serial), [first], using: &rng))
+            model.reads[serial] = [first]
+        }
+        index.remove(fixture.item(1))
+        index.record(fixture.item(1), reads: fixture.reads(of: fixture.item(1), [first], using: &rng))
+        expectAgrees(index, model, fixture, serials: serials, "same key again")
+        index.remove(fixture.item(2))
+        index.record(fixture.item(2), reads: fixture.reads(of: fixture.item(2), [second, first], using: &rng))
+        model.reads[2] = [first, second]
+        expectAgrees(index, model, fixture, serials: serials, "several keys after a removal")
+        index.remove(fixture.item(3))
+        index.record(fixture.item(3), reads: fixture.reads(of: fixture.item(3), [second], using: &rng))
+        model.reads[3] = [second]
+        expectAgrees(index, model, fixture, serials: serials, "another key after a removal")
+        index.remove(fixture.item(4))
+        index.record(fixture.item(4), reads: fixture.reads(of: fixture.item(4), [], using: &rng))
+        model.reads[4] = nil
+        expectAgrees(index, model, fixture, serials: serials, "no key after a removal")
+    }
+}
