@@ -109,9 +109,33 @@ struct DependencyIndex {
     ///   key and nothing before; O(r + d) when its keys change, for d dependents of the
     ///   keys it no longer reads (or of the key it read before it was removed).
     mutating func record<Reads: Sequence<PropertyRead>>(_ id: ObjectID, reads: Reads) {
-        assert(id.entity === entity, "internal inconsistency: \(id) is not of the evaluated entity")
+        record(id, reads: reads, entry: entry(of: id))
+    }
+
+    /// The column entry of an object: what ``record(_:reads:entry:)`` needs to know of its
+    /// last evaluation. A caller that evaluates many objects reads their entries first, in
+    /// a tight loop, so that these reads (cache misses in a large column) overlap.
+    ///
+    /// - Parameter id: An object of ``entity``.
+    /// - Returns: The entry, valid until the index changes.
+    /// - Complexity: O(1).
+    func entry(of id: ObjectID) -> Int32 {
         let serial = id.entitySerial
-        var previous = serial < crossKey.count ? crossKey[serial] : Self.noKey
+        return serial < crossKey.count ? crossKey[serial] : Self.noKey
+    }
+
+    /// Records the reads of one evaluation of `id` as ``record(_:reads:)`` does, given its
+    /// entry as ``entry(of:)`` returned it since the index last changed.
+    ///
+    /// - Parameters:
+    ///   - id: The evaluated object, of ``entity``.
+    ///   - reads: What the evaluation read, in any order, with repeats.
+    ///   - entry: The object's entry.
+    mutating func record<Reads: Sequence<PropertyRead>>(_ id: ObjectID, reads: Reads, entry: Int32) {
+        assert(id.entity === entity, "internal inconsistency: \(id) is not of the evaluated entity")
+        assert(entry == self.entry(of: id), "internal inconsistency: the entry of \(id) changed since it was read")
+        let serial = id.entitySerial
+        var previous = entry
         if Self.isMark(previous) {
             // Evaluated again after `remove(_:)` (a member that left an ordered relationship
             // and came back): its stale entry goes first, so it is never listed twice.

@@ -8,17 +8,24 @@ extension ResultsController {
     ///   - properties: What the commit wrote of it.
     ///   - pending: The objects to re-evaluate, with whether their own write refreshes them.
     func notePending(_ id: ObjectID, wrote properties: ChangedProperties, in pending: inout [ObjectID: Bool]) {
+        let flags = pendingFlags(wrote: properties)
+        if flags & PendingFlags.refreshesIfFetched != 0 && index.contains(id) {
+            pending[id] = true
+        } else if flags & PendingFlags.evaluates != 0 {
+            pending[id] = pending[id] ?? false
+        }
+    }
+
+    /// What a commit's write of `properties` of an object of the entity asks of it, as
+    /// ``PendingFlags``: re-evaluation when an evaluation reads one of them, a refresh of its
+    /// row (when it is fetched) when one is displayed.
+    private func pendingFlags(wrote properties: ChangedProperties) -> UInt8 {
         // The sets asked about are small; `properties.indexes` would build an array per call.
         let reads = dependencies.ownReads.contains { properties.contains($0) }
         // Until an object has been evaluated the displayed keys are unresolved, and every
         // write refreshes its row.
-        let refreshes = index.contains(id)
-            && (displayedProperties.map { displayed in displayed.contains { properties.contains($0) } } ?? true)
-        if refreshes {
-            pending[id] = true
-        } else if reads {
-            pending[id] = pending[id] ?? false
-        }
+        let displayed = displayedProperties.map { displayed in displayed.contains { properties.contains($0) } } ?? true
+        return (reads ? PendingFlags.evaluates : 0) | (displayed ? PendingFlags.refreshesIfFetched : 0)
     }
 
     /// Brings the results up to date with one commit and delivers the changes.
@@ -28,12 +35,18 @@ extension ResultsController {
     /// whose rows must refresh), and the objects whose evaluation read a written property of
     /// another object.
     ///
+    /// After the deletions, the work runs in two passes. The first reads, for every pending
+    /// object, its row's slot and section in the index and its entry in the dependency
+    /// index: a tight loop, so that these reads (each a cache miss in a large index, once
+    /// other work has evicted it) overlap. The second evaluates the objects, which finds
+    /// those lines cached, and applying the changes reads the same rows again.
+    ///
     /// - Complexity: O(k log n) for k re-evaluated objects.
     func graphDidCommit(_ changes: GraphChanges) {
         guard hasFetched else { return }
         let entity = Object.entity
-        // Objects to re-evaluate, with whether their own write must refresh their row.
-        var pending: [ObjectID: Bool] = [:]
+        // Objects to re-evaluate, as `PendingFlags`.
+        var pending: [ObjectID: UInt8] = [:]
         var updates: [ResultsIndex<ObjectID>.Change] = []
 
         for id in changes.deleted {
@@ -46,10 +59,13 @@ extension ResultsController {
         let inserted = changes.insertedIDs
         pending.reserveCapacity(inserted.count + changes.updated.count)
         for id in inserted where id.entity === entity && !changes.deleted.contains(id) {
-            pending[id] = false
+            pending[id] = PendingFlags.evaluates
         }
         for (id, properties) in changes.updated where !changes.deleted.contains(id) {
-            if id.entity === entity { notePending(id, wrote: properties, in: &pending) }
+            if id.entity === entity {
+                let flags = pendingFlags(wrote: properties)
+                if flags != 0 { pending[id, default: 0] |= flags }
+            }
             if dependencies.hasCrossReads {
                 properties.forEachIndex { addDependents(of: id, $0, to: &pending) }
             }
@@ -61,33 +77,41 @@ extension ResultsController {
             }
         }
 
+        // The first pass: the rows' slots and sections and the dependency entries.
+        var evaluations: [PendingEvaluation] = []
+        evaluations.reserveCapacity(pending.count)
+        for (id, flags) in pending where !changes.deleted.contains(id) {
+            let row = index.slotAndSection(of: id)
+            // An object whose only reason is a refresh of its row waits for nothing else.
+            if flags & PendingFlags.evaluates == 0 && row.slot < 0 { continue }
+            evaluations.append(PendingEvaluation(
+                id: id, ownWrite: flags & PendingFlags.refreshesIfFetched != 0 && row.slot >= 0,
+                slot: row.slot, section: row.section, dependencyEntry: dependencies.entry(of: id)))
+        }
+
+        // The second pass: the evaluations.
         let extractors = extractors
+        let needsSection = extractors.section != nil
         var reads: [PropertyRead] = []
-        for (id, ownWrite) in pending where !changes.deleted.contains(id) {
+        for pending in evaluations {
+            let id = pending.id
             guard let object = graph.object(with: id) as? Object else {
                 dependencies.remove(id)
-                if index.contains(id) { updates.append(.init(id: id, keys: nil, reportsUpdate: false)) }
+                if pending.slot >= 0 { updates.append(.init(id: id, keys: nil, reportsUpdate: false)) }
                 continue
             }
-            let keys = evaluateKeys(object, id: id, reads: &reads, extractors: extractors)
+            let keys = evaluateKeys(object, id: id, reads: &reads, extractors: extractors, dependencyEntry: pending.dependencyEntry)
             guard let keys else {
-                updates.append(.init(id: id, keys: nil, reportsUpdate: ownWrite))
+                updates.append(.init(id: id, keys: nil, reportsUpdate: pending.ownWrite))
                 continue
             }
-            // The row's keys in the index: a section it is in already has a name, and a row
-            // whose keys changed because of a related object refreshes too (its cell shows
-            // what the keys were made from). They are read only when that decides: each read
-            // is a cache miss in a large index (which applying the change then reuses).
-            let needsSection = extractors.section != nil
-            let needsKeys = displayedProperties == nil && !ownWrite
-            var sameSection = false
-            var keysChanged = false
-            if needsSection || needsKeys, let indexed = index.compareKeys(of: id, with: keys, wholeKeys: needsKeys) {
-                sameSection = indexed.sameSection
-                keysChanged = needsKeys && !indexed.equal
-            }
+            // A section the row is in already has a name. A row whose keys changed because of
+            // a related object refreshes too: its cell shows what the keys were made from.
+            let sameSection = pending.section >= 0 && index.keys.sectionValues[Int(pending.section)] == keys.section
             if needsSection && !sameSection { nameSectionIfNew(keys.section, of: object, extractors: extractors) }
-            updates.append(.init(id: id, keys: keys, reportsUpdate: ownWrite || keysChanged))
+            let keysChanged = !pending.ownWrite && displayedProperties == nil && pending.slot >= 0
+                && !(sameSection && index.keys.keys(of: pending.slot, equal: keys))
+            updates.append(.init(id: id, keys: keys, reportsUpdate: pending.ownWrite || keysChanged))
         }
         guard !updates.isEmpty else { return }
         let diff = index.apply(updates)
@@ -97,31 +121,45 @@ extension ResultsController {
 
     /// Adds to `pending` (as not written themselves) the objects whose evaluation read
     /// `property` of `object`.
-    private func addDependents(of object: ObjectID, _ property: PropertyIndex, to pending: inout [ObjectID: Bool]) {
+    private func addDependents(of object: ObjectID, _ property: PropertyIndex, to pending: inout [ObjectID: UInt8]) {
         let count = dependencies.dependentCount(of: object, property)
         guard count > 0 else { return }
         pending.reserveCapacity(pending.count + count)
         let entity = Object.entity
         dependencies.forEachDependent(of: object, property) { serial in
-            let dependent = graph.objectID(of: entity, entitySerial: serial)
-            if pending[dependent] == nil { pending[dependent] = false }
+            pending[graph.objectID(of: entity, entitySerial: serial), default: 0] |= PendingFlags.evaluates
         }
     }
 }
 
+/// Why a commit re-evaluates an object.
+private enum PendingFlags {
+    /// It must be re-evaluated: inserted, or it wrote (or depends on) what an evaluation reads.
+    static let evaluates: UInt8 = 1
+    /// Its row must refresh if it is fetched: it wrote a displayed property.
+    static let refreshesIfFetched: UInt8 = 2
+}
+
+/// An object a commit re-evaluates, with what the first pass read for it.
+private struct PendingEvaluation {
+    /// The object.
+    var id: ObjectID
+    /// Whether its own write refreshes its row.
+    var ownWrite: Bool
+    /// Its row's slot in the index, or -1 when it is not fetched.
+    var slot: Int32
+    /// Its row's section handle, or -1 when it is not fetched.
+    var section: Int32
+    /// Its entry in the dependency index (``DependencyIndex/entry(of:)``).
+    var dependencyEntry: Int32
+}
+
 extension ResultsIndex {
-    /// How a row's new keys compare with those the index holds for it, or `nil` when it is
-    /// not fetched.
+    /// A row's slot and section handle, or -1 for both when it is not fetched.
     ///
-    /// - Parameters:
-    ///   - id: The row.
-    ///   - keys: Its new keys.
-    ///   - wholeKeys: Whether to compare the sort keys too (`equal` is `false` otherwise).
-    /// - Returns: Whether its section value is the same, and whether all its keys are.
-    /// - Complexity: O(number of sort keys).
-    fileprivate func compareKeys(of id: ID, with keys: RowKeys, wholeKeys: Bool) -> (sameSection: Bool, equal: Bool)? {
-        guard let slot = slots[id] else { return nil }
-        let sameSection = self.keys.sectionValues[Int(self.keys.sectionOf[Int(slot)])] == keys.section
-        return (sameSection, wholeKeys && sameSection && self.keys.keys(of: slot, equal: keys))
+    /// - Complexity: O(1).
+    fileprivate func slotAndSection(of id: ID) -> (slot: Int32, section: Int32) {
+        guard let slot = slots[id] else { return (-1, -1) }
+        return (slot, keys.sectionOf[Int(slot)])
     }
 }

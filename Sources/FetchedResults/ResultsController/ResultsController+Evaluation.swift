@@ -41,8 +41,12 @@ extension ResultsController {
     ///   - id: Its ID.
     ///   - reads: A scratch buffer for the reads.
     ///   - extractors: The request's closures (``extractors``), read once by the caller.
+    ///   - dependencyEntry: The object's ``DependencyIndex/entry(of:)``, when the caller read
+    ///     it since the dependencies last changed.
     /// - Returns: The object's keys, or `nil` when the predicate excludes it.
-    func evaluateKeys(_ object: Object, id: ObjectID, reads: inout [PropertyRead], extractors: RequestExtractors) -> RowKeys? {
+    func evaluateKeys(
+        _ object: Object, id: ObjectID, reads: inout [PropertyRead], extractors: RequestExtractors, dependencyEntry: Int32? = nil
+    ) -> RowKeys? {
         let erased: GraphObject = object
         // One by one: an evaluation reads another object or two, and `removeAll(keepingCapacity:)`
         // costs a general range replacement.
@@ -53,7 +57,7 @@ extension ResultsController {
             return RowKeys(section: extractors.section?(erased) ?? .null, sort: extractors.sort.map { $0(erased) })
         }
         dependencies.recordOwnReads(ownProperties)
-        dependencies.record(id, reads: reads)
+        dependencies.record(id, reads: reads, entry: dependencyEntry ?? dependencies.entry(of: id))
         if displayedProperties == nil, extractors.hasDisplayedKeys, let displayed = _request.displayedKeys {
             displayedProperties = resolveDisplayedProperties(displayed, on: object, id: id)
         }
