@@ -85,7 +85,7 @@ extension ResultsController {
             // An object whose only reason is a refresh of its row waits for nothing else.
             if flags & PendingFlags.evaluates == 0 && row.slot < 0 { continue }
             evaluations.append(PendingEvaluation(
-                id: id, ownWrite: flags & PendingFlags.refreshesIfFetched != 0 && row.slot >= 0,
+                id: id, object: graph.object(with: id), ownWrite: flags & PendingFlags.refreshesIfFetched != 0 && row.slot >= 0,
                 slot: row.slot, section: row.section, dependencyEntry: dependencies.entry(of: id)))
         }
 
@@ -95,7 +95,7 @@ extension ResultsController {
         var reads: [PropertyRead] = []
         for pending in evaluations {
             let id = pending.id
-            guard let object = graph.object(with: id) as? Object else {
+            guard let object = pending.object as? Object else {
                 dependencies.remove(id)
                 if pending.slot >= 0 { updates.append(.init(id: id, keys: nil, reportsUpdate: false)) }
                 continue
@@ -142,8 +142,10 @@ private enum PendingFlags {
 
 /// An object a commit re-evaluates, with what the first pass read for it.
 private struct PendingEvaluation {
-    /// The object.
+    /// The object's ID.
     var id: ObjectID
+    /// The object, or `nil` when it is not in the graph.
+    var object: GraphObject?
     /// Whether its own write refreshes its row.
     var ownWrite: Bool
     /// Its row's slot in the index, or -1 when it is not fetched.
