@@ -80,13 +80,13 @@ extension ResultsIndex {
                 oldSectionIndex[handle] = position - oldFirstDirectory
             }
         }
-        for change in input {
+        for (changeIndex, change) in input.enumerated() {
             let oldSlot = slots[change.id]
             guard oldSlot != nil || change.keys != nil else { continue }
             if let oldSlot, let newKeys = change.keys, !change.reportsUpdate, keys.keys(of: oldSlot, equal: newKeys) {
                 continue
             }
-            var record = Record(id: change.id, newKeys: change.keys, reportsUpdate: change.reportsUpdate)
+            var record = Record(id: change.id, change: changeIndex, isFetched: change.keys != nil, reportsUpdate: change.reportsUpdate)
             if let oldSlot {
                 // The old rank and index path are found while the row is removed, below.
                 record.oldSlot = oldSlot
@@ -159,7 +159,7 @@ extension ResultsIndex {
         entering.reserveCapacity(inserted)
         for index in records.indices {
             let record = records[index]
-            if let newKeys = record.newKeys {
+            if record.isFetched, let newKeys = input[record.change].keys {
                 let slot = record.oldSlot ?? allocateSlot(for: record.id)
                 // Handles are freed only by `rebuildDirectory()`, below: the old one still
                 // names its value.
@@ -242,11 +242,11 @@ extension ResultsIndex {
         for (index, record) in records.enumerated() {
             switch (record.oldIndexPath, record.newIndexPath) {
             case (let old?, nil):
-                diff.rows.append(.delete(record.id, at: old))
-                if !deletedSectionHandles.contains(record.oldHandle) { diff.changes.deletedRows.append(old) }
+                diff.rows.append(.delete(record.id, at: old.indexPath))
+                if !deletedSectionHandles.contains(record.oldHandle) { diff.changes.deletedRows.append(old.indexPath) }
             case (nil, let new?):
-                diff.rows.append(.insert(record.id, at: new))
-                if !insertedSectionHandles.contains(record.newHandle) { diff.changes.insertedRows.append(new) }
+                diff.rows.append(.insert(record.id, at: new.indexPath))
+                if !insertedSectionHandles.contains(record.newHandle) { diff.changes.insertedRows.append(new.indexPath) }
             case (.some, .some):
                 let oldGap = record.oldRank - oldWindow.lowerBound - Self.countBelow(record.oldRank, in: oldNonStayers)
                 let newGap = record.newRank - newWindow.lowerBound - Self.countBelow(record.newRank, in: newNonStayers)
@@ -266,8 +266,8 @@ extension ResultsIndex {
             let record = records[index]
             if staying.keep[position] {
                 if record.reportsUpdate, let old = record.oldIndexPath, let new = record.newIndexPath {
-                    diff.rows.append(.update(record.id, at: old, newIndexPath: new))
-                    diff.changes.reloadedRows.append(old)
+                    diff.rows.append(.update(record.id, at: old.indexPath, newIndexPath: new.indexPath))
+                    diff.changes.reloadedRows.append(old.indexPath)
                 }
             } else {
                 addMove(record, deletedSectionHandles, insertedSectionHandles, &diff)
@@ -277,12 +277,12 @@ extension ResultsIndex {
             switch (row.oldIndexPath, row.newIndexPath) {
             case (let old?, nil):
                 let id = keys.ids[Int(row.slot)]
-                diff.rows.append(.delete(id, at: old))
-                if !deletedSectionHandles.contains(keys.sectionOf[Int(row.slot)]) { diff.changes.deletedRows.append(old) }
+                diff.rows.append(.delete(id, at: old.indexPath))
+                if !deletedSectionHandles.contains(keys.sectionOf[Int(row.slot)]) { diff.changes.deletedRows.append(old.indexPath) }
             case (nil, let new?):
                 let id = keys.ids[Int(row.slot)]
-                diff.rows.append(.insert(id, at: new))
-                if !insertedSectionHandles.contains(keys.sectionOf[Int(row.slot)]) { diff.changes.insertedRows.append(new) }
+                diff.rows.append(.insert(id, at: new.indexPath))
+                if !insertedSectionHandles.contains(keys.sectionOf[Int(row.slot)]) { diff.changes.insertedRows.append(new.indexPath) }
             default:
                 break
             }
@@ -291,25 +291,42 @@ extension ResultsIndex {
         return diff
     }
 
-    /// Sorts changed rows by their slots' order under `ordering` (taken as a parameter, so
-    /// the comparisons neither copy nor retain the key columns).
+    /// Sorts changed rows by their slots' order under `keys` (taken as a parameter, so the
+    /// comparisons neither copy nor retain the key columns).
     ///
-    /// Each row's digest is computed once; comparisons read the keys only when two digests
-    /// tie.
-    private static func sort<O: SlotOrdering>(_ rows: inout [(slot: Int32, record: Int)], by ordering: O, descending: Bool) {
-        var keyed = rows.map { (digest: ordering.digest(of: $0.slot), row: $0) }
-        keyed.sort { a, b in
-            let order = ordering.order(a.digest, b.digest)
-            if order != 0 { return (order < 0) != descending }
-            return descending ? ordering.less(b.row.slot, a.row.slot) : ordering.less(a.row.slot, b.row.slot)
+    /// Each row's place is read once, as integers: its section's rank, then the summary of
+    /// its first sort key (bit-flipped for a descending key, so that integer order is the
+    /// key's order). Rows compare those integers, and their keys only where the integers tie
+    /// or a summary does not follow its value's order (``SortValueSummary/isMonotone``).
+    ///
+    /// - Complexity: O(k log k) integer comparisons for k rows, and one read of each row's
+    ///   keys.
+    private static func sort(_ rows: inout [(slot: Int32, record: Int)], by keys: RowKeyColumns<ID>, descending: Bool) {
+        guard rows.count > 1 else { return }
+        let flip: UInt64 = keys.ascending.first == false ? .max : 0
+        let hasSortKey = !keys.columns.isEmpty
+        var places = rows.map { row -> SortPlace in
+            let digest = keys.digest(of: row.slot)
+            return SortPlace(
+                sectionRank: keys.sectionRank[Int(digest.group)], decides: hasSortKey && digest.summary.isMonotone,
+                high: digest.summary.high ^ flip, low: digest.summary.low ^ flip, slot: row.slot, record: row.record)
         }
-        for index in keyed.indices { rows[index] = keyed[index].row }
+        places.sort { a, b in
+            if a.sectionRank != b.sectionRank { return (a.sectionRank < b.sectionRank) != descending }
+            if a.decides && b.decides && (a.high != b.high || a.low != b.low) {
+                return (a.high != b.high ? a.high < b.high : a.low < b.low) != descending
+            }
+            return descending ? keys.less(b.slot, a.slot) : keys.less(a.slot, b.slot)
+        }
+        for index in places.indices { rows[index] = (places[index].slot, places[index].record) }
     }
 
     private func addMove(
         _ record: Record, _ deletedSections: Set<Int32>, _ insertedSections: Set<Int32>, _ diff: inout IndexDiff<ID>
     ) {
-        guard let old = record.oldIndexPath, let new = record.newIndexPath else { return }
+        guard let oldLocation = record.oldIndexPath, let newLocation = record.newIndexPath else { return }
+        let old = oldLocation.indexPath
+        let new = newLocation.indexPath
         diff.rows.append(.move(record.id, from: old, to: new, changed: record.reportsUpdate))
         let fromGone = deletedSections.contains(record.oldHandle)
         let intoNew = insertedSections.contains(record.newHandle)
@@ -337,11 +354,11 @@ extension ResultsIndex {
         return slot
     }
 
-    /// The index path of `rank` in a window of the given state, or `nil` outside it.
-    private func indexPath(forRank rank: Int, window: Range<Int>, firstDirectory: Int) -> IndexPath? {
+    /// The location of `rank` in a window of the given state, or `nil` outside it.
+    private func indexPath(forRank rank: Int, window: Range<Int>, firstDirectory: Int) -> RowLocation? {
         guard window.contains(rank) else { return nil }
         let position = directoryIndex(containing: rank)
-        return IndexPath(indexes: [position - firstDirectory, rank - max(directoryStarts[position], window.lowerBound)])
+        return RowLocation(section: position - firstDirectory, row: rank - max(directoryStarts[position], window.lowerBound))
     }
 
     /// How many elements of the sorted array are below `value`.
@@ -357,27 +374,55 @@ extension ResultsIndex {
 }
 
 extension ResultsIndex {
-/// What the commit algorithm knows about one changed row.
+/// What the commit algorithm knows about one changed row. Plain values only, so that
+/// copying a record (the loops do, many times) is a copy of bytes.
 fileprivate struct Record {
     var id: ID
-    var newKeys: RowKeys?
+    /// The position of the row's change in the input, which holds its new keys.
+    var change: Int
+    /// Whether the row is fetched after the commit (its change has keys).
+    var isFetched: Bool
     var reportsUpdate: Bool
     var oldSlot: Int32?
     var oldRank = 0
     var oldHandle: Int32 = -1
-    var oldIndexPath: IndexPath?
+    var oldIndexPath: RowLocation?
     var newSlot: Int32?
     var newRank = 0
     var newHandle: Int32 = -1
-    var newIndexPath: IndexPath?
+    var newIndexPath: RowLocation?
+}
+
+/// A changed row's place in the order, as the integers `sort(_:by:descending:)` compares
+/// first.
+fileprivate struct SortPlace {
+    /// The rank of the row's section in the order.
+    var sectionRank: Int32
+    /// Whether `high` and `low` order the row wherever they differ from another row's.
+    var decides: Bool
+    /// The summary of the row's first sort key, flipped for a descending key.
+    var high: UInt64
+    var low: UInt64
+    var slot: Int32
+    var record: Int
 }
 
 /// An unchanged row near an edge of the window.
 fileprivate struct Boundary {
     var slot: Int32
     var oldRank: Int
-    var oldIndexPath: IndexPath?
+    var oldIndexPath: RowLocation?
     var newRank = 0
-    var newIndexPath: IndexPath?
+    var newIndexPath: RowLocation?
 }
+}
+
+/// A row's section and row positions: an index path held as two integers, made into an
+/// `IndexPath` only for the changes a commit reports.
+struct RowLocation: Equatable {
+    var section: Int
+    var row: Int
+
+    /// The two-element index path `[section, row]`, built without a temporary array.
+    var indexPath: IndexPath { IndexPath(index: section).appending(row) }
 }
