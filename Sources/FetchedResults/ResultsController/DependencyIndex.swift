@@ -57,6 +57,9 @@ struct DependencyIndex {
     private var pairCount = 0
     /// How many serials to make room for once the first object reads another object.
     private var capacityHint = 0
+    /// The entities of the objects whose properties some key names, with bit `min(i, 63)`
+    /// set for each property `i` named: a write elsewhere needs no hash lookup. Only grows.
+    private var keyedEntities: [(entity: ObjectIdentifier, properties: UInt64)] = []
 
     private static var noKey: Int32 { -1 }
     private static var severalKeys: Int32 { -2 }
@@ -247,7 +250,7 @@ struct DependencyIndex {
     ///
     /// - Complexity: O(d) for d such objects.
     func forEachDependent(of object: ObjectID, _ property: PropertyIndex, _ body: (Int) -> Void) {
-        guard let handle = handles[DependencyKey(object: object, property: property)] else { return }
+        guard mayBeKeyed(object, property), let handle = handles[DependencyKey(object: object, property: property)] else { return }
         let list = Int(handle)
         if staleCounts[list] == 0 {
             for serial in dependentSerials[list] { body(Int(serial)) }
@@ -259,7 +262,8 @@ struct DependencyIndex {
 
     /// The number of objects whose evaluation read `property` of `object`.
     func dependentCount(of object: ObjectID, _ property: PropertyIndex) -> Int {
-        handles[DependencyKey(object: object, property: property)].map {
+        guard mayBeKeyed(object, property) else { return 0 }
+        return handles[DependencyKey(object: object, property: property)].map {
             dependentSerials[Int($0)].count - Int(staleCounts[Int($0)])
         } ?? 0
     }
@@ -278,6 +282,27 @@ struct DependencyIndex {
     }
 
     // MARK: - Storage
+
+    /// Whether some key may name `property` of `object`: `false` spares hashing a key of a
+    /// written object no evaluation reads (most writes of a commit).
+    @inline(__always)
+    private func mayBeKeyed(_ object: ObjectID, _ property: PropertyIndex) -> Bool {
+        let entity = ObjectIdentifier(object.entity)
+        let bit: UInt64 = 1 << min(UInt64(property.rawValue), 63)
+        for entry in keyedEntities where entry.entity == entity { return entry.properties & bit != 0 }
+        return false
+    }
+
+    /// Notes that a key names a property of an object of its entity (``mayBeKeyed(_:_:)``).
+    private mutating func noteKeyed(_ key: DependencyKey) {
+        let entity = ObjectIdentifier(key.object.entity)
+        let bit: UInt64 = 1 << min(UInt64(key.property.rawValue), 63)
+        if let position = keyedEntities.firstIndex(where: { $0.entity == entity }) {
+            keyedEntities[position].properties |= bit
+        } else {
+            keyedEntities.append((entity, bit))
+        }
+    }
 
     private mutating func intern(_ key: DependencyKey) -> Int32 {
         // A direct-mapped cache in front of the hash table: a fetch interns one key per
@@ -303,6 +328,7 @@ struct DependencyIndex {
             staleCounts.append(0)
         }
         handles[key] = handle
+        noteKeyed(key)
         return handle
     }
 
@@ -420,6 +446,9 @@ struct DependencyIndex {
                 precondition(serials.count > stale, "internal inconsistency: no live dependent of \(key)")
                 precondition(stale <= serials.count - stale, "internal inconsistency: more stale than live dependents of \(key)")
                 count += serials.count - stale
+            }
+            for key in handles.keys {
+                precondition(mayBeKeyed(key.object, key.property), "internal inconsistency: \(key) is interned but filtered out")
             }
             for handle in freeHandles {
                 precondition(dependentSerials[Int(handle)].isEmpty && staleCounts[Int(handle)] == 0, "internal inconsistency: free handle \(handle) has dependents")
