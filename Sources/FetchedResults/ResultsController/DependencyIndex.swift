@@ -260,6 +260,37 @@ struct DependencyIndex {
         }
     }
 
+    /// The serials of the objects whose evaluation read what a commit wrote of other objects
+    /// (a property of an updated object that is not deleted, or an ordered relationship
+    /// whose members moved), with repeats.
+    ///
+    /// - Parameter changes: What the commit changed.
+    /// - Returns: The serials, in no particular order.
+    /// - Complexity: O(w + d) for w written properties and d dependents; a written property
+    ///   no key names costs no hash.
+    func dependents(ofWritesIn changes: GraphChanges) -> [UInt32] {
+        var serials: [UInt32] = []
+        guard hasCrossReads else { return serials }
+        func add(_ object: ObjectID, _ property: PropertyIndex) {
+            guard mayBeKeyed(object, property), let handle = handles[DependencyKey(object: object, property: property)] else { return }
+            let list = Int(handle)
+            if staleCounts[list] == 0 {
+                serials.append(contentsOf: dependentSerials[list])
+            } else {
+                let stale = Self.mark(removedFrom: handle)
+                for serial in dependentSerials[list] where crossKey[Int(serial)] != stale { serials.append(serial) }
+            }
+        }
+        for (id, properties) in changes.updated where !changes.deleted.contains(id) {
+            properties.forEachIndex { add(id, $0) }
+        }
+        for move in changes.moves {
+            guard let property = move.owner.entity.index(of: move.relationship) else { continue }
+            add(move.owner, property)
+        }
+        return serials
+    }
+
     /// The number of objects whose evaluation read `property` of `object`.
     func dependentCount(of object: ObjectID, _ property: PropertyIndex) -> Int {
         guard mayBeKeyed(object, property) else { return 0 }

@@ -61,19 +61,16 @@ extension ResultsController {
         for id in inserted where id.entity === entity && !changes.deleted.contains(id) {
             pending[id] = PendingFlags.evaluates
         }
-        for (id, properties) in changes.updated where !changes.deleted.contains(id) {
-            if id.entity === entity {
-                let flags = pendingFlags(wrote: properties)
-                if flags != 0 { pending[id, default: 0] |= flags }
-            }
-            if dependencies.hasCrossReads {
-                properties.forEachIndex { addDependents(of: id, $0, to: &pending) }
-            }
+        for (id, properties) in changes.updated where id.entity === entity && !changes.deleted.contains(id) {
+            let flags = pendingFlags(wrote: properties)
+            if flags != 0 { pending[id, default: 0] |= flags }
         }
-        if dependencies.hasCrossReads {
-            for move in changes.moves {
-                guard let property = move.owner.entity.index(of: move.relationship) else { continue }
-                addDependents(of: move.owner, property, to: &pending)
+        // One call for the whole commit: each call through the property may copy the index.
+        let dependents = dependencies.dependents(ofWritesIn: changes)
+        if !dependents.isEmpty {
+            pending.reserveCapacity(pending.count + dependents.count)
+            for serial in dependents {
+                pending[graph.objectID(of: entity, entitySerial: Int(serial)), default: 0] |= PendingFlags.evaluates
             }
         }
 
@@ -117,18 +114,6 @@ extension ResultsController {
         let diff = index.apply(updates)
         guard !diff.isEmpty else { return }
         deliver(diff)
-    }
-
-    /// Adds to `pending` (as not written themselves) the objects whose evaluation read
-    /// `property` of `object`.
-    private func addDependents(of object: ObjectID, _ property: PropertyIndex, to pending: inout [ObjectID: UInt8]) {
-        let count = dependencies.dependentCount(of: object, property)
-        guard count > 0 else { return }
-        pending.reserveCapacity(pending.count + count)
-        let entity = Object.entity
-        dependencies.forEachDependent(of: object, property) { serial in
-            pending[graph.objectID(of: entity, entitySerial: serial), default: 0] |= PendingFlags.evaluates
-        }
     }
 }
 
