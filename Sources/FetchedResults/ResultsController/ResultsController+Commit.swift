@@ -35,11 +35,12 @@ extension ResultsController {
     /// whose rows must refresh), and the objects whose evaluation read a written property of
     /// another object.
     ///
-    /// After the deletions, the work runs in two passes. The first reads, for every pending
-    /// object, its row's slot and section in the index and its entry in the dependency
-    /// index: a tight loop, so that these reads (each a cache miss in a large index, once
-    /// other work has evicted it) overlap. The second evaluates the objects, which finds
-    /// those lines cached, and applying the changes reads the same rows again.
+    /// After the deletions, the work runs in two passes. The first resolves every pending
+    /// object and reads its row's slot and section in the index and its entry in the
+    /// dependency index: a tight loop, so that these reads (each a cache miss in a large
+    /// index or object table, once other work has evicted them) overlap, where inside an
+    /// evaluation they would wait one after the other. The second evaluates the objects,
+    /// finding those lines cached, and applying the changes reads the same rows again.
     ///
     /// - Complexity: O(k log n) for k re-evaluated objects.
     func graphDidCommit(_ changes: GraphChanges) {
@@ -74,7 +75,7 @@ extension ResultsController {
             }
         }
 
-        // The first pass: the rows' slots and sections and the dependency entries.
+        // The first pass: the objects, their rows' slots and sections, their dependency entries.
         var evaluations: [PendingEvaluation] = []
         evaluations.reserveCapacity(pending.count)
         for (id, flags) in pending where !changes.deleted.contains(id) {
