@@ -69,9 +69,16 @@ extension ResultsIndex {
         records.reserveCapacity(input.count)
         var removed = 0
         var inserted = 0
+        // The slots of changed rows, which the window's edges need (with an offset or a limit).
+        let hasEdges = offset > 0 || limit != nil
         var changedSlots: Set<Int32> = []
+        // Sections the changed rows leave or enter: at most two per row, and at most every
+        // section there is.
+        let sectionBound = min(2 * input.count, keys.sectionValues.count + input.count)
         var oldSectionIndex: [Int32: Int] = [:]
+        oldSectionIndex.reserveCapacity(sectionBound)
         var sectionValue: [Int32: SortValue] = [:]
+        sectionValue.reserveCapacity(sectionBound)
         func noteOldSection(_ handle: Int32) {
             guard sectionValue[handle] == nil else { return }
             sectionValue[handle] = keys.sectionValues[Int(handle)]
@@ -92,7 +99,7 @@ extension ResultsIndex {
                 record.oldSlot = oldSlot
                 record.oldHandle = keys.sectionOf[Int(oldSlot)]
                 noteOldSection(record.oldHandle)
-                changedSlots.insert(oldSlot)
+                if hasEdges { changedSlots.insert(oldSlot) }
                 removed += 1
             }
             if let newKeys = change.keys {
@@ -109,7 +116,7 @@ extension ResultsIndex {
 
         // Unchanged rows near an edge of the window may cross it.
         var boundary: [Boundary] = []
-        if offset > 0 || limit != nil {
+        if hasEdges {
             let margin = 2 * (removed + inserted) + 1
             let count = tree.count
             var ranges: [Range<Int>] = []
