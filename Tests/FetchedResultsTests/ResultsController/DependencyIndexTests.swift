@@ -60,6 +60,37 @@ private func expectAgrees(
     #expect(index.hasCrossReads == model.reads.values.contains { !$0.isEmpty }, comment)
 }
 
+/// An index driven by serials and keys, with the model it must agree with.
+private struct DependencyRun {
+    let fixture: DependencyFixture
+    var index = DependencyIndex(entity: Item.entity)
+    var model = DependencyModel()
+    var rng: SeededGenerator
+
+    init(locations: Int, seed: UInt64) {
+        fixture = DependencyFixture(locations: locations)
+        rng = SeededGenerator(seed: seed)
+    }
+
+    /// Records an evaluation of `serial` that read `keys` of other objects, in both.
+    mutating func record(_ serial: Int, reading keys: [DependencyKey]) {
+        let id = fixture.item(serial)
+        index.record(id, reads: fixture.reads(of: id, keys, using: &rng))
+        model.reads[serial] = Set(keys)
+    }
+
+    /// Forgets `serial`, in both.
+    mutating func remove(_ serial: Int) {
+        index.remove(fixture.item(serial))
+        model.reads[serial] = nil
+    }
+
+    /// Expects the index to answer every question about `serials` as the model does.
+    func expectAgreement(serials: Range<Int>, _ comment: Comment) {
+        expectAgrees(index, model, fixture, serials: serials, comment)
+    }
+}
+
 @Suite("DependencyIndex")
 struct DependencyIndexTests {
     /// Random evaluations, re-evaluations with other keys, removals, and evaluations of
@@ -67,102 +98,70 @@ struct DependencyIndexTests {
     /// over few keys so removals leave many stale entries, compact lists and free handles.
     @Test(arguments: testSeeds(count: 12))
     func recordsAndRemovalsMatchAModel(seed: UInt64) {
-        var rng = SeededGenerator(seed: seed)
-        let fixture = DependencyFixture(locations: 3)
-        var index = DependencyIndex(entity: Item.entity)
-        var model = DependencyModel()
+        var run = DependencyRun(locations: 3, seed: seed)
         let serials = 0..<48
         for step in 0..<600 {
-            let serial = Int.random(in: serials, using: &rng)
-            let id = fixture.item(serial)
-            switch Int.random(in: 0..<10, using: &rng) {
+            let serial = Int.random(in: serials, using: &run.rng)
+            switch Int.random(in: 0..<10, using: &run.rng) {
             case 0..<4:
                 // Mostly one key, the common case; sometimes none or several.
-                let count = [0, 1, 1, 1, 2, 3].randomElement(using: &rng)!
-                let keys = Array(fixture.keys.shuffled(using: &rng).prefix(count))
-                index.record(id, reads: fixture.reads(of: id, keys, using: &rng))
-                model.reads[serial] = Set(keys)
+                let count = [0, 1, 1, 1, 2, 3].randomElement(using: &run.rng)!
+                run.record(serial, reading: Array(run.fixture.keys.shuffled(using: &run.rng).prefix(count)))
             case 4:
                 // Evaluated again, reading what it read before.
-                let keys = Array(model.reads[serial] ?? [])
-                index.record(id, reads: fixture.reads(of: id, keys, using: &rng))
-                model.reads[serial] = Set(keys)
+                run.record(serial, reading: Array(run.model.reads[serial] ?? []))
             default:
-                index.remove(id)
-                model.reads[serial] = nil
+                run.remove(serial)
             }
-            expectAgrees(index, model, fixture, serials: serials, "step \(step)")
+            run.expectAgreement(serials: serials, "step \(step)")
         }
-        #expect(index.ownReads == [PropertyIndex(1)])
+        #expect(run.index.ownReads == [PropertyIndex(1)])
     }
 
     /// One key read by many objects that are removed one by one (each removal O(1), the
     /// list compacted whenever stale entries outnumber live ones), then evaluated again.
     @Test
     func removingMostDependentsOfOneKeyCompactsItsList() {
-        var rng = SeededGenerator(seed: 7)
-        let fixture = DependencyFixture(locations: 2)
-        var index = DependencyIndex(entity: Item.entity)
-        var model = DependencyModel()
+        var run = DependencyRun(locations: 2, seed: 7)
         let serials = 0..<200
-        let (shared, other) = (fixture.keys[0], fixture.keys[2])
-        for serial in serials {
-            let key = serial % 10 == 0 ? other : shared
-            index.record(fixture.item(serial), reads: fixture.reads(of: fixture.item(serial), [key], using: &rng))
-            model.reads[serial] = [key]
+        let (shared, other) = (run.fixture.keys[0], run.fixture.keys[2])
+        for serial in serials { run.record(serial, reading: [serial % 10 == 0 ? other : shared]) }
+        run.index.shrinkToFit()
+        run.expectAgreement(serials: serials, "after the fetch")
+        for serial in serials.shuffled(using: &run.rng) where serial % 10 != 0 && serial % 7 != 0 {
+            run.remove(serial)
+            run.index._checkInvariants()
         }
-        index.shrinkToFit()
-        expectAgrees(index, model, fixture, serials: serials, "after the fetch")
-        for serial in serials.shuffled(using: &rng) where serial % 10 != 0 && serial % 7 != 0 {
-            index.remove(fixture.item(serial))
-            model.reads[serial] = nil
-            index._checkInvariants()
-        }
-        expectAgrees(index, model, fixture, serials: serials, "after the removals")
+        run.expectAgreement(serials: serials, "after the removals")
         // Every remaining dependent of `shared` goes: its handle is freed with its stale entries.
-        for serial in serials where serial % 7 == 0 && serial % 10 != 0 {
-            index.remove(fixture.item(serial))
-            model.reads[serial] = nil
-        }
-        expectAgrees(index, model, fixture, serials: serials, "after emptying the key")
-        #expect(index.dependentCount(of: shared.object, shared.property) == 0)
+        for serial in serials where serial % 7 == 0 && serial % 10 != 0 { run.remove(serial) }
+        run.expectAgreement(serials: serials, "after emptying the key")
+        #expect(run.index.dependentCount(of: shared.object, shared.property) == 0)
         // Removed serials evaluated again, half of them reading the key they read before.
         for serial in serials where serial % 10 != 0 && serial % 3 == 0 {
-            let key = serial % 2 == 0 ? shared : other
-            index.record(fixture.item(serial), reads: fixture.reads(of: fixture.item(serial), [key], using: &rng))
-            model.reads[serial] = [key]
+            run.record(serial, reading: [serial % 2 == 0 ? shared : other])
         }
-        expectAgrees(index, model, fixture, serials: serials, "after evaluating removed serials again")
+        run.expectAgreement(serials: serials, "after evaluating removed serials again")
     }
 
     /// A removed object evaluated again while its stale entry is still listed: reading the
     /// same key lists it once; reading another key drops the stale entry.
     @Test
     func aRemovedSerialEvaluatedAgainIsListedOnce() {
-        var rng = SeededGenerator(seed: 11)
-        let fixture = DependencyFixture(locations: 2)
-        var index = DependencyIndex(entity: Item.entity)
-        var model = DependencyModel()
+        var run = DependencyRun(locations: 2, seed: 11)
         let serials = 0..<6
-        let (first, second) = (fixture.keys[0], fixture.keys[2])
-        for serial in serials {
-            index.record(fixture.item(serial), reads: fixture.reads(of: fixture.item(serial), [first], using: &rng))
-            model.reads[serial] = [first]
+        let (first, second) = (run.fixture.keys[0], run.fixture.keys[2])
+        for serial in serials { run.record(serial, reading: [first]) }
+        let cases: [(serial: Int, keys: [DependencyKey], comment: Comment)] = [
+            (1, [first], "same key again"),
+            (2, [second, first], "several keys after a removal"),
+            (3, [second], "another key after a removal"),
+            (4, [], "no key after a removal"),
+        ]
+        for (serial, keys, comment) in cases {
+            run.remove(serial)
+            run.record(serial, reading: keys)
+            run.expectAgreement(serials: serials, comment)
         }
-        index.remove(fixture.item(1))
-        index.record(fixture.item(1), reads: fixture.reads(of: fixture.item(1), [first], using: &rng))
-        expectAgrees(index, model, fixture, serials: serials, "same key again")
-        index.remove(fixture.item(2))
-        index.record(fixture.item(2), reads: fixture.reads(of: fixture.item(2), [second, first], using: &rng))
-        model.reads[2] = [first, second]
-        expectAgrees(index, model, fixture, serials: serials, "several keys after a removal")
-        index.remove(fixture.item(3))
-        index.record(fixture.item(3), reads: fixture.reads(of: fixture.item(3), [second], using: &rng))
-        model.reads[3] = [second]
-        expectAgrees(index, model, fixture, serials: serials, "another key after a removal")
-        index.remove(fixture.item(4))
-        index.record(fixture.item(4), reads: fixture.reads(of: fixture.item(4), [], using: &rng))
-        model.reads[4] = nil
-        expectAgrees(index, model, fixture, serials: serials, "no key after a removal")
     }
 }
