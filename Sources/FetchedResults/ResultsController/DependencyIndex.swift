@@ -272,14 +272,7 @@ struct DependencyIndex {
         var serials: [UInt32] = []
         guard hasCrossReads else { return serials }
         func add(_ object: ObjectID, _ property: PropertyIndex) {
-            guard mayBeKeyed(object, property), let handle = handles[DependencyKey(object: object, property: property)] else { return }
-            let list = Int(handle)
-            if staleCounts[list] == 0 {
-                serials.append(contentsOf: dependentSerials[list])
-            } else {
-                let stale = Self.mark(removedFrom: handle)
-                for serial in dependentSerials[list] where crossKey[Int(serial)] != stale { serials.append(serial) }
-            }
+            forEachDependent(of: object, property) { serials.append(UInt32($0)) }
         }
         for (id, properties) in changes.updated where !changes.deleted.contains(id) {
             properties.forEachIndex { add(id, $0) }
