@@ -93,7 +93,7 @@ extension ResultsIndex {
             if let oldSlot, let newKeys = change.keys, !change.reportsUpdate, keys.keys(of: oldSlot, equal: newKeys) {
                 continue
             }
-            var record = Record(id: change.id, change: changeIndex, isFetched: change.keys != nil, reportsUpdate: change.reportsUpdate)
+            var record = Record(id: change.id, change: changeIndex, reportsUpdate: change.reportsUpdate)
             if let oldSlot {
                 // The old rank and index path are found while the row is removed, below.
                 record.oldSlot = oldSlot
@@ -140,7 +140,7 @@ extension ResultsIndex {
             for index in boundary.indices {
                 let handle = keys.sectionOf[Int(boundary[index].slot)]
                 noteOldSection(handle)
-                boundary[index].oldIndexPath = indexPath(
+                boundary[index].oldLocation = location(
                     forRank: boundary[index].oldRank, window: oldWindow, firstDirectory: oldFirstDirectory)
             }
         }
@@ -159,14 +159,14 @@ extension ResultsIndex {
         for (slot, index) in leaving {
             let rank = tree.remove(slot, keys)
             records[index].oldRank = rank
-            records[index].oldIndexPath = indexPath(forRank: rank, window: oldWindow, firstDirectory: oldFirstDirectory)
+            records[index].oldLocation = location(forRank: rank, window: oldWindow, firstDirectory: oldFirstDirectory)
             sectionCounts[Int(records[index].oldHandle)] -= 1
         }
         var entering: [(slot: Int32, record: Int)] = []
         entering.reserveCapacity(inserted)
         for index in records.indices {
             let record = records[index]
-            if record.isFetched, let newKeys = input[record.change].keys {
+            if let newKeys = input[record.change].keys {
                 let slot = record.oldSlot ?? allocateSlot(for: record.id)
                 // Handles are freed only by `rebuildDirectory()`, below: the old one still
                 // names its value.
@@ -196,11 +196,11 @@ extension ResultsIndex {
         for index in records.indices {
             guard records[index].newSlot != nil else { continue }
             let rank = records[index].newRank
-            records[index].newIndexPath = indexPath(forRank: rank, window: newWindow, firstDirectory: newVisibleRange.lowerBound)
+            records[index].newLocation = location(forRank: rank, window: newWindow, firstDirectory: newVisibleRange.lowerBound)
         }
         for index in boundary.indices {
             let rank = tree.rank(of: boundary[index].slot, keys)
-            boundary[index].newIndexPath = indexPath(forRank: rank, window: newWindow, firstDirectory: newVisibleRange.lowerBound)
+            boundary[index].newLocation = location(forRank: rank, window: newWindow, firstDirectory: newVisibleRange.lowerBound)
             boundary[index].newRank = rank
         }
         var newSectionIndex: [Int32: Int] = [:]
@@ -235,19 +235,19 @@ extension ResultsIndex {
         var oldNonStayers: [Int] = []
         var newNonStayers: [Int] = []
         for record in records {
-            if record.oldIndexPath != nil { oldNonStayers.append(record.oldRank) }
-            if record.newIndexPath != nil { newNonStayers.append(record.newRank) }
+            if record.oldLocation != nil { oldNonStayers.append(record.oldRank) }
+            if record.newLocation != nil { newNonStayers.append(record.newRank) }
         }
         for row in boundary {
-            if row.oldIndexPath != nil && row.newIndexPath == nil { oldNonStayers.append(row.oldRank) }
-            if row.oldIndexPath == nil && row.newIndexPath != nil { newNonStayers.append(row.newRank) }
+            if row.oldLocation != nil && row.newLocation == nil { oldNonStayers.append(row.oldRank) }
+            if row.oldLocation == nil && row.newLocation != nil { newNonStayers.append(row.newRank) }
         }
         oldNonStayers.sort()
         newNonStayers.sort()
 
         var candidates: [Int] = []
         for (index, record) in records.enumerated() {
-            switch (record.oldIndexPath, record.newIndexPath) {
+            switch (record.oldLocation, record.newLocation) {
             case (let old?, nil):
                 diff.rows.append(.delete(record.id, at: old.indexPath))
                 if !deletedSectionHandles.contains(record.oldHandle) { diff.changes.deletedRows.append(old.indexPath) }
@@ -272,7 +272,7 @@ extension ResultsIndex {
         for (position, index) in candidates.enumerated() {
             let record = records[index]
             if staying.keep[position] {
-                if record.reportsUpdate, let old = record.oldIndexPath, let new = record.newIndexPath {
+                if record.reportsUpdate, let old = record.oldLocation, let new = record.newLocation {
                     diff.rows.append(.update(record.id, at: old.indexPath, newIndexPath: new.indexPath))
                     diff.changes.reloadedRows.append(old.indexPath)
                 }
@@ -281,7 +281,7 @@ extension ResultsIndex {
             }
         }
         for row in boundary {
-            switch (row.oldIndexPath, row.newIndexPath) {
+            switch (row.oldLocation, row.newLocation) {
             case (let old?, nil):
                 let id = keys.ids[Int(row.slot)]
                 diff.rows.append(.delete(id, at: old.indexPath))
@@ -331,7 +331,7 @@ extension ResultsIndex {
     private func addMove(
         _ record: Record, _ deletedSections: Set<Int32>, _ insertedSections: Set<Int32>, _ diff: inout IndexDiff<ID>
     ) {
-        guard let oldLocation = record.oldIndexPath, let newLocation = record.newIndexPath else { return }
+        guard let oldLocation = record.oldLocation, let newLocation = record.newLocation else { return }
         let old = oldLocation.indexPath
         let new = newLocation.indexPath
         diff.rows.append(.move(record.id, from: old, to: new, changed: record.reportsUpdate))
@@ -361,8 +361,8 @@ extension ResultsIndex {
         return slot
     }
 
-    /// The location of `rank` in a window of the given state, or `nil` outside it.
-    private func indexPath(forRank rank: Int, window: Range<Int>, firstDirectory: Int) -> RowLocation? {
+    /// The section and row of `rank` in a window of the given state, or `nil` outside it.
+    private func location(forRank rank: Int, window: Range<Int>, firstDirectory: Int) -> RowLocation? {
         guard window.contains(rank) else { return nil }
         let position = directoryIndex(containing: rank)
         return RowLocation(section: position - firstDirectory, row: rank - max(directoryStarts[position], window.lowerBound))
@@ -385,19 +385,18 @@ extension ResultsIndex {
 /// copying a record (the loops do, many times) is a copy of bytes.
 fileprivate struct Record {
     var id: ID
-    /// The position of the row's change in the input, which holds its new keys.
+    /// The position of the row's change in the input, which holds its new keys (none when
+    /// the row is no longer fetched).
     var change: Int
-    /// Whether the row is fetched after the commit (its change has keys).
-    var isFetched: Bool
     var reportsUpdate: Bool
     var oldSlot: Int32?
     var oldRank = 0
     var oldHandle: Int32 = -1
-    var oldIndexPath: RowLocation?
+    var oldLocation: RowLocation?
     var newSlot: Int32?
     var newRank = 0
     var newHandle: Int32 = -1
-    var newIndexPath: RowLocation?
+    var newLocation: RowLocation?
 }
 
 /// A changed row's place in the order, as the integers `sort(_:by:descending:)` compares
@@ -418,9 +417,9 @@ fileprivate struct SortPlace {
 fileprivate struct Boundary {
     var slot: Int32
     var oldRank: Int
-    var oldIndexPath: RowLocation?
+    var oldLocation: RowLocation?
     var newRank = 0
-    var newIndexPath: RowLocation?
+    var newLocation: RowLocation?
 }
 }
 
