@@ -48,19 +48,15 @@ extension OrderedResultsController {
         for id in membership.added { pending[id] = false }
         if let dropped, labels[dropped] != nil { pending[dropped] = false }
         let entity = Member.entity
-        for (id, properties) in changes.updated where !changes.deleted.contains(id) {
-            if id.entity === entity, labels[id] != nil, !membership.added.contains(id) {
+        for (id, properties) in changes.updated where id.entity === entity && !changes.deleted.contains(id) {
+            if labels[id] != nil, !membership.added.contains(id) {
                 notePending(id, wrote: properties, in: &pending)
             }
-            if dependencies.hasCrossReads {
-                for property in properties.indexes { addMemberDependents(of: id, property, to: &pending) }
-            }
         }
-        if dependencies.hasCrossReads {
-            for move in changes.moves {
-                guard let property = move.owner.entity.index(of: move.relationship) else { continue }
-                addMemberDependents(of: move.owner, property, to: &pending)
-            }
+        // Members whose evaluation read what the commit wrote of other objects, in one call.
+        for serial in dependencies.dependents(ofWritesIn: changes) {
+            let dependent = graph.objectID(of: entity, entitySerial: Int(serial))
+            if pending[dependent] == nil, labels[dependent] != nil { pending[dependent] = false }
         }
 
         var reads: [PropertyRead] = []
@@ -103,16 +99,5 @@ extension OrderedResultsController {
         labels = [:]
         let diff = updates.isEmpty ? IndexDiff<ObjectID>() : index.apply(updates)
         finishDelivery(diff)
-    }
-
-    /// Adds to `pending` (as not written themselves) the members whose evaluation read
-    /// `property` of `object`.
-    private func addMemberDependents(of object: ObjectID, _ property: PropertyIndex, to pending: inout [ObjectID: Bool]) {
-        guard dependencies.dependentCount(of: object, property) > 0 else { return }
-        let entity = Member.entity
-        dependencies.forEachDependent(of: object, property) { serial in
-            let dependent = graph.objectID(of: entity, entitySerial: serial)
-            if pending[dependent] == nil, labels[dependent] != nil { pending[dependent] = false }
-        }
     }
 }
