@@ -21,7 +21,13 @@ let package = Package(
     targets: [
         .target(name: "ObjectGraph", swiftSettings: settings),
         .target(name: "ListUpdates", swiftSettings: settings),
-        .target(name: "FetchedResults", dependencies: ["ObjectGraph", "ListUpdates"], swiftSettings: settings),
+        // Cache prefetch hints (one inline C function) for the order tree's searches.
+        .target(name: "MemoryHints"),
+        .target(
+            name: "FetchedResults",
+            dependencies: ["ObjectGraph", "ListUpdates", "MemoryHints"],
+            swiftSettings: settings
+        ),
         .target(name: "FetchedResultsTesting", dependencies: ["ListUpdates", "FetchedResults"], swiftSettings: settings),
         .target(
             name: "FetchedResultsKit",

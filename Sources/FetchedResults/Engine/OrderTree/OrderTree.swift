@@ -1,3 +1,5 @@
+internal import MemoryHints
+
 /// An ordering of slots (small integers naming rows) that a ``SlotOrdering`` compares.
 ///
 /// The tree never reads a key itself: every comparison goes through the ordering passed to
@@ -26,6 +28,10 @@ protocol SlotOrdering {
     /// -1 when the slot with digest `a` sorts before the one with digest `b`, 1 when after,
     /// 0 when the digests do not decide (the slots' keys must be compared).
     func order(_ a: SlotDigest, _ b: SlotDigest) -> Int
+
+    /// Asks the processor to fetch the keys that comparing each of `slots` reads (a hint:
+    /// it changes nothing), so that their cache misses overlap.
+    func prefetchKeys(of slots: ArraySlice<Int32>, grouped: Bool)
 }
 
 extension SlotOrdering {
@@ -43,6 +49,9 @@ extension SlotOrdering {
 
     /// 0: no digest decides.
     func order(_ a: SlotDigest, _ b: SlotDigest) -> Int { 0 }
+
+    /// No keys to fetch ahead.
+    func prefetchKeys(of slots: ArraySlice<Int32>, grouped: Bool) {}
 }
 
 /// A counted B-tree of slots: insert, remove, rank and select in O(log n).
@@ -422,6 +431,8 @@ struct OrderTree {
         if node.digests.count != count { computeDigests(of: node, ordering) }
         let digest = search.digest
         let index = node.digests.withUnsafeBufferPointer { digests in
+            // The search's reads in a cold node overlap instead of waiting one for another.
+            prefetchLines(of: UnsafeRawBufferPointer(digests))
             var low = 1
             var high = count
             while low < high {
@@ -488,6 +499,10 @@ struct OrderTree {
             || (slots.first.map { ordering.shareGroup($0, slot) } ?? false) && ordering.shareGroup(slots[slots.count - 1], slot)
         if ordering.hasDigests && !leaf.fences.isEmpty {
             (low, high) = fenceGap(of: slot, in: leaf, ordering, search, grouped: grouped)
+            // A binary search reads one slot's keys per step, which one depending on the last
+            // comparison: each read of a large index's keys is a cache miss that waits for the
+            // one before. Asking for the whole gap first (a few slots) lets them overlap.
+            ordering.prefetchKeys(of: slots[low..<high], grouped: grouped)
         }
         if grouped {
             while low < high {

@@ -155,6 +155,8 @@ extension ResultsIndex {
         for index in records.indices {
             if let slot = records[index].oldSlot { leaving.append((slot, index)) }
         }
+        // The sort reads every leaving row's keys: asked for at once, their misses overlap.
+        keys.prefetchKeys(of: leaving.map(\.slot)[...], grouped: false)
         Self.sort(&leaving, by: keys, descending: true)
         for (slot, index) in leaving {
             let rank = tree.remove(slot, keys)

@@ -1,4 +1,5 @@
 import Foundation
+internal import MemoryHints
 
 /// The keys extracted from one fetched object: its section key and its sort keys, in the
 /// compact form the index compares.
@@ -88,6 +89,22 @@ struct RowKeyColumns<ID: RowIdentifier>: SlotOrdering {
         guard let firstAscending = ascending.first else { return 0 }
         let order = SortValueSummary.order(a.summary, b.summary)
         return firstAscending ? order : -order
+    }
+
+    /// Asks for the sort keys of each of `slots`, and their section handles unless they are
+    /// known to share `grouped` rows' section: what comparing them reads.
+    func prefetchKeys(of slots: ArraySlice<Int32>, grouped: Bool) {
+        guard !slots.isEmpty else { return }
+        if !grouped {
+            sectionOf.withUnsafeBufferPointer { sections in
+                for slot in slots { frk_prefetch(sections.baseAddress! + Int(slot)) }
+            }
+        }
+        for column in columns.indices {
+            columns[column].withUnsafeBufferPointer { values in
+                for slot in slots { frk_prefetch(values.baseAddress! + Int(slot)) }
+            }
+        }
     }
 
     /// Whether the row in `slot` has exactly these keys.
