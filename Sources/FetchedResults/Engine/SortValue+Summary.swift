@@ -12,6 +12,12 @@ struct SortValueSummary {
 
     private static let stringPrefixFlag: UInt64 = 1 << 60
 
+    /// A summary with these words, as ``init(_:)`` made them.
+    init(high: UInt64, low: UInt64) {
+        self.high = high
+        self.low = low
+    }
+
     init(_ value: SortValue) {
         switch value {
         case .null:

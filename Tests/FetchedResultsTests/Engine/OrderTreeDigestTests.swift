@@ -118,4 +118,24 @@ struct OrderTreeDigestTests {
         let leaf = try #require(tree.root.children.first)
         #expect(leaf.isLeaf && leaf.fences.count == (leaf.slots.count + OrderTree.fenceSpacing - 1) / OrderTree.fenceSpacing)
     }
+
+    /// A digest keeps its summary's words exactly in its 32-bit halves, and stays at 20
+    /// bytes (24 for a fence): the size each node's search reads.
+    @Test func digestKeepsItsSummaryInTwentyBytes() {
+        let values: [SortValue] = [.null, .bool(true), .int(-1), .int(.max), .double(-.infinity), .double(0.5),
+                                   .string(""), .string("Item 4294967295"), .string("zzzzzzzzzzzzzzzzzzzz"), .string("é")]
+        for value in values {
+            let summary = SortValueSummary(value)
+            let digest = SlotDigest(group: 7, summary: summary)
+            #expect(digest.group == 7)
+            #expect(digest.summary.high == summary.high && digest.summary.low == summary.low, "\(value)")
+            #expect(digest.isIdentical(to: SlotDigest(group: 7, summary: summary)))
+            #expect(!digest.isIdentical(to: SlotDigest(group: 8, summary: summary)))
+        }
+        let flipped = SlotDigest(group: 0, summary: SortValueSummary(high: .max, low: 1))
+        #expect(flipped.summary.high == .max && flipped.summary.low == 1)
+        #expect(!flipped.isIdentical(to: SlotDigest(group: 0, summary: SortValueSummary(high: .max, low: 1 << 32))))
+        #expect(MemoryLayout<SlotDigest>.stride == 20)
+        #expect(MemoryLayout<LeafFence>.stride == 24)
+    }
 }

@@ -3,18 +3,34 @@ internal import MemoryHints
 /// A fixed-size digest of a slot's keys that an ordering computes (``SlotOrdering/digest(of:)``)
 /// and compares (``SlotOrdering/order(_:_:)``) without reading any column: the slot's group
 /// and an order-preserving summary of its first key after the group.
+///
+/// Stored in 32-bit words, so that a digest takes 20 bytes and a ``LeafFence`` 24 (with
+/// 64-bit words, 24 and 32): a search asks for every line of a node's digests or a leaf's
+/// fences, and fewer lines arrive sooner.
 struct SlotDigest {
     /// The slot's group (a section handle), or -1 when unknown.
     var group: Int32
+    /// The summary's words, high then low, each as its high and low halves.
+    private var words: (UInt32, UInt32, UInt32, UInt32)
+
+    /// The digest of a slot in `group` whose first key after the group has `summary`.
+    init(group: Int32, summary: SortValueSummary) {
+        self.group = group
+        words = (UInt32(truncatingIfNeeded: summary.high >> 32), UInt32(truncatingIfNeeded: summary.high),
+                 UInt32(truncatingIfNeeded: summary.low >> 32), UInt32(truncatingIfNeeded: summary.low))
+    }
+
     /// The summary of the slot's first key after the group.
-    var summary: SortValueSummary
+    var summary: SortValueSummary {
+        SortValueSummary(high: UInt64(words.0) << 32 | UInt64(words.1), low: UInt64(words.2) << 32 | UInt64(words.3))
+    }
 
     /// The digest of no slot: an unknown group and the summary of `.null`.
     static var unknown: SlotDigest { SlotDigest(group: -1, summary: SortValueSummary(.null)) }
 
     /// Whether two digests hold the same bits (what an invariant check compares).
     func isIdentical(to other: SlotDigest) -> Bool {
-        group == other.group && summary.high == other.summary.high && summary.low == other.summary.low
+        group == other.group && words == other.words
     }
 }
 
