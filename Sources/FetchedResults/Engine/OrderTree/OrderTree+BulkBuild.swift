@@ -31,11 +31,11 @@ extension OrderTree {
         if node.isLeaf {
             node.slots.removeSubrange(low..<high)
             // No ordering here to keep the fences with: the next search recomputes them.
-            node.fences = []
+            node.fences = NodeBuffer()
             return
         }
         // No ordering here to keep the digests with: the next search recomputes them.
-        node.digests = []
+        node.digests = NodeBuffer()
         var start = 0
         var index = 0
         var firstTouched: Int?
@@ -108,16 +108,16 @@ extension OrderTree {
         node.total += run.count
         if node.isLeaf {
             node.slots.insert(contentsOf: run, at: rank)
-            node.fences = []
+            node.fences = NodeBuffer()
             guard node.slots.count > leafCapacity else { return [] }
             let parts = pieces(of: node.slots.count, fill: leafCapacity * 3 / 4)
-            let siblings = parts.dropFirst().map { Node(leaf: Array(node.slots[$0])) }
+            let siblings = parts.dropFirst().map { Node(leaf: node.slots.array($0)) }
             node.slots.removeSubrange(parts[0].upperBound...)
             node.total = node.slots.count
             return siblings
         }
         // No ordering here to keep the digests with: the next search recomputes them.
-        node.digests = []
+        node.digests = NodeBuffer()
         var index = 0
         var remaining = rank
         while index < node.children.count - 1 && remaining > node.counts[index] {
@@ -135,11 +135,11 @@ extension OrderTree {
         }
         guard node.children.count > branchCapacity else { return [] }
         let parts = pieces(of: node.children.count, fill: branchCapacity * 3 / 4)
-        let siblings = parts.dropFirst().map { Node(children: Array(node.children[$0])) }
+        let siblings = parts.dropFirst().map { Node(children: node.children.array($0)) }
         node.children.removeSubrange(parts[0].upperBound...)
         node.counts.removeSubrange(parts[0].upperBound...)
         node.firsts.removeSubrange(parts[0].upperBound...)
-        node.total = node.counts.reduce(0, +)
+        node.total = node.countBefore(node.counts.count)
         return siblings
     }
 

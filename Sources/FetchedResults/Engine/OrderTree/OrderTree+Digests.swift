@@ -85,7 +85,7 @@ extension OrderTree {
     ///
     /// - Complexity: O(w) for w children, reading each first slot's keys.
     static func computeDigests<O: SlotOrdering>(of node: Node, _ ordering: O) {
-        node.digests = node.firsts.map { ordering.digest(of: $0) }
+        node.digests = NodeBuffer(node.firsts.withUnsafeBufferPointer { firsts in firsts.map { ordering.digest(of: $0) } })
     }
 
     /// Creates a tree holding `sorted`, which must already be in `ordering`'s order, with
@@ -105,7 +105,7 @@ extension OrderTree {
             return
         }
         computeDigests(of: node, ordering)
-        for child in node.children { computeAllDigests(under: child, ordering) }
+        for index in 0..<node.children.count { computeAllDigests(under: node.children[index], ordering) }
     }
 
     /// Computes the fences of a leaf: the digests of the slots at every
@@ -113,10 +113,11 @@ extension OrderTree {
     ///
     /// - Complexity: O(w / fenceSpacing) for w slots, reading each fenced slot's keys.
     static func computeFences<O: SlotOrdering>(of leaf: Node, _ ordering: O) {
-        let slots = leaf.slots
-        leaf.fences = stride(from: 0, to: slots.count, by: fenceSpacing).map { position in
-            LeafFence(position: Int32(position), digest: ordering.digest(of: slots[position]))
-        }
+        leaf.fences = NodeBuffer(leaf.slots.withUnsafeBufferPointer { slots in
+            stride(from: 0, to: slots.count, by: fenceSpacing).map { position in
+                LeafFence(position: Int32(position), digest: ordering.digest(of: slots[position]))
+            }
+        })
     }
 
     /// Keeps a leaf's fences on their slots after one slot entered at `position` (`delta`
@@ -144,7 +145,7 @@ extension OrderTree {
         of slot: Int32, in leaf: Node, _ ordering: O, _ search: Search, grouped: Bool
     ) -> (low: Int, high: Int) {
         let digest = search.digest
-        let slots = leaf.slots
+        let slotCount = leaf.slots.count
         return leaf.fences.withUnsafeBufferPointer { fences in
             // The search's reads in a cold leaf overlap instead of waiting one for another.
             prefetchLines(of: UnsafeRawBufferPointer(fences))
@@ -158,12 +159,12 @@ extension OrderTree {
                 if order != 0 {
                     before = order < 0
                 } else {
-                    let probe = slots[Int(fence.position)]
+                    let probe = leaf.slots[Int(fence.position)]
                     before = grouped ? ordering.lessInGroup(probe, slot) : ordering.less(probe, slot)
                 }
                 if before { low = mid + 1 } else { high = mid }
             }
-            return (low > 0 ? Int(fences[low - 1].position) + 1 : 0, low < fences.count ? Int(fences[low].position) : slots.count)
+            return (low > 0 ? Int(fences[low - 1].position) + 1 : 0, low < fences.count ? Int(fences[low].position) : slotCount)
         }
     }
 }
@@ -181,5 +182,12 @@ extension OrderTree {
             frk_prefetch(base + offset)
             offset += 64
         }
+    }
+
+    /// Asks the processor for every line of the first `count` elements of `buffer`.
+    @inline(__always)
+    static func prefetchLines<Element>(of buffer: borrowing NodeBuffer<Element>, count: Int) {
+        guard let start = buffer.address(of: 0) else { return }
+        prefetchLines(of: UnsafeRawBufferPointer(start: start, count: count * MemoryLayout<Element>.stride))
     }
 }

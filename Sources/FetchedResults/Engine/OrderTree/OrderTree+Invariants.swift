@@ -7,14 +7,14 @@ extension OrderTree {
                 if node.isLeaf {
                     precondition(isRoot || !node.slots.isEmpty, "internal inconsistency: empty leaf below the root")
                     precondition(node.slots.count <= Self.leafCapacity, "internal inconsistency: overfull leaf")
-                    for slot in node.slots {
+                    for slot in node.slots.array {
                         if let previous {
                             precondition(ordering.less(previous, slot), "internal inconsistency: slots \(previous), \(slot) out of order")
                         }
                         previous = slot
                     }
                     var fencePosition: Int32 = -1
-                    for fence in node.fences {
+                    for fence in node.fences.array {
                         precondition(fence.position > fencePosition && Int(fence.position) < node.slots.count,
                                      "internal inconsistency: leaf fences out of order or outside the leaf")
                         fencePosition = fence.position
@@ -33,12 +33,12 @@ extension OrderTree {
                 precondition(node.digests.isEmpty || node.digests.count == node.firsts.count,
                              "internal inconsistency: digests of some children only")
                 if ordering.hasDigests && node.digests.count == node.firsts.count {
-                    for (first, digest) in zip(node.firsts, node.digests) {
+                    for (first, digest) in zip(node.firsts.array, node.digests.array) {
                         precondition(digest.isIdentical(to: ordering.digest(of: first)), "internal inconsistency: stale digest")
                     }
                 }
                 var sum = 0
-                for (index, child) in node.children.enumerated() {
+                for (index, child) in node.children.array.enumerated() {
                     let childTotal = check(child, isRoot: false)
                     precondition(node.counts[index] == childTotal, "internal inconsistency: stale child count")
                     precondition(node.firsts[index] == child.first, "internal inconsistency: stale first slot")

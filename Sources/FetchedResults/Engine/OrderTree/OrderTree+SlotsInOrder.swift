@@ -15,9 +15,9 @@ extension OrderTree {
     /// Appends the slots under `node` to `slots`, in order.
     private static func appendSlots(of node: Node, to slots: inout [Int32]) {
         if node.isLeaf {
-            slots.append(contentsOf: node.slots)
+            node.slots.withUnsafeBufferPointer { slots.append(contentsOf: $0) }
             return
         }
-        for child in node.children { appendSlots(of: child, to: &slots) }
+        for index in 0..<node.children.count { appendSlots(of: node.children[index], to: &slots) }
     }
 }

@@ -31,7 +31,7 @@ protocol SlotOrdering {
 
     /// Asks the processor to fetch the keys that comparing each of `slots` reads (a hint:
     /// it changes nothing), so that their cache misses overlap.
-    func prefetchKeys(of slots: ArraySlice<Int32>, grouped: Bool)
+    func prefetchKeys(of slots: UnsafeBufferPointer<Int32>, grouped: Bool)
 }
 
 extension SlotOrdering {
@@ -51,7 +51,7 @@ extension SlotOrdering {
     func order(_ a: SlotDigest, _ b: SlotDigest) -> Int { 0 }
 
     /// No keys to fetch ahead.
-    func prefetchKeys(of slots: ArraySlice<Int32>, grouped: Bool) {}
+    func prefetchKeys(of slots: UnsafeBufferPointer<Int32>, grouped: Bool) {}
 }
 
 /// A counted B-tree of slots: insert, remove, rank and select in O(log n).
@@ -76,54 +76,67 @@ struct OrderTree {
     // A node's fields are read and written only by the tree's own operations, in the
     // owning controller's isolation domain, and no operation holds an access to a field
     // across a call that reaches the same node's field again: the dynamic exclusivity
-    // checks (a runtime call per access, about 8% of a large commit) are dropped.
+    // checks (a runtime call per access, about 8% of a large commit) are dropped. Each field
+    // is a `NodeBuffer`, whose address and count are in the node itself: a descent reads a
+    // node's first lines, then every buffer it needs at once, and retains none of them.
     final class Node {
+        let isLeaf: Bool
+        /// The number of slots under this node.
+        @exclusivity(unchecked) var total: Int
         /// The slots of a leaf, in order. Empty in an internal node.
-        @exclusivity(unchecked) var slots: [Int32]
-        /// The children of an internal node. Empty in a leaf.
-        @exclusivity(unchecked) var children: [Node]
-        /// The number of slots under each child.
-        @exclusivity(unchecked) var counts: [Int]
-        /// The first slot under each child.
-        @exclusivity(unchecked) var firsts: [Int32]
-        /// The digest of each first slot, when as many as ``firsts``; otherwise (empty) not
-        /// computed yet, and the next search with an ordering that has digests computes them.
-        /// A change that does not keep them empties them.
-        @exclusivity(unchecked) var digests: [SlotDigest]
+        @exclusivity(unchecked) var slots: NodeBuffer<Int32>
         /// The digests of some slots of a leaf with their positions, in order
         /// (``OrderTree+Digests.swift``); empty in an internal node and in a leaf whose
         /// fences are not computed.
-        @exclusivity(unchecked) var fences: [LeafFence]
-        /// The number of slots under this node.
-        @exclusivity(unchecked) var total: Int
-        let isLeaf: Bool
+        @exclusivity(unchecked) var fences: NodeBuffer<LeafFence>
+        /// The digest of each first slot, when as many as ``firsts``; otherwise (empty) not
+        /// computed yet, and the next search with an ordering that has digests computes them.
+        /// A change that does not keep them empties them.
+        @exclusivity(unchecked) var digests: NodeBuffer<SlotDigest>
+        /// The number of slots under each child.
+        @exclusivity(unchecked) var counts: NodeBuffer<Int>
+        /// The children of an internal node. Empty in a leaf.
+        @exclusivity(unchecked) var children: NodeBuffer<Node>
+        /// The first slot under each child.
+        @exclusivity(unchecked) var firsts: NodeBuffer<Int32>
 
         init(leaf slots: [Int32]) {
-            self.slots = slots
-            children = []
-            counts = []
-            firsts = []
-            digests = []
-            fences = []
-            total = slots.count
             isLeaf = true
+            total = slots.count
+            self.slots = NodeBuffer(slots)
+            fences = NodeBuffer()
+            digests = NodeBuffer()
+            counts = NodeBuffer()
+            children = NodeBuffer()
+            firsts = NodeBuffer()
         }
 
         init(children: [Node]) {
-            slots = []
-            self.children = children
-            counts = children.map(\.total)
-            firsts = children.map(\.first)
-            digests = []
-            fences = []
-            total = counts.reduce(0, +)
             isLeaf = false
+            let counts = children.map(\.total)
+            total = counts.reduce(0, +)
+            slots = NodeBuffer()
+            fences = NodeBuffer()
+            digests = NodeBuffer()
+            self.counts = NodeBuffer(counts)
+            self.children = NodeBuffer(children)
+            firsts = NodeBuffer(children.map(\.first))
         }
 
         /// The first slot under this node; the node must not be empty.
         var first: Int32 { isLeaf ? slots[0] : firsts[0] }
 
         var width: Int { isLeaf ? slots.count : children.count }
+
+        /// The sum of the counts of the children before `index`.
+        @inline(__always)
+        func countBefore(_ index: Int) -> Int {
+            counts.withUnsafeBufferPointer { counts in
+                var sum = 0
+                for i in 0..<index { sum += counts[i] }
+                return sum
+            }
+        }
     }
 
     static let leafCapacity = 256
@@ -187,19 +200,19 @@ struct OrderTree {
             shiftFences(of: node, from: position, by: 1)
             guard node.slots.count > leafCapacity else { return nil }
             let half = node.slots.count / 2
-            let right = Node(leaf: Array(node.slots[half...]))
+            let right = Node(leaf: node.slots.array(half..<node.slots.count))
             node.slots.removeSubrange(half...)
             node.total = node.slots.count
             if ordering.hasDigests {
                 computeFences(of: node, ordering)
                 computeFences(of: right, ordering)
             } else {
-                node.fences = []
+                node.fences = NodeBuffer()
             }
             return right
         }
         let index = childIndex(slot, in: node, ordering, &search)
-        for i in 0..<index { rank += node.counts[i] }
+        rank += node.countBefore(index)
         let child = node.children[index]
         let split = insert(slot, into: child, ordering, &search, rank: &rank)
         node.counts[index] = child.total
@@ -211,22 +224,22 @@ struct OrderTree {
             if node.digests.count + 1 == node.firsts.count {
                 node.digests.insert(ordering.digest(of: split.first), at: index + 1)
             } else {
-                node.digests = []
+                node.digests = NodeBuffer()
             }
         }
         guard node.children.count > branchCapacity else { return nil }
         let half = node.children.count / 2
-        let right = Node(children: Array(node.children[half...]))
+        let right = Node(children: node.children.array(half..<node.children.count))
         if node.digests.count == node.firsts.count {
-            right.digests = Array(node.digests[half...])
+            right.digests = NodeBuffer(node.digests.array(half..<node.digests.count))
             node.digests.removeSubrange(half...)
         } else {
-            node.digests = []
+            node.digests = NodeBuffer()
         }
         node.children.removeSubrange(half...)
         node.counts.removeSubrange(half...)
         node.firsts.removeSubrange(half...)
-        node.total = node.counts.reduce(0, +)
+        node.total = node.countBefore(node.counts.count)
         return right
     }
 
@@ -257,7 +270,7 @@ struct OrderTree {
             return
         }
         let index = childIndex(slot, in: node, ordering, &search)
-        for i in 0..<index { rank += node.counts[i] }
+        rank += node.countBefore(index)
         let child = node.children[index]
         remove(slot, from: child, ordering, &search, rank: &rank)
         node.counts[index] = child.total
@@ -265,7 +278,7 @@ struct OrderTree {
             if node.digests.count == node.firsts.count {
                 node.digests.remove(at: index)
             } else {
-                node.digests = []
+                node.digests = NodeBuffer()
             }
             node.children.remove(at: index)
             node.counts.remove(at: index)
@@ -288,27 +301,29 @@ struct OrderTree {
         if a.isLeaf {
             if !a.fences.isEmpty && !b.fences.isEmpty {
                 let offset = Int32(a.slots.count)
-                a.fences.append(contentsOf: b.fences.map { LeafFence(position: $0.position + offset, digest: $0.digest) })
+                a.fences.append(contentsOf: b.fences.withUnsafeBufferPointer { fences in
+                    fences.map { LeafFence(position: $0.position + offset, digest: $0.digest) }
+                })
             } else {
-                a.fences = []
+                a.fences = NodeBuffer()
             }
-            a.slots.append(contentsOf: b.slots)
+            b.slots.withUnsafeBufferPointer { a.slots.append(contentsOf: $0) }
         } else {
             if a.digests.count == a.firsts.count && b.digests.count == b.firsts.count {
-                a.digests.append(contentsOf: b.digests)
+                b.digests.withUnsafeBufferPointer { a.digests.append(contentsOf: $0) }
             } else {
-                a.digests = []
+                a.digests = NodeBuffer()
             }
-            a.children.append(contentsOf: b.children)
-            a.counts.append(contentsOf: b.counts)
-            a.firsts.append(contentsOf: b.firsts)
+            a.children.append(contentsOf: b.children.array)
+            b.counts.withUnsafeBufferPointer { a.counts.append(contentsOf: $0) }
+            b.firsts.withUnsafeBufferPointer { a.firsts.append(contentsOf: $0) }
         }
         a.total += b.total
         node.counts[index] = a.total
         if node.digests.count == node.firsts.count {
             node.digests.remove(at: index + 1)
         } else {
-            node.digests = []
+            node.digests = NodeBuffer()
         }
         node.children.remove(at: index + 1)
         node.counts.remove(at: index + 1)
@@ -324,7 +339,7 @@ struct OrderTree {
         var search = Search(slot, ordering)
         while !node.isLeaf {
             let index = Self.childIndex(slot, in: node, ordering, &search)
-            for i in 0..<index { rank += node.counts[i] }
+            rank += node.countBefore(index)
             node = node.children[index]
         }
         return rank + Self.lowerBound(slot, in: node, ordering, search)
@@ -346,7 +361,7 @@ struct OrderTree {
                 if isBefore(node.firsts[mid]) { low = mid + 1 } else { high = mid }
             }
             let index = max(low - 1, 0)
-            for i in 0..<index { rank += node.counts[i] }
+            rank += node.countBefore(index)
             node = node.children[index]
         }
         var low = 0
@@ -396,7 +411,8 @@ struct OrderTree {
         }
         var skip = skip
         var visited = 0
-        for (index, child) in node.children.enumerated() where visited < take {
+        for index in 0..<node.children.count where visited < take {
+            let child = node.children[index]
             let childCount = node.counts[index]
             if skip >= childCount {
                 skip -= childCount
@@ -429,6 +445,10 @@ struct OrderTree {
         // A read (rank(of:)) may fill a node's digests too: a tree belongs to one index of
         // one non-Sendable controller, so no other thread reads it meanwhile.
         if node.digests.count != count { computeDigests(of: node, ordering) }
+        // The node's other buffers, which the descent reads once the search is done: their
+        // addresses are in the node's first lines, already read.
+        prefetchLines(of: node.counts, count: count)
+        prefetchLines(of: node.children, count: count)
         let digest = search.digest
         let index = node.digests.withUnsafeBufferPointer { digests in
             // The search's reads in a cold node overlap instead of waiting one for another.
@@ -466,6 +486,9 @@ struct OrderTree {
     @inline(__always)
     private static func position<O: SlotOrdering>(ofPresent slot: Int32, in leaf: Node, _ ordering: O, _ search: Search) -> Int {
         let count = leaf.slots.count
+        // The slots, asked for with the fences: the gap between two fences is known only
+        // after their search.
+        prefetchLines(of: leaf.slots, count: count)
         var (low, high) = (0, count)
         if ordering.hasDigests && !leaf.fences.isEmpty {
             (low, high) = fenceGap(of: slot, in: leaf, ordering, search, grouped: search.isInsideGroup)
@@ -492,29 +515,33 @@ struct OrderTree {
     /// tell that without reading keys; without them, the leaf's first and last slots do.
     @inline(__always)
     private static func lowerBound<O: SlotOrdering>(_ slot: Int32, in leaf: Node, _ ordering: O, _ search: Search) -> Int {
-        let slots = leaf.slots
-        var low = 0
-        var high = slots.count
-        let grouped = search.isInsideGroup
-            || (slots.first.map { ordering.shareGroup($0, slot) } ?? false) && ordering.shareGroup(slots[slots.count - 1], slot)
-        if ordering.hasDigests && !leaf.fences.isEmpty {
-            (low, high) = fenceGap(of: slot, in: leaf, ordering, search, grouped: grouped)
-            // A binary search reads one slot's keys per step, which one depending on the last
-            // comparison: each read of a large index's keys is a cache miss that waits for the
-            // one before. Asking for the whole gap first (a few slots) lets them overlap.
-            ordering.prefetchKeys(of: slots[low..<high], grouped: grouped)
-        }
-        if grouped {
+        // The slots, asked for with the fences: the gap between two fences is known only
+        // after their search.
+        prefetchLines(of: leaf.slots, count: leaf.slots.count)
+        return leaf.slots.withUnsafeBufferPointer { slots in
+            var low = 0
+            var high = slots.count
+            let grouped = search.isInsideGroup
+                || (slots.first.map { ordering.shareGroup($0, slot) } ?? false) && ordering.shareGroup(slots[slots.count - 1], slot)
+            if ordering.hasDigests && !leaf.fences.isEmpty {
+                (low, high) = fenceGap(of: slot, in: leaf, ordering, search, grouped: grouped)
+                // A binary search reads one slot's keys per step, which one depending on the last
+                // comparison: each read of a large index's keys is a cache miss that waits for the
+                // one before. Asking for the whole gap first (a few slots) lets them overlap.
+                ordering.prefetchKeys(of: UnsafeBufferPointer(rebasing: slots[low..<high]), grouped: grouped)
+            }
+            if grouped {
+                while low < high {
+                    let mid = (low + high) / 2
+                    if ordering.lessInGroup(slots[mid], slot) { low = mid + 1 } else { high = mid }
+                }
+                return low
+            }
             while low < high {
                 let mid = (low + high) / 2
-                if ordering.lessInGroup(slots[mid], slot) { low = mid + 1 } else { high = mid }
+                if ordering.less(slots[mid], slot) { low = mid + 1 } else { high = mid }
             }
             return low
         }
-        while low < high {
-            let mid = (low + high) / 2
-            if ordering.less(slots[mid], slot) { low = mid + 1 } else { high = mid }
-        }
-        return low
     }
 }

@@ -156,7 +156,7 @@ extension ResultsIndex {
             if let slot = records[index].oldSlot { leaving.append((slot, index)) }
         }
         // The sort reads every leaving row's keys: asked for at once, their misses overlap.
-        keys.prefetchKeys(of: leaving.map(\.slot)[...], grouped: false)
+        leaving.map(\.slot).withUnsafeBufferPointer { keys.prefetchKeys(of: $0, grouped: false) }
         Self.sort(&leaving, by: keys, descending: true)
         for (slot, index) in leaving {
             let rank = tree.remove(slot, keys)

@@ -93,7 +93,7 @@ struct RowKeyColumns<ID: RowIdentifier>: SlotOrdering {
 
     /// Asks for the sort keys of each of `slots`, and their section handles unless they are
     /// known to share `grouped` rows' section: what comparing them reads.
-    func prefetchKeys(of slots: ArraySlice<Int32>, grouped: Bool) {
+    func prefetchKeys(of slots: UnsafeBufferPointer<Int32>, grouped: Bool) {
         guard !slots.isEmpty else { return }
         if !grouped {
             sectionOf.withUnsafeBufferPointer { sections in

@@ -1,0 +1,181 @@
+/// The elements of one order-tree node field, in memory that the node owns alone.
+///
+/// An `Array` stored in a class is read through its buffer's header (its count) and is
+/// retained for most uses: an atomic write to that header, which in a large tree is a cache
+/// miss, and which holds back every later read until it lands. A search would wait for one
+/// such miss per buffer of every node it passes. Here the count and the address live in the
+/// node itself, so once a node's first line has arrived, every buffer of it can be read (or
+/// asked for) at once, and reading an element retains nothing.
+///
+/// Noncopyable: the buffer is freed when its value is destroyed, whether the node is
+/// deinitialized or the field is assigned a new buffer.
+struct NodeBuffer<Element>: ~Copyable {
+    /// The elements, or `nil` while nothing was ever allocated.
+    private var base: UnsafeMutablePointer<Element>?
+    /// The number of elements, and the number `base` has room for: 32 bits each, so that a
+    /// node's six buffers and its count fit in two cache lines.
+    private var storedCount: Int32
+    private var storedCapacity: Int32
+
+    /// An empty buffer, with nothing allocated.
+    init() {
+        base = nil
+        storedCount = 0
+        storedCapacity = 0
+    }
+
+    /// The number of elements.
+    var count: Int {
+        get { Int(storedCount) }
+        set { storedCount = Int32(newValue) }
+    }
+
+    private var capacity: Int {
+        get { Int(storedCapacity) }
+        set { storedCapacity = Int32(newValue) }
+    }
+
+    /// A buffer holding `elements`, with room for exactly as many.
+    ///
+    /// - Complexity: O(m) for m elements.
+    init(_ elements: some Collection<Element>) {
+        let count = elements.count
+        storedCount = Int32(count)
+        storedCapacity = Int32(count)
+        guard count > 0 else {
+            base = nil
+            return
+        }
+        let memory = UnsafeMutablePointer<Element>.allocate(capacity: count)
+        _ = UnsafeMutableBufferPointer(start: memory, count: count).initialize(fromContentsOf: elements)
+        base = memory
+    }
+
+    deinit {
+        if let base {
+            base.deinitialize(count: count)
+            base.deallocate()
+        }
+    }
+
+    /// Whether there are no elements.
+    var isEmpty: Bool { count == 0 }
+
+    /// The first element, or `nil` when empty.
+    var first: Element? { count > 0 ? base.unsafelyUnwrapped[0] : nil }
+
+    /// The element at `index`, which must be in `0..<count`.
+    subscript(index: Int) -> Element {
+        get {
+            precondition(index >= 0 && index < count, "internal inconsistency: node index \(index) outside 0..<\(count)")
+            return base.unsafelyUnwrapped[index]
+        }
+        set {
+            precondition(index >= 0 && index < count, "internal inconsistency: node index \(index) outside 0..<\(count)")
+            base.unsafelyUnwrapped[index] = newValue
+        }
+    }
+
+    /// The address of the element at `index` (`index` may be `count`), for hints; `nil`
+    /// while nothing is allocated.
+    func address(of index: Int) -> UnsafeRawPointer? {
+        base.map { UnsafeRawPointer($0 + index) }
+    }
+
+    /// Calls `body` with the elements.
+    func withUnsafeBufferPointer<Result>(_ body: (UnsafeBufferPointer<Element>) throws -> Result) rethrows -> Result {
+        try body(UnsafeBufferPointer(start: base, count: count))
+    }
+
+    /// A copy of the elements at `range`, which must be within `0..<count`.
+    func array(_ range: Range<Int>) -> [Element] {
+        withUnsafeBufferPointer { Array($0[range]) }
+    }
+
+    /// A copy of every element.
+    var array: [Element] { withUnsafeBufferPointer { Array($0) } }
+
+    /// Makes room for `extra` more elements, growing geometrically.
+    private mutating func reserve(_ extra: Int) {
+        guard count + extra > capacity else { return }
+        let newCapacity = Swift.max(count + extra, capacity * 2, 4)
+        let memory = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
+        if let base {
+            memory.moveInitialize(from: base, count: count)
+            base.deallocate()
+        }
+        base = memory
+        capacity = newCapacity
+    }
+
+    /// Adds `element` at the end.
+    ///
+    /// - Complexity: O(1) amortized.
+    mutating func append(_ element: Element) {
+        insert(element, at: count)
+    }
+
+    /// Adds `elements` at the end.
+    ///
+    /// - Complexity: O(m) amortized for m elements.
+    mutating func append(contentsOf elements: some Collection<Element>) {
+        insert(contentsOf: elements, at: count)
+    }
+
+    /// Inserts `element` at `index`, which must be in `0...count`.
+    ///
+    /// - Complexity: O(count − index).
+    mutating func insert(_ element: Element, at index: Int) {
+        precondition(index >= 0 && index <= count, "internal inconsistency: node index \(index) outside 0...\(count)")
+        reserve(1)
+        let base = base.unsafelyUnwrapped
+        (base + index + 1).moveInitialize(from: base + index, count: count - index)
+        (base + index).initialize(to: element)
+        count += 1
+    }
+
+    /// Inserts `elements` at `index`, which must be in `0...count`.
+    ///
+    /// - Complexity: O(count − index + m) for m elements.
+    mutating func insert(contentsOf elements: some Collection<Element>, at index: Int) {
+        precondition(index >= 0 && index <= count, "internal inconsistency: node index \(index) outside 0...\(count)")
+        let added = elements.count
+        guard added > 0 else { return }
+        reserve(added)
+        let base = base.unsafelyUnwrapped
+        (base + index + added).moveInitialize(from: base + index, count: count - index)
+        _ = UnsafeMutableBufferPointer(start: base + index, count: added).initialize(fromContentsOf: elements)
+        count += added
+    }
+
+    /// Removes and returns the element at `index`, which must be in `0..<count`.
+    ///
+    /// - Complexity: O(count − index).
+    @discardableResult
+    mutating func remove(at index: Int) -> Element {
+        precondition(index >= 0 && index < count, "internal inconsistency: node index \(index) outside 0..<\(count)")
+        let base = base.unsafelyUnwrapped
+        let element = (base + index).move()
+        (base + index).moveInitialize(from: base + index + 1, count: count - index - 1)
+        count -= 1
+        return element
+    }
+
+    /// Removes the elements at `range`, which must be within `0..<count`.
+    ///
+    /// - Complexity: O(count − range.lowerBound).
+    mutating func removeSubrange(_ range: Range<Int>) {
+        precondition(range.lowerBound >= 0 && range.upperBound <= count, "internal inconsistency: node range \(range) outside 0..<\(count)")
+        guard !range.isEmpty else { return }
+        let base = base.unsafelyUnwrapped
+        (base + range.lowerBound).deinitialize(count: range.count)
+        (base + range.lowerBound).moveInitialize(from: base + range.upperBound, count: count - range.upperBound)
+        count -= range.count
+    }
+
+    /// Removes the elements from `start` on.
+    mutating func removeSubrange(_ range: PartialRangeFrom<Int>) {
+        removeSubrange(range.lowerBound..<count)
+    }
+}
+
