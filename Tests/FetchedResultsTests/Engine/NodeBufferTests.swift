@@ -1,0 +1,104 @@
+@testable import FetchedResults
+import Synchronization
+import Testing
+import TestSupport
+
+/// Counts the instances alive, so a test sees every element a buffer held released exactly
+/// once.
+private final class Tracked {
+    static let alive = Atomic<Int>(0)
+    let value: Int
+
+    init(_ value: Int) {
+        self.value = value
+        Self.alive.add(1, ordering: .relaxed)
+    }
+
+    deinit { Self.alive.subtract(1, ordering: .relaxed) }
+}
+
+@Suite("NodeBuffer", .serialized)
+struct NodeBufferTests {
+    /// Random edits applied to a buffer and to an array side by side leave the same elements,
+    /// and every object the buffer held is released once it is gone.
+    @Test(arguments: testSeeds(count: 6))
+    func matchesAnArray(seed: UInt64) {
+        var rng = SeededGenerator(seed: seed)
+        let aliveBefore = Tracked.alive.load(ordering: .relaxed)
+        do {
+            var buffer = NodeBuffer<Tracked>()
+            var model: [Tracked] = []
+            var next = 0
+            func make(_ count: Int) -> [Tracked] {
+                defer { next += count }
+                return (next..<(next + count)).map(Tracked.init)
+            }
+            for step in 0..<2_000 {
+                switch Int.random(in: 0..<8, using: &rng) {
+                case 0:
+                    let element = make(1)[0]
+                    buffer.append(element)
+                    model.append(element)
+                case 1:
+                    let index = Int.random(in: 0...model.count, using: &rng)
+                    let element = make(1)[0]
+                    buffer.insert(element, at: index)
+                    model.insert(element, at: index)
+                case 2:
+                    let index = Int.random(in: 0...model.count, using: &rng)
+                    let elements = make(Int.random(in: 0..<20, using: &rng))
+                    buffer.insert(contentsOf: elements, at: index)
+                    model.insert(contentsOf: elements, at: index)
+                case 3 where !model.isEmpty:
+                    let index = Int.random(in: 0..<model.count, using: &rng)
+                    #expect(buffer.remove(at: index) === model.remove(at: index))
+                case 4:
+                    let low = Int.random(in: 0...model.count, using: &rng)
+                    let high = Int.random(in: low...min(model.count, low + 30), using: &rng)
+                    buffer.removeSubrange(low..<high)
+                    model.removeSubrange(low..<high)
+                case 5 where !model.isEmpty:
+                    let index = Int.random(in: 0..<model.count, using: &rng)
+                    let element = make(1)[0]
+                    buffer[index] = element
+                    model[index] = element
+                case 6 where model.count > 40:
+                    let start = Int.random(in: 0...model.count, using: &rng)
+                    buffer.removeSubrange(start...)
+                    model.removeSubrange(start...)
+                case 7 where Int.random(in: 0..<50, using: &rng) == 0:
+                    // A whole new buffer: the old one's elements are released.
+                    buffer = NodeBuffer(model)
+                default:
+                    let elements = make(Int.random(in: 0..<5, using: &rng))
+                    buffer.append(contentsOf: elements)
+                    model.append(contentsOf: elements)
+                }
+                #expect(buffer.count == model.count, "seed \(seed), step \(step)")
+                #expect(buffer.isEmpty == model.isEmpty)
+                #expect(buffer.first === model.first)
+                #expect(buffer.array.elementsEqual(model, by: ===), "seed \(seed), step \(step)")
+            }
+            if model.count > 2 {
+                #expect(buffer.array(1..<(model.count - 1)).elementsEqual(model[1..<(model.count - 1)], by: ===))
+            }
+            #expect(Tracked.alive.load(ordering: .relaxed) - aliveBefore == model.count)
+        }
+        #expect(Tracked.alive.load(ordering: .relaxed) == aliveBefore, "seed \(seed): a buffer leaked or over-released")
+    }
+
+    /// Plain values in and out; an empty buffer allocates nothing and has no address.
+    @Test func holdsPlainValues() {
+        var buffer = NodeBuffer<Int32>()
+        #expect(buffer.isEmpty && buffer.first == nil && buffer.address(of: 0) == nil)
+        buffer.append(contentsOf: [3, 1, 4, 1, 5])
+        buffer.insert(9, at: 0)
+        buffer.remove(at: 2)
+        buffer[1] += 10
+        #expect(buffer.array == [9, 13, 4, 1, 5])
+        #expect(buffer.withUnsafeBufferPointer { $0.reduce(0, +) } == 32)
+        #expect(buffer.address(of: 0) != nil)
+        buffer.removeSubrange(0..<5)
+        #expect(buffer.isEmpty && buffer.array.isEmpty)
+    }
+}
