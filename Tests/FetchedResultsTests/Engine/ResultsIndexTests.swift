@@ -60,6 +60,8 @@ struct ResultsIndexTests {
         let (offset, limit) = windows[Int(seed % UInt64(windows.count))]
         var reference = ReferenceRows(ascending: ascending, offset: offset, limit: limit)
         var index = ResultsIndex<Int>(ascending: ascending, offset: offset, limit: limit)
+        // Half the seeds sort every commit's rows first; the others correct the ranks after.
+        if seed % 2 == 1 { index.rankCorrectionLimit = 0 }
         let idSpace = 160
         for id in 0..<80 { reference.rows[id] = randomKeys(&rng) }
         index.load(reference.rows.map { ($0.key, $0.value) })
@@ -183,5 +185,45 @@ struct ResultsIndexDiffTests {
         let diff = ResultsIndex<Int>.diff(from: old, to: new)
         expectReproduces(diff.changes, from: rendered(old), to: rendered(new), "\(diff.changes)")
         #expect(diff.changes.reloadedRows.isEmpty && diff.changes.reconfiguredRows.isEmpty)
+    }
+}
+
+/// Ranks found one operation at a time, against the ranks of the whole run.
+@Suite("ResultsIndex rank correction")
+struct ResultsIndexRankCorrectionTests {
+    /// Removals in any order: each finds its rank among the rows left; corrected, the ranks
+    /// are those before the first removal.
+    @Test(arguments: testSeeds(count: 8))
+    func removalsGetTheirRanksBefore(seed: UInt64) {
+        var rng = SeededGenerator(seed: seed)
+        let rows = Array(0..<Int.random(in: 1...300, using: &rng))
+        let removed = Array(rows.shuffled(using: &rng).prefix(Int.random(in: 1...rows.count, using: &rng)))
+        var remaining = rows
+        var ranks: [Int] = []
+        for row in removed {
+            let rank = remaining.firstIndex(of: row)!
+            ranks.append(rank)
+            remaining.remove(at: rank)
+        }
+        ResultsIndex<Int>.ranksAmongAll(&ranks, from: ranks.indices)
+        #expect(ranks == removed, "seed \(seed)")
+    }
+
+    /// Insertions in any order: each finds its rank among the rows there so far; corrected
+    /// (visited in reverse), the ranks are those after the last insertion.
+    @Test(arguments: testSeeds(count: 8))
+    func insertionsGetTheirRanksAfter(seed: UInt64) {
+        var rng = SeededGenerator(seed: seed)
+        let final = Array(0..<Int.random(in: 1...300, using: &rng))
+        let inserted = Array(final.shuffled(using: &rng).prefix(Int.random(in: 1...final.count, using: &rng)))
+        var present = final.filter { !inserted.contains($0) }
+        var ranks: [Int] = []
+        for row in inserted {
+            let rank = present.firstIndex { $0 > row } ?? present.count
+            ranks.append(rank)
+            present.insert(row, at: rank)
+        }
+        ResultsIndex<Int>.ranksAmongAll(&ranks, from: ranks.indices.reversed())
+        #expect(ranks == inserted, "seed \(seed)")
     }
 }

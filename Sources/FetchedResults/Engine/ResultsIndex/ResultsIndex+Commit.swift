@@ -146,23 +146,31 @@ extension ResultsIndex {
         }
 
         // 2. Mutate: remove every changed row under its old keys, then insert the survivors
-        // and newcomers under their new keys. Rows leave from the last to the first, so the
-        // rank each removal finds is its rank before the commit; they enter from the first
-        // to the last, so the rank each insertion finds is its rank after the commit. One
-        // descent per row each way, no separate rank search (each costs cache misses).
+        // and newcomers under their new keys: one descent per row each way, no separate
+        // rank search (each costs cache misses). Each removal finds its row's rank among the
+        // rows still there, and each insertion among the rows there so far; the ranks before
+        // and after the commit follow from those (`ranksAmongAll`). A large commit sorts its
+        // rows instead, removing from the last to the first and inserting from the first to
+        // the last, so that each search finds the rank itself.
         var leaving: [(slot: Int32, record: Int)] = []
         leaving.reserveCapacity(removed)
         for index in records.indices {
             if let slot = records[index].oldSlot { leaving.append((slot, index)) }
         }
-        // The sort reads every leaving row's keys: asked for at once, their misses overlap.
+        // The searches read every leaving row's keys: asked for at once, their misses overlap.
         leaving.map(\.slot).withUnsafeBufferPointer { keys.prefetchKeys(of: $0, grouped: false) }
-        Self.sort(&leaving, by: keys, descending: true)
+        let sortsLeaving = leaving.count > rankCorrectionLimit
+        if sortsLeaving { Self.sort(&leaving, by: keys, descending: true) }
+        var oldRanks: [Int] = []
+        oldRanks.reserveCapacity(leaving.count)
         for (slot, index) in leaving {
-            let rank = tree.remove(slot, keys)
-            records[index].oldRank = rank
-            records[index].oldLocation = location(forRank: rank, window: oldWindow, firstDirectory: oldFirstDirectory)
+            oldRanks.append(tree.remove(slot, keys))
             sectionCounts[Int(records[index].oldHandle)] -= 1
+        }
+        if !sortsLeaving { Self.ranksAmongAll(&oldRanks, from: oldRanks.indices) }
+        for (position, (_, index)) in leaving.enumerated() {
+            records[index].oldRank = oldRanks[position]
+            records[index].oldLocation = location(forRank: oldRanks[position], window: oldWindow, firstDirectory: oldFirstDirectory)
         }
         var entering: [(slot: Int32, record: Int)] = []
         entering.reserveCapacity(inserted)
@@ -186,9 +194,17 @@ extension ResultsIndex {
                 freeSlots.append(slot)
             }
         }
-        Self.sort(&entering, by: keys, descending: false)
-        for (slot, index) in entering {
-            records[index].newRank = tree.insert(slot, keys)
+        let sortsEntering = entering.count > rankCorrectionLimit
+        if sortsEntering { Self.sort(&entering, by: keys, descending: false) }
+        var newRanks: [Int] = []
+        newRanks.reserveCapacity(entering.count)
+        for (slot, _) in entering {
+            newRanks.append(tree.insert(slot, keys))
+        }
+        // An insertion's rank counts the rows inserted before it, not those after it.
+        if !sortsEntering { Self.ranksAmongAll(&newRanks, from: newRanks.indices.reversed()) }
+        for (position, (_, index)) in entering.enumerated() {
+            records[index].newRank = newRanks[position]
         }
         rebuildDirectory()
 
@@ -298,6 +314,35 @@ extension ResultsIndex {
         }
         _checkInvariants()
         return diff
+    }
+
+    /// Turns the ranks a run of removals found (each among the rows still there) into ranks
+    /// before any of them, or the ranks a run of insertions found (each among the rows there
+    /// so far) into ranks after all of them.
+    ///
+    /// Visited in `order` — the removals in the order they ran, the insertions in reverse —
+    /// each rank counts the rows visited before it whose rank is at most its own, which take
+    /// places before it: the rank becomes the position of its place among all the places.
+    ///
+    /// - Parameters:
+    ///   - ranks: The ranks the operations found, in the order they ran; replaced by their
+    ///     ranks among all the rows.
+    ///   - order: The positions of `ranks` in the order to visit them.
+    /// - Complexity: O(k²) for k ranks, in integer comparisons.
+    static func ranksAmongAll(_ ranks: inout [Int], from order: some Sequence<Int>) {
+        // The ranks already placed, in increasing order.
+        var placed: [Int] = []
+        placed.reserveCapacity(ranks.count)
+        for position in order {
+            var rank = ranks[position]
+            var below = 0
+            while below < placed.count && placed[below] <= rank {
+                rank += 1
+                below += 1
+            }
+            placed.insert(rank, at: below)
+            ranks[position] = rank
+        }
     }
 
     /// Sorts changed rows by their slots' order under `keys` (taken as a parameter, so the

@@ -160,6 +160,11 @@ struct ResultsIndex<ID: RowIdentifier> {
 
     var keys: RowKeyColumns<ID>
     var tree = OrderTree()
+    /// The most rows a commit removes (or inserts) in their input order, correcting their
+    /// ranks afterwards (``ranksAmongAll(_:from:)``, quadratic in the rows); a commit with
+    /// more sorts them first (``sort(_:by:descending:)``, which reads their keys). Tests set
+    /// it to take either path.
+    var rankCorrectionLimit = 256
     var slots = SlotMap<ID>()
     /// The slot of each row by identifier, as a dictionary-like view (`keys`, iteration,
     /// subscript) over ``slots`` and the identifier column.
