@@ -321,27 +321,29 @@ extension ResultsIndex {
     /// so far) into ranks after all of them.
     ///
     /// Visited in `order` — the removals in the order they ran, the insertions in reverse —
-    /// each rank counts the rows visited before it whose rank is at most its own, which take
-    /// places before it: the rank becomes the position of its place among all the places.
+    /// a rank r becomes the r-th place (from 0) not taken by a rank visited before it.
     ///
     /// - Parameters:
     ///   - ranks: The ranks the operations found, in the order they ran; replaced by their
     ///     ranks among all the rows.
     ///   - order: The positions of `ranks` in the order to visit them.
-    /// - Complexity: O(k²) for k ranks, in integer comparisons.
+    /// - Complexity: O(k log k) comparisons and O(k²) moved integers for k ranks.
     static func ranksAmongAll(_ ranks: inout [Int], from order: some Sequence<Int>) {
-        // The ranks already placed, in increasing order.
-        var placed: [Int] = []
-        placed.reserveCapacity(ranks.count)
+        // The places already taken, in increasing order. The i-th of them has `taken[i] - i`
+        // free places before it, a count that never decreases with i: the places taken
+        // before the r-th free place are those with at most r free places before them.
+        var taken: [Int] = []
+        taken.reserveCapacity(ranks.count)
         for position in order {
-            var rank = ranks[position]
-            var below = 0
-            while below < placed.count && placed[below] <= rank {
-                rank += 1
-                below += 1
+            let rank = ranks[position]
+            var low = 0
+            var high = taken.count
+            while low < high {
+                let mid = (low + high) / 2
+                if taken[mid] - mid <= rank { low = mid + 1 } else { high = mid }
             }
-            placed.insert(rank, at: below)
-            ranks[position] = rank
+            taken.insert(rank + low, at: low)
+            ranks[position] = rank + low
         }
     }
 

@@ -161,7 +161,7 @@ struct ResultsIndex<ID: RowIdentifier> {
     var keys: RowKeyColumns<ID>
     var tree = OrderTree()
     /// The most rows a commit removes (or inserts) in their input order, correcting their
-    /// ranks afterwards (``ranksAmongAll(_:from:)``, quadratic in the rows); a commit with
+    /// ranks afterwards (``ranksAmongAll(_:from:)``, which moves O(k²) integers); a commit with
     /// more sorts them first (``sort(_:by:descending:)``, which reads their keys). Tests set
     /// it to take either path.
     var rankCorrectionLimit = 256
