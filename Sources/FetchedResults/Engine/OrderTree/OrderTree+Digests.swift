@@ -184,10 +184,11 @@ extension OrderTree {
         }
     }
 
-    /// Asks the processor for every line of the first `count` elements of `buffer`.
+    /// Asks the processor for every line of the elements of `buffer` (a hint that changes
+    /// nothing).
     @inline(__always)
-    static func prefetchLines<Element>(of buffer: borrowing NodeBuffer<Element>, count: Int) {
+    static func prefetchLines<Element>(of buffer: borrowing NodeBuffer<Element>) {
         guard let start = buffer.address(of: 0) else { return }
-        prefetchLines(of: UnsafeRawBufferPointer(start: start, count: count * MemoryLayout<Element>.stride))
+        prefetchLines(of: UnsafeRawBufferPointer(start: start, count: buffer.count * MemoryLayout<Element>.stride))
     }
 }

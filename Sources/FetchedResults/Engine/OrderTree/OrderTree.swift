@@ -447,8 +447,8 @@ struct OrderTree {
         if node.digests.count != count { computeDigests(of: node, ordering) }
         // The node's other buffers, which the descent reads once the search is done: their
         // addresses are in the node's first lines, already read.
-        prefetchLines(of: node.counts, count: count)
-        prefetchLines(of: node.children, count: count)
+        prefetchLines(of: node.counts)
+        prefetchLines(of: node.children)
         let digest = search.digest
         let index = node.digests.withUnsafeBufferPointer { digests in
             // The search's reads in a cold node overlap instead of waiting one for another.
@@ -488,7 +488,7 @@ struct OrderTree {
         let count = leaf.slots.count
         // The slots, asked for with the fences: the gap between two fences is known only
         // after their search.
-        prefetchLines(of: leaf.slots, count: count)
+        prefetchLines(of: leaf.slots)
         var (low, high) = (0, count)
         if ordering.hasDigests && !leaf.fences.isEmpty {
             (low, high) = fenceGap(of: slot, in: leaf, ordering, search, grouped: search.isInsideGroup)
@@ -517,7 +517,7 @@ struct OrderTree {
     private static func lowerBound<O: SlotOrdering>(_ slot: Int32, in leaf: Node, _ ordering: O, _ search: Search) -> Int {
         // The slots, asked for with the fences: the gap between two fences is known only
         // after their search.
-        prefetchLines(of: leaf.slots, count: leaf.slots.count)
+        prefetchLines(of: leaf.slots)
         return leaf.slots.withUnsafeBufferPointer { slots in
             var low = 0
             var high = slots.count
