@@ -101,4 +101,14 @@ struct NodeBufferTests {
         buffer.removeSubrange(0..<5)
         #expect(buffer.isEmpty && buffer.array.isEmpty)
     }
+
+    /// A buffer's extent covers its bytes from its first element, with a line to spare.
+    @Test func extentCoversTheElements() {
+        #expect(NodeBuffer<Int32>().extent.address == nil && NodeBuffer<Int32>().extent.lines == 0)
+        let buffer = NodeBuffer<Int32>(Array(0..<20))
+        #expect(buffer.extent.address == buffer.address(of: 0))
+        #expect(buffer.extent.lines == 3)  // 80 bytes: two lines, and one for a start inside a line
+        #expect(NodeBuffer<SlotDigest>(Array(repeating: .unknown, count: 48)).extent.lines == 16)  // 960 bytes
+        NodeLines(buffer.extent).prefetch()
+    }
 }

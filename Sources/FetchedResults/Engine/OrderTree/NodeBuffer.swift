@@ -1,3 +1,5 @@
+internal import MemoryHints
+
 /// The elements of one order-tree node field, in memory that the node owns alone.
 ///
 /// An `Array` stored in a class is read through its buffer's header (its count) and is
@@ -80,6 +82,14 @@ struct NodeBuffer<Element>: ~Copyable {
     /// while nothing is allocated.
     func address(of index: Int) -> UnsafeRawPointer? {
         base.map { UnsafeRawPointer($0 + index) }
+    }
+
+    /// The address of the elements and the number of cache lines they span (one more than
+    /// their bytes need, for a start inside a line): what ``NodeLines`` keeps.
+    var extent: (address: UnsafeRawPointer?, lines: UInt16) {
+        guard let base else { return (nil, 0) }
+        let bytes = count * MemoryLayout<Element>.stride
+        return (UnsafeRawPointer(base), UInt16(clamping: (bytes + 63) / 64 + 1))
     }
 
     /// Calls `body` with the elements.
@@ -179,3 +189,34 @@ struct NodeBuffer<Element>: ~Copyable {
     }
 }
 
+
+/// Where a node's first-read buffers were when its parent last changed it: up to two
+/// addresses, each with the number of lines it spans. A parent keeps one per child, so that a
+/// descent can ask for a child's buffers together with the child's first lines instead of
+/// after them. A hint only: a stale one (a buffer moved since) asks for lines that go unused,
+/// and asking never faults.
+struct NodeLines {
+    private var first: UnsafeRawPointer?
+    private var second: UnsafeRawPointer?
+    private var firstLines: UInt16
+    private var secondLines: UInt16
+
+    /// The lines of up to two buffers (``NodeBuffer/extent``).
+    init(_ first: (address: UnsafeRawPointer?, lines: UInt16), _ second: (address: UnsafeRawPointer?, lines: UInt16) = (nil, 0)) {
+        (self.first, firstLines) = first
+        (self.second, secondLines) = second
+    }
+
+    /// Asks the processor for every line (a hint that changes nothing).
+    @inline(__always)
+    func prefetch() {
+        Self.prefetch(first, firstLines)
+        Self.prefetch(second, secondLines)
+    }
+
+    @inline(__always)
+    private static func prefetch(_ address: UnsafeRawPointer?, _ lines: UInt16) {
+        guard let address else { return }
+        for line in 0..<Int(lines) { frk_prefetch(address + line * 64) }
+    }
+}

@@ -54,11 +54,13 @@ extension OrderTree {
                 node.children.remove(at: index)
                 node.counts.remove(at: index)
                 node.firsts.remove(at: index)
+                node.childLines.remove(at: index)
             } else {
                 let child = node.children[index]
                 removeRange(childLow, childHigh, from: child)
                 node.counts[index] = child.total
                 node.firsts[index] = child.first
+                node.childLines[index] = child.lines
                 index += 1
             }
             start = end
@@ -128,10 +130,12 @@ extension OrderTree {
         let split = insertRun(run, at: remaining, into: child)
         node.counts[index] = child.total
         node.firsts[index] = child.first
+        node.childLines[index] = child.lines
         if !split.isEmpty {
             node.children.insert(contentsOf: split, at: index + 1)
             node.counts.insert(contentsOf: split.map(\.total), at: index + 1)
             node.firsts.insert(contentsOf: split.map(\.first), at: index + 1)
+            node.childLines.insert(contentsOf: split.map(\.lines), at: index + 1)
         }
         guard node.children.count > branchCapacity else { return [] }
         let parts = pieces(of: node.children.count, fill: branchCapacity * 3 / 4)
@@ -139,6 +143,7 @@ extension OrderTree {
         node.children.removeSubrange(parts[0].upperBound...)
         node.counts.removeSubrange(parts[0].upperBound...)
         node.firsts.removeSubrange(parts[0].upperBound...)
+        node.childLines.removeSubrange(parts[0].upperBound...)
         node.total = node.countBefore(node.counts.count)
         return siblings
     }

@@ -105,7 +105,11 @@ extension OrderTree {
             return
         }
         computeDigests(of: node, ordering)
-        for index in 0..<node.children.count { computeAllDigests(under: node.children[index], ordering) }
+        for index in 0..<node.children.count {
+            let child = node.children[index]
+            computeAllDigests(under: child, ordering)
+            node.childLines[index] = child.lines
+        }
     }
 
     /// Computes the fences of a leaf: the digests of the slots at every

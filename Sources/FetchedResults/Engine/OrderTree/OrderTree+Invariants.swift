@@ -28,7 +28,8 @@ extension OrderTree {
                 }
                 precondition(!node.children.isEmpty, "internal inconsistency: internal node without children")
                 precondition(node.children.count <= Self.branchCapacity, "internal inconsistency: overfull branch")
-                precondition(node.counts.count == node.children.count && node.firsts.count == node.children.count,
+                precondition(node.counts.count == node.children.count && node.firsts.count == node.children.count
+                                 && node.childLines.count == node.children.count,
                              "internal inconsistency: branch arrays of different lengths")
                 precondition(node.digests.isEmpty || node.digests.count == node.firsts.count,
                              "internal inconsistency: digests of some children only")

@@ -99,6 +99,9 @@ struct OrderTree {
         @exclusivity(unchecked) var children: NodeBuffer<Node>
         /// The first slot under each child.
         @exclusivity(unchecked) var firsts: NodeBuffer<Int32>
+        /// Where each child's buffers were when this node last changed it (``NodeLines``): a
+        /// descent asks for them with the child's first lines, instead of reading those first.
+        @exclusivity(unchecked) var childLines: NodeBuffer<NodeLines>
 
         init(leaf slots: [Int32]) {
             isLeaf = true
@@ -109,6 +112,7 @@ struct OrderTree {
             counts = NodeBuffer()
             children = NodeBuffer()
             firsts = NodeBuffer()
+            childLines = NodeBuffer()
         }
 
         init(children: [Node]) {
@@ -121,6 +125,14 @@ struct OrderTree {
             self.counts = NodeBuffer(counts)
             self.children = NodeBuffer(children)
             firsts = NodeBuffer(children.map(\.first))
+            childLines = NodeBuffer(children.map(\.lines))
+        }
+
+        /// Where the buffers a search of this node reads first are now: a leaf's fences and
+        /// slots, a branch's digests (it asks for its counts and children itself, while it
+        /// searches the digests).
+        var lines: NodeLines {
+            isLeaf ? NodeLines(fences.extent, slots.extent) : NodeLines(digests.extent)
         }
 
         /// The first slot under this node; the node must not be empty.
@@ -212,15 +224,18 @@ struct OrderTree {
             return right
         }
         let index = childIndex(slot, in: node, ordering, &search)
+        prefetchChild(index, of: node)
         rank += node.countBefore(index)
         let child = node.children[index]
         let split = insert(slot, into: child, ordering, &search, rank: &rank)
         node.counts[index] = child.total
+        node.childLines[index] = child.lines
         setFirst(of: node, at: index, ordering)
         if let split {
             node.children.insert(split, at: index + 1)
             node.counts.insert(split.total, at: index + 1)
             node.firsts.insert(split.first, at: index + 1)
+            node.childLines.insert(split.lines, at: index + 1)
             if node.digests.count + 1 == node.firsts.count {
                 node.digests.insert(ordering.digest(of: split.first), at: index + 1)
             } else {
@@ -239,6 +254,7 @@ struct OrderTree {
         node.children.removeSubrange(half...)
         node.counts.removeSubrange(half...)
         node.firsts.removeSubrange(half...)
+        node.childLines.removeSubrange(half...)
         node.total = node.countBefore(node.counts.count)
         return right
     }
@@ -270,10 +286,12 @@ struct OrderTree {
             return
         }
         let index = childIndex(slot, in: node, ordering, &search)
+        prefetchChild(index, of: node)
         rank += node.countBefore(index)
         let child = node.children[index]
         remove(slot, from: child, ordering, &search, rank: &rank)
         node.counts[index] = child.total
+        node.childLines[index] = child.lines
         if child.total == 0 {
             if node.digests.count == node.firsts.count {
                 node.digests.remove(at: index)
@@ -283,6 +301,7 @@ struct OrderTree {
             node.children.remove(at: index)
             node.counts.remove(at: index)
             node.firsts.remove(at: index)
+            node.childLines.remove(at: index)
             return
         }
         setFirst(of: node, at: index, ordering)
@@ -317,9 +336,11 @@ struct OrderTree {
             a.children.append(contentsOf: b.children.array)
             b.counts.withUnsafeBufferPointer { a.counts.append(contentsOf: $0) }
             b.firsts.withUnsafeBufferPointer { a.firsts.append(contentsOf: $0) }
+            b.childLines.withUnsafeBufferPointer { a.childLines.append(contentsOf: $0) }
         }
         a.total += b.total
         node.counts[index] = a.total
+        node.childLines[index] = a.lines
         if node.digests.count == node.firsts.count {
             node.digests.remove(at: index + 1)
         } else {
@@ -328,6 +349,19 @@ struct OrderTree {
         node.children.remove(at: index + 1)
         node.counts.remove(at: index + 1)
         node.firsts.remove(at: index + 1)
+        node.childLines.remove(at: index + 1)
+    }
+
+    /// Asks for child `index` of `node` before the descent reads it: its first lines and,
+    /// from ``Node/childLines``, its buffers, so they arrive together instead of one after
+    /// the other. Nothing is retained: the child's address is read as a plain word.
+    @inline(__always)
+    private static func prefetchChild(_ index: Int, of node: Node) {
+        guard let slot = node.children.address(of: index) else { return }
+        let child = slot.load(as: UnsafeRawPointer.self)
+        frk_prefetch(child)
+        frk_prefetch(child + 64)
+        if index < node.childLines.count { node.childLines[index].prefetch() }
     }
 
     /// The number of slots that sort before `slot` (its position, when it is in the tree).
