@@ -151,8 +151,6 @@ extension OrderTree {
         let digest = search.digest
         let slotCount = leaf.slots.count
         return leaf.fences.withUnsafeBufferPointer { fences in
-            // The search's reads in a cold leaf overlap instead of waiting one for another.
-            prefetchLines(of: UnsafeRawBufferPointer(fences))
             var low = 0
             var high = fences.count
             while low < high {

@@ -129,10 +129,10 @@ struct OrderTree {
         }
 
         /// Where the buffers a search of this node reads first are now: a leaf's fences and
-        /// slots, a branch's digests (it asks for its counts and children itself, while it
-        /// searches the digests).
+        /// slots, a branch's digests and children (it asks for its counts itself, while it
+        /// searches the digests: the descent reads them only after it has moved on).
         var lines: NodeLines {
-            isLeaf ? NodeLines(fences.extent, slots.extent) : NodeLines(digests.extent)
+            isLeaf ? NodeLines(fences.extent, slots.extent) : NodeLines(digests.extent, children.extent)
         }
 
         /// The first slot under this node; the node must not be empty.
@@ -479,14 +479,11 @@ struct OrderTree {
         // A read (rank(of:)) may fill a node's digests too: a tree belongs to one index of
         // one non-Sendable controller, so no other thread reads it meanwhile.
         if node.digests.count != count { computeDigests(of: node, ordering) }
-        // The node's other buffers, which the descent reads once the search is done: their
-        // addresses are in the node's first lines, already read.
+        // The counts, which the descent reads once the search is done (the parent asked for
+        // the digests and children with the node's first lines, ``NodeLines``).
         prefetchLines(of: node.counts)
-        prefetchLines(of: node.children)
         let digest = search.digest
         let index = node.digests.withUnsafeBufferPointer { digests in
-            // The search's reads in a cold node overlap instead of waiting one for another.
-            prefetchLines(of: UnsafeRawBufferPointer(digests))
             var low = 1
             var high = count
             while low < high {
@@ -520,9 +517,6 @@ struct OrderTree {
     @inline(__always)
     private static func position<O: SlotOrdering>(ofPresent slot: Int32, in leaf: Node, _ ordering: O, _ search: Search) -> Int {
         let count = leaf.slots.count
-        // The slots, asked for with the fences: the gap between two fences is known only
-        // after their search.
-        prefetchLines(of: leaf.slots)
         var (low, high) = (0, count)
         if ordering.hasDigests && !leaf.fences.isEmpty {
             (low, high) = fenceGap(of: slot, in: leaf, ordering, search, grouped: search.isInsideGroup)
@@ -549,10 +543,7 @@ struct OrderTree {
     /// tell that without reading keys; without them, the leaf's first and last slots do.
     @inline(__always)
     private static func lowerBound<O: SlotOrdering>(_ slot: Int32, in leaf: Node, _ ordering: O, _ search: Search) -> Int {
-        // The slots, asked for with the fences: the gap between two fences is known only
-        // after their search.
-        prefetchLines(of: leaf.slots)
-        return leaf.slots.withUnsafeBufferPointer { slots in
+        leaf.slots.withUnsafeBufferPointer { slots in
             var low = 0
             var high = slots.count
             let grouped = search.isInsideGroup
