@@ -102,6 +102,18 @@ struct NodeBufferTests {
         #expect(buffer.isEmpty && buffer.array.isEmpty)
     }
 
+    /// Room made with the elements takes that many insertions without moving them.
+    @Test func spareRoomKeepsTheElementsInPlace() {
+        var buffer = NodeBuffer<Int32>([1, 2, 3], spare: 2)
+        let start = buffer.address(of: 0)
+        buffer.insert(0, at: 0)
+        buffer.append(4)
+        #expect(buffer.address(of: 0) == start && buffer.array == [0, 1, 2, 3, 4])
+        buffer.append(5)
+        #expect(buffer.array == [0, 1, 2, 3, 4, 5])
+        #expect(NodeBuffer<Int32>([], spare: 8).address(of: 0) == nil)
+    }
+
     /// A buffer's extent covers its bytes from its first element, with a line to spare.
     @Test func extentCoversTheElements() {
         #expect(NodeBuffer<Int32>().extent.address == nil && NodeBuffer<Int32>().extent.lines == 0)

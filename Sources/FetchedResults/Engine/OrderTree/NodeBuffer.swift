@@ -37,18 +37,19 @@ struct NodeBuffer<Element>: ~Copyable {
         set { storedCapacity = Int32(newValue) }
     }
 
-    /// A buffer holding `elements`, with room for exactly as many.
+    /// A buffer holding `elements`, with room for `spare` more.
     ///
     /// - Complexity: O(m) for m elements.
-    init(_ elements: some Collection<Element>) {
+    init(_ elements: some Collection<Element>, spare: Int = 0) {
         let count = elements.count
+        let capacity = count > 0 ? count + spare : 0
         storedCount = Int32(count)
-        storedCapacity = Int32(count)
-        guard count > 0 else {
+        storedCapacity = Int32(capacity)
+        guard capacity > 0 else {
             base = nil
             return
         }
-        let memory = UnsafeMutablePointer<Element>.allocate(capacity: count)
+        let memory = UnsafeMutablePointer<Element>.allocate(capacity: capacity)
         _ = UnsafeMutableBufferPointer(start: memory, count: count).initialize(fromContentsOf: elements)
         base = memory
     }
