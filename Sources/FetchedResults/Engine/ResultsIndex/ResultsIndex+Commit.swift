@@ -146,12 +146,8 @@ extension ResultsIndex {
         }
 
         // 2. Mutate: remove every changed row under its old keys, then insert the survivors
-        // and newcomers under their new keys: one descent per row each way, no separate
-        // rank search (each costs cache misses). Each removal finds its row's rank among the
-        // rows still there, and each insertion among the rows there so far; the ranks before
-        // and after the commit follow from those (`ranksAmongAll`). A large commit sorts its
-        // rows instead, removing from the last to the first and inserting from the first to
-        // the last, so that each search finds the rank itself.
+        // and newcomers under their new keys: one descent per row each way, which finds the
+        // row's rank too (`changeTree`), no separate rank search (each costs cache misses).
         var leaving: [(slot: Int32, record: Int)] = []
         leaving.reserveCapacity(removed)
         for index in records.indices {
@@ -159,16 +155,9 @@ extension ResultsIndex {
         }
         // The searches read every leaving row's keys: asked for at once, their misses overlap.
         leaving.map(\.slot).withUnsafeBufferPointer { keys.prefetchKeys(of: $0, grouped: false) }
-        let sortsLeaving = leaving.count > rankCorrectionLimit
-        if sortsLeaving { Self.sort(&leaving, by: keys, descending: true) }
-        var oldRanks: [Int] = []
-        oldRanks.reserveCapacity(leaving.count)
-        for (slot, index) in leaving {
-            oldRanks.append(tree.remove(slot, keys))
-            sectionCounts[Int(records[index].oldHandle)] -= 1
-        }
-        if !sortsLeaving { Self.ranksAmongAll(&oldRanks, from: oldRanks.indices) }
+        let oldRanks = changeTree(&leaving, removing: true)
         for (position, (_, index)) in leaving.enumerated() {
+            sectionCounts[Int(records[index].oldHandle)] -= 1
             records[index].oldRank = oldRanks[position]
             records[index].oldLocation = location(forRank: oldRanks[position], window: oldWindow, firstDirectory: oldFirstDirectory)
         }
@@ -194,15 +183,7 @@ extension ResultsIndex {
                 freeSlots.append(slot)
             }
         }
-        let sortsEntering = entering.count > rankCorrectionLimit
-        if sortsEntering { Self.sort(&entering, by: keys, descending: false) }
-        var newRanks: [Int] = []
-        newRanks.reserveCapacity(entering.count)
-        for (slot, _) in entering {
-            newRanks.append(tree.insert(slot, keys))
-        }
-        // An insertion's rank counts the rows inserted before it, not those after it.
-        if !sortsEntering { Self.ranksAmongAll(&newRanks, from: newRanks.indices.reversed()) }
+        let newRanks = changeTree(&entering, removing: false)
         for (position, (_, index)) in entering.enumerated() {
             records[index].newRank = newRanks[position]
         }
@@ -314,6 +295,38 @@ extension ResultsIndex {
         }
         _checkInvariants()
         return diff
+    }
+
+    /// Removes `rows` from the tree under their keys, or inserts them, and returns each row's
+    /// rank among all the rows: before the removals, or after the insertions.
+    ///
+    /// Up to ``rankCorrectionLimit`` rows run in their order and their ranks are corrected
+    /// afterwards (``ranksAmongAll(_:from:)``); more are sorted first, from the last to the
+    /// first for removals and from the first to the last for insertions, so that each search
+    /// finds the rank itself.
+    ///
+    /// - Parameters:
+    ///   - rows: The rows' slots, with their records; reordered when sorted.
+    ///   - removing: Whether to remove the rows rather than insert them.
+    /// - Returns: The ranks, in the order of `rows` on return.
+    /// - Complexity: O(k log n) for k rows, plus O(k log k) to sort or correct.
+    private mutating func changeTree(_ rows: inout [(slot: Int32, record: Int)], removing: Bool) -> [Int] {
+        let sorts = rows.count > rankCorrectionLimit
+        if sorts { Self.sort(&rows, by: keys, descending: removing) }
+        var ranks: [Int] = []
+        ranks.reserveCapacity(rows.count)
+        for (slot, _) in rows {
+            ranks.append(removing ? tree.remove(slot, keys) : tree.insert(slot, keys))
+        }
+        guard !sorts else { return ranks }
+        // A removal's rank leaves out the rows removed before it; an insertion's counts the
+        // rows inserted before it, not those after it.
+        if removing {
+            Self.ranksAmongAll(&ranks, from: ranks.indices)
+        } else {
+            Self.ranksAmongAll(&ranks, from: ranks.indices.reversed())
+        }
+        return ranks
     }
 
     /// Turns the ranks a run of removals found (each among the rows still there) into ranks
