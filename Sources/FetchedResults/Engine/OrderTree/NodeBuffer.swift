@@ -27,15 +27,9 @@ struct NodeBuffer<Element>: ~Copyable {
     }
 
     /// The number of elements.
-    var count: Int {
-        get { Int(storedCount) }
-        set { storedCount = Int32(newValue) }
-    }
+    var count: Int { Int(storedCount) }
 
-    private var capacity: Int {
-        get { Int(storedCapacity) }
-        set { storedCapacity = Int32(newValue) }
-    }
+    private var capacity: Int { Int(storedCapacity) }
 
     /// A buffer holding `elements`, with room for `spare` more.
     ///
@@ -116,7 +110,7 @@ struct NodeBuffer<Element>: ~Copyable {
             base.deallocate()
         }
         base = memory
-        capacity = newCapacity
+        storedCapacity = Int32(newCapacity)
     }
 
     /// Adds `element` at the end.
@@ -142,7 +136,7 @@ struct NodeBuffer<Element>: ~Copyable {
         let base = base.unsafelyUnwrapped
         (base + index + 1).moveInitialize(from: base + index, count: count - index)
         (base + index).initialize(to: element)
-        count += 1
+        storedCount += 1
     }
 
     /// Inserts `elements` at `index`, which must be in `0...count`.
@@ -156,7 +150,7 @@ struct NodeBuffer<Element>: ~Copyable {
         let base = base.unsafelyUnwrapped
         (base + index + added).moveInitialize(from: base + index, count: count - index)
         _ = UnsafeMutableBufferPointer(start: base + index, count: added).initialize(fromContentsOf: elements)
-        count += added
+        storedCount += Int32(added)
     }
 
     /// Removes and returns the element at `index`, which must be in `0..<count`.
@@ -168,7 +162,7 @@ struct NodeBuffer<Element>: ~Copyable {
         let base = base.unsafelyUnwrapped
         let element = (base + index).move()
         (base + index).moveInitialize(from: base + index + 1, count: count - index - 1)
-        count -= 1
+        storedCount -= 1
         return element
     }
 
@@ -181,7 +175,7 @@ struct NodeBuffer<Element>: ~Copyable {
         let base = base.unsafelyUnwrapped
         (base + range.lowerBound).deinitialize(count: range.count)
         (base + range.lowerBound).moveInitialize(from: base + range.upperBound, count: count - range.upperBound)
-        count -= range.count
+        storedCount -= Int32(range.count)
     }
 
     /// Removes the elements from `start` on.

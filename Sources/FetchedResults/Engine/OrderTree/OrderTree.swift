@@ -153,7 +153,7 @@ struct OrderTree {
 
     static let leafCapacity = 256
     /// The room a new leaf keeps for insertions beyond its slots, so that a commit's first
-    /// insertion into a leaf does not move it (about 0.3 bytes a row).
+    /// insertion into a leaf does not move it (about 0.4 bytes a row).
     static let leafSpare = 8
     static let branchCapacity = 64
 
