@@ -87,6 +87,12 @@ struct NodeBuffer<Element>: ~Copyable {
         return (UnsafeRawPointer(base), UInt16(clamping: (bytes + 63) / 64 + 1))
     }
 
+    /// Asks the processor for every line of the elements (a hint that changes nothing).
+    @inline(__always)
+    func prefetch() {
+        NodeLines.prefetch(extent)
+    }
+
     /// Calls `body` with the elements.
     func withUnsafeBufferPointer<Result>(_ body: (UnsafeBufferPointer<Element>) throws -> Result) rethrows -> Result {
         try body(UnsafeBufferPointer(start: base, count: count))
@@ -205,13 +211,14 @@ struct NodeLines {
     /// Asks the processor for every line (a hint that changes nothing).
     @inline(__always)
     func prefetch() {
-        Self.prefetch(first, firstLines)
-        Self.prefetch(second, secondLines)
+        Self.prefetch((first, firstLines))
+        Self.prefetch((second, secondLines))
     }
 
+    /// Asks the processor for `extent.lines` lines from `extent.address`.
     @inline(__always)
-    private static func prefetch(_ address: UnsafeRawPointer?, _ lines: UInt16) {
-        guard let address else { return }
-        for line in 0..<Int(lines) { frk_prefetch(address + line * 64) }
+    static func prefetch(_ extent: (address: UnsafeRawPointer?, lines: UInt16)) {
+        guard let address = extent.address else { return }
+        for line in 0..<Int(extent.lines) { frk_prefetch(address + line * 64) }
     }
 }

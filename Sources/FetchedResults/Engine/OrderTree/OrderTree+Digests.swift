@@ -1,5 +1,3 @@
-internal import MemoryHints
-
 /// A fixed-size digest of a slot's keys that an ordering computes (``SlotOrdering/digest(of:)``)
 /// and compares (``SlotOrdering/order(_:_:)``) without reading any column: the slot's group
 /// and an order-preserving summary of its first key after the group.
@@ -168,29 +166,5 @@ extension OrderTree {
             }
             return (low > 0 ? Int(fences[low - 1].position) + 1 : 0, low < fences.count ? Int(fences[low].position) : slotCount)
         }
-    }
-}
-
-extension OrderTree {
-    /// Asks the processor for every cache line of `bytes` (a hint that changes nothing), so
-    /// that a search's reads of them overlap.
-    ///
-    /// - Complexity: O(b / 64) hints for b bytes.
-    @inline(__always)
-    static func prefetchLines(of bytes: UnsafeRawBufferPointer) {
-        guard let base = bytes.baseAddress else { return }
-        var offset = 0
-        while offset < bytes.count {
-            frk_prefetch(base + offset)
-            offset += 64
-        }
-    }
-
-    /// Asks the processor for every line of the elements of `buffer` (a hint that changes
-    /// nothing).
-    @inline(__always)
-    static func prefetchLines<Element>(of buffer: borrowing NodeBuffer<Element>) {
-        guard let start = buffer.address(of: 0) else { return }
-        prefetchLines(of: UnsafeRawBufferPointer(start: start, count: buffer.count * MemoryLayout<Element>.stride))
     }
 }

@@ -484,7 +484,7 @@ struct OrderTree {
         if node.digests.count != count { computeDigests(of: node, ordering) }
         // The counts, which the descent reads once the search is done (the parent asked for
         // the digests and children with the node's first lines, ``NodeLines``).
-        prefetchLines(of: node.counts)
+        node.counts.prefetch()
         let digest = search.digest
         let index = node.digests.withUnsafeBufferPointer { digests in
             var low = 1
