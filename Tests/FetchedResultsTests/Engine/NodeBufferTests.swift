@@ -76,7 +76,7 @@ struct NodeBufferTests {
                 }
                 #expect(buffer.count == model.count, "seed \(seed), step \(step)")
                 #expect(buffer.isEmpty == model.isEmpty)
-                #expect(buffer.first === model.first)
+                #expect(buffer.array.first === model.first)
                 #expect(buffer.array.elementsEqual(model, by: ===), "seed \(seed), step \(step)")
             }
             if model.count > 2 {
@@ -90,7 +90,7 @@ struct NodeBufferTests {
     /// Plain values in and out; an empty buffer allocates nothing and has no address.
     @Test func holdsPlainValues() {
         var buffer = NodeBuffer<Int32>()
-        #expect(buffer.isEmpty && buffer.first == nil && buffer.address(of: 0) == nil)
+        #expect(buffer.isEmpty && buffer.array.isEmpty && buffer.address(of: 0) == nil)
         buffer.append(contentsOf: [3, 1, 4, 1, 5])
         buffer.insert(9, at: 0)
         buffer.remove(at: 2)

@@ -115,7 +115,7 @@ struct OrderTreeDigestTests {
         tree._checkInvariants(ordering)
         #expect(!tree.root.isLeaf)
         #expect(tree.root.digests.count == tree.root.firsts.count)
-        let first = tree.root.children.first
+        let first = tree.root.children.array.first
         let leaf = try #require(first)
         #expect(leaf.isLeaf && leaf.fences.count == (leaf.slots.count + OrderTree.fenceSpacing - 1) / OrderTree.fenceSpacing)
     }

@@ -58,9 +58,6 @@ struct NodeBuffer<Element>: ~Copyable {
     /// Whether there are no elements.
     var isEmpty: Bool { count == 0 }
 
-    /// The first element, or `nil` when empty.
-    var first: Element? { count > 0 ? base.unsafelyUnwrapped[0] : nil }
-
     /// The element at `index`, which must be in `0..<count`.
     subscript(index: Int) -> Element {
         get {

@@ -77,8 +77,9 @@ struct OrderTree {
     // owning controller's isolation domain, and no operation holds an access to a field
     // across a call that reaches the same node's field again: the dynamic exclusivity
     // checks (a runtime call per access, about 8% of a large commit) are dropped. Each field
-    // is a `NodeBuffer`, whose address and count are in the node itself: a descent reads a
-    // node's first lines, then every buffer it needs at once, and retains none of them.
+    // is a `NodeBuffer`, whose address and count are in the node itself, so reading a buffer
+    // retains nothing; with `childLines`, a descent asks for a child's first lines and the
+    // buffers its search reads first at once.
     final class Node {
         let isLeaf: Bool
         /// The number of slots under this node.
