@@ -93,4 +93,59 @@ struct ResultsIndexLoadOrderTests {
         #expect(mismatch == nil && loaded.count == rowCount, "shape \(shape), ascending \(ascending): \(difference ?? "rows missing")")
         #expect(index.visibleSections.map(\.count).reduce(0, +) == rowCount)
     }
+
+    /// After a load, slot `i` holds the `i`-th row in order (a search's neighbouring rows
+    /// have neighbouring keys), and every row is found by its identifier in its slot.
+    @Test(arguments: testSeeds(count: 6))
+    func loadNumbersSlotsInOrder(seed: UInt64) {
+        var rng = SeededGenerator(seed: seed)
+        let ids = (0..<Int.random(in: 1...2_000, using: &rng)).map { $0 * 7 }.shuffled(using: &rng)
+        var index = ResultsIndex<Int>(ascending: [Bool.random(using: &rng)], sectionsAscending: true)
+        index.load(ids.map { id in
+            (id: id, keys: RowKeys(section: .int(Int64.random(in: 0..<4, using: &rng)),
+                                   sort: [.string("Item \(UInt32.random(in: 0..<UInt32.max, using: &rng))")]))
+        })
+        var slots: [Int32] = []
+        index.tree.forEach(in: 0..<index.totalCount) { slots.append($0) }
+        #expect(slots == Array(0..<Int32(ids.count)), "seed \(seed)")
+        let visible = index.visibleIDs
+        #expect(visible.indices.allSatisfy { index.slots[visible[$0]] == Int32($0) }, "seed \(seed)")
+    }
+
+    /// Moving a column into a load's order moves each value exactly once: the result is the
+    /// permuted column, and every object it held is released once, when it is gone.
+    @Test(arguments: testSeeds(count: 4))
+    func permutingMovesEachValueOnce(seed: UInt64) {
+        var rng = SeededGenerator(seed: seed)
+        let alive = LiveCount()
+        do {
+            let count = Int.random(in: 0...500, using: &rng)
+            let order = (0..<Int32(count)).shuffled(using: &rng)
+            var values: [Counted?] = (0..<count).map { Counted($0, alive) }
+            let permuted = ResultsIndex<Int>.permuted(&values, by: order, leaving: nil)
+            #expect(values.isEmpty)
+            #expect(permuted.map { $0!.value } == order.map { Int($0) }, "seed \(seed)")
+            #expect(alive.count == count, "seed \(seed)")
+        }
+        #expect(alive.count == 0, "seed \(seed): a value leaked or was released twice")
+    }
+}
+
+/// The number of live ``Counted`` instances of one test.
+private final class LiveCount {
+    var count = 0
+}
+
+/// Counts its live instances, so a test sees each released exactly once.
+private final class Counted {
+    let value: Int
+    let alive: LiveCount
+
+    init(_ value: Int, _ alive: LiveCount) {
+        self.value = value
+        self.alive = alive
+        alive.count += 1
+    }
+
+    deinit { alive.count -= 1 }
 }

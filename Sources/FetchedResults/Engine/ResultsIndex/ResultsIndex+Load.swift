@@ -50,7 +50,6 @@ extension ResultsIndex {
         keys.ids = rows.ids
         keys.columns = rows.columns
         keys.sectionOf.reserveCapacity(count)
-        slots.reserveCapacity(count)
         // A direct-mapped cache of section values in front of the dictionary: rows of a few
         // sections arrive interleaved, and a cheap hash and one comparison beat hashing
         // every row's value for the dictionary.
@@ -69,16 +68,83 @@ extension ResultsIndex {
             }
             sectionCounts[Int(handle)] += 1
             keys.sectionOf.append(handle)
-            let previous = slots.updateValue(Int32(index), forKey: rows.ids[index])
-            precondition(previous == nil, "internal inconsistency: row \(rows.ids[index]) loaded twice")
         }
         let values = keys.sectionValues
         let ascending = keys.sectionsAscending
         directory.sort { (values[Int($0)] < values[Int($1)]) == ascending }
         rebuildDirectory()
+        renumberSlots(inOrder: loadOrder())
         // With digests and fences, so the first commits find them (about 2.4 bytes a row).
-        tree = OrderTree(sorted: loadOrder(), keys)
+        tree = OrderTree(sorted: Array(0..<Int32(count)), keys)
         _checkInvariants()
+    }
+
+    /// Moves the rows of a load so that slot `i` holds the `i`-th row in order, and maps
+    /// each identifier to its slot.
+    ///
+    /// A commit's search reads the keys of a few neighbouring rows in a leaf (a fence gap):
+    /// numbered in order, those keys are neighbours in their columns too — a few adjacent
+    /// lines on one page instead of a cache miss and a page walk each. Rows that commits
+    /// add or move later take other slots; the order of the others stays.
+    ///
+    /// - Parameter order: Every slot, in the index's order (``loadOrder()``).
+    /// - Complexity: O(n), moving each value once, without copying (or counting references
+    ///   to) its storage.
+    private mutating func renumberSlots(inOrder order: [Int32]) {
+        guard let anyID = keys.ids.first else { return }
+        keys.ids = Self.permuted(&keys.ids, by: order, leaving: anyID)
+        // In order, the rows of each section are one run, the sections in directory order.
+        var sectionOf: [Int32] = []
+        sectionOf.reserveCapacity(order.count)
+        for handle in directory { sectionOf.append(contentsOf: repeatElement(handle, count: sectionCounts[Int(handle)])) }
+        precondition(sectionOf.count == order.count, "internal inconsistency: section counts do not add up to the rows")
+        keys.sectionOf = sectionOf
+        for column in keys.columns.indices {
+            keys.columns[column] = Self.permuted(&keys.columns[column], by: order, leaving: .null)
+        }
+        slots.reserveCapacity(order.count)
+        for (slot, id) in keys.ids.enumerated() {
+            let previous = slots.updateValue(Int32(slot), forKey: id)
+            precondition(previous == nil, "internal inconsistency: row \(id) loaded twice")
+        }
+    }
+
+    /// The elements of `values` in `order` — element `i` of the result is the one at
+    /// `order[i]` — moved out of `values`, which is emptied.
+    ///
+    /// The positions are independent of each other, so their cache misses overlap (a walk
+    /// along the permutation's cycles would wait for each one).
+    ///
+    /// - Parameters:
+    ///   - values: The elements; emptied.
+    ///   - order: A permutation of `values.indices` (each position exactly once: a repeated
+    ///     one would move an element twice).
+    ///   - filler: A value that takes each moved element's place until `values` is freed;
+    ///     one that holds no reference (`.null`, an integer), so filling costs no counting.
+    ///     Elements of a trivial type are copied instead, and need no filler.
+    /// - Complexity: O(n).
+    static func permuted<Element>(_ values: inout [Element], by order: [Int32], leaving filler: Element) -> [Element] {
+        let count = values.count
+        precondition(order.count == count, "internal inconsistency: a load order of \(order.count) rows for \(count)")
+        var source = values
+        values = []
+        let trivial = _isPOD(Element.self)
+        return source.withUnsafeMutableBufferPointer { source in
+            let base = source.baseAddress
+            return [Element](unsafeUninitializedCapacity: count) { target, initialized in
+                guard let base, let targetBase = target.baseAddress else { return }
+                for position in 0..<count {
+                    let element = base + Int(order[position])
+                    if trivial {
+                        (targetBase + position).initialize(to: element.pointee)
+                    } else {
+                        (targetBase + position).initialize(to: element.move())
+                        element.initialize(to: filler)
+                    }
+                }
+                initialized = count
+            }
+        }
     }
 
     /// The number of lines of the section cache of a load; a power of two.
