@@ -1,3 +1,5 @@
+internal import MemoryHints
+
 extension ResultsController {
     /// Notes an object of the entity that a commit wrote as pending re-evaluation: `true` when
     /// its row must refresh (it is fetched and a displayed property changed), `false` when only
@@ -35,12 +37,13 @@ extension ResultsController {
     /// whose rows must refresh), and the objects whose evaluation read a written property of
     /// another object.
     ///
-    /// After the deletions, the work runs in two passes. The first resolves every pending
-    /// object and reads its row's slot and section in the index and its entry in the
-    /// dependency index: a tight loop, so that these reads (each a cache miss in a large
-    /// index or object table, once other work has evicted them) overlap, where inside an
-    /// evaluation they would wait one after the other. The second evaluates the objects,
-    /// finding those lines cached, and applying the changes reads the same rows again.
+    /// After the deletions, the work runs in two passes. The first reads every pending
+    /// object's row slot and section in the index and its entry in the dependency index, and
+    /// asks for the object's first lines (without retaining it): a tight loop, so that these
+    /// reads (each a cache miss in a large index or object table, once other work has
+    /// evicted them) overlap, where inside an evaluation they would wait one after the
+    /// other. The second evaluates the objects, finding those lines cached, and applying the
+    /// changes reads the same rows again.
     ///
     /// - Complexity: O(k log n) for k re-evaluated objects.
     func graphDidCommit(_ changes: GraphChanges) {
@@ -50,6 +53,12 @@ extension ResultsController {
         var pending: [ObjectID: UInt8] = [:]
         var updates: [ResultsIndex<ObjectID>.Change] = []
 
+        // Each deletion reads the object's dependency entry and slot, a cache miss each in a
+        // large index: asked for at once, they overlap.
+        for id in changes.deleted {
+            dependencies.prefetchEntry(of: id)
+            index.slots.prefetch(id)
+        }
         for id in changes.deleted {
             dependencies.remove(id)
             if id.entity === entity, index.contains(id) {
@@ -75,15 +84,21 @@ extension ResultsController {
             }
         }
 
-        // The first pass: the objects, their rows' slots and sections, their dependency entries.
+        // The first pass: the objects' lines, their rows' slots and sections, their dependency entries.
         var evaluations: [PendingEvaluation] = []
         evaluations.reserveCapacity(pending.count)
         for (id, flags) in pending where !changes.deleted.contains(id) {
             let row = index.slotAndSection(of: id)
             // An object whose only reason is a refresh of its row waits for nothing else.
             if flags & PendingFlags.evaluates == 0 && row.slot < 0 { continue }
+            // The object's first lines, not the object: a reference would be retained, an
+            // atomic write that waits for the line and holds back the next objects' reads.
+            if let address = graph.objectAddress(with: id) {
+                frk_prefetch(address)
+                frk_prefetch(address + 64)
+            }
             evaluations.append(PendingEvaluation(
-                id: id, object: graph.object(with: id), ownWrite: flags & PendingFlags.refreshesIfFetched != 0 && row.slot >= 0,
+                id: id, ownWrite: flags & PendingFlags.refreshesIfFetched != 0 && row.slot >= 0,
                 slot: row.slot, section: row.section, dependencyEntry: dependencies.entry(of: id)))
         }
 
@@ -93,7 +108,7 @@ extension ResultsController {
         var reads: [PropertyRead] = []
         for pending in evaluations {
             let id = pending.id
-            guard let object = pending.object as? Object else {
+            guard let object = graph.object(with: id) as? Object else {
                 dependencies.remove(id)
                 if pending.slot >= 0 { updates.append(.init(id: id, keys: nil, reportsUpdate: false)) }
                 continue
@@ -130,8 +145,6 @@ private enum PendingFlags {
 private struct PendingEvaluation {
     /// The object's ID.
     var id: ObjectID
-    /// The object, or `nil` when it is not in the graph.
-    var object: GraphObject?
     /// Whether its own write refreshes its row.
     var ownWrite: Bool
     /// Its row's slot in the index, or -1 when it is not fetched.

@@ -171,6 +171,24 @@ public final class ObjectGraph {
         return entity.objects[serial]
     }
 
+    /// The address of the object with an ID, for a cache hint only: reading it retains
+    /// nothing (a retain is an atomic write, which waits for the object's line and holds
+    /// back every later read), so a loop over many objects can ask for all their lines at
+    /// once, then read them through ``object(with:)``.
+    ///
+    /// - Parameter id: An ID.
+    /// - Returns: Where the object is, or `nil` when ``object(with:)`` is `nil`. Only valid
+    ///   while the graph holds the object; never to be dereferenced.
+    /// - Complexity: O(1).
+    package func objectAddress(with id: ObjectID) -> UnsafeRawPointer? {
+        guard id.graphTag == tag else { return nil }
+        let number = id._entity.number
+        guard number < _entities.count, let entity = _entities[number] else { return nil }
+        let serial = id.serial
+        guard serial < entity.objects.count else { return nil }
+        return entity.objects.unretained(at: serial).map { UnsafeRawPointer($0.toOpaque()) }
+    }
+
     /// The object with an ID, as a given class.
     ///
     /// - Parameters:

@@ -155,7 +155,7 @@ extension ResultsIndex {
         }
         // The searches read every leaving row's keys: asked for at once, their misses overlap.
         leaving.map(\.slot).withUnsafeBufferPointer { keys.prefetchKeys(of: $0, grouped: false) }
-        let oldRanks = changeTree(&leaving, removing: true)
+        let (oldRanks, sortedOldRanks) = changeTree(&leaving, removing: true)
         for (position, (_, index)) in leaving.enumerated() {
             sectionCounts[Int(records[index].oldHandle)] -= 1
             records[index].oldRank = oldRanks[position]
@@ -183,7 +183,7 @@ extension ResultsIndex {
                 freeSlots.append(slot)
             }
         }
-        let newRanks = changeTree(&entering, removing: false)
+        let (newRanks, sortedNewRanks) = changeTree(&entering, removing: false)
         for (position, (_, index)) in entering.enumerated() {
             records[index].newRank = newRanks[position]
         }
@@ -230,19 +230,26 @@ extension ResultsIndex {
         diff.changes.deletedSections = diff.deletedSections.map(\.index)
         diff.changes.insertedSections = diff.insertedSections.map(\.index)
 
-        // 5. Rows.
-        var oldNonStayers: [Int] = []
-        var newNonStayers: [Int] = []
-        for record in records {
-            if record.oldLocation != nil { oldNonStayers.append(record.oldRank) }
-            if record.newLocation != nil { newNonStayers.append(record.newRank) }
+        // 5. Rows. The ranks of the rows that left and entered, in order: without a window,
+        // every changed row's, as the tree changes returned them; with one, those inside it
+        // and the unchanged rows that crossed an edge.
+        var oldNonStayers = sortedOldRanks
+        var newNonStayers = sortedNewRanks
+        if hasEdges {
+            oldNonStayers = []
+            newNonStayers = []
+            for record in records {
+                if record.oldLocation != nil { oldNonStayers.append(record.oldRank) }
+                if record.newLocation != nil { newNonStayers.append(record.newRank) }
+            }
+            for row in boundary {
+                if row.oldLocation != nil && row.newLocation == nil { oldNonStayers.append(row.oldRank) }
+                if row.oldLocation == nil && row.newLocation != nil { newNonStayers.append(row.newRank) }
+            }
+            oldNonStayers.sort()
+            newNonStayers.sort()
         }
-        for row in boundary {
-            if row.oldLocation != nil && row.newLocation == nil { oldNonStayers.append(row.oldRank) }
-            if row.oldLocation == nil && row.newLocation != nil { newNonStayers.append(row.newRank) }
-        }
-        oldNonStayers.sort()
-        newNonStayers.sort()
+        diff.rows.reserveCapacity(records.count + boundary.count)
 
         var candidates: [Int] = []
         for (index, record) in records.enumerated() {
@@ -308,9 +315,10 @@ extension ResultsIndex {
     /// - Parameters:
     ///   - rows: The rows' slots, with their records; reordered when sorted.
     ///   - removing: Whether to remove the rows rather than insert them.
-    /// - Returns: The ranks, in the order of `rows` on return.
+    /// - Returns: The ranks, in the order of `rows` on return, and the same ranks in
+    ///   increasing order.
     /// - Complexity: O(k log n) for k rows, plus O(k log k) to sort or correct.
-    private mutating func changeTree(_ rows: inout [(slot: Int32, record: Int)], removing: Bool) -> [Int] {
+    private mutating func changeTree(_ rows: inout [(slot: Int32, record: Int)], removing: Bool) -> (ranks: [Int], sorted: [Int]) {
         let sorts = rows.count > rankCorrectionLimit
         if sorts { Self.sort(&rows, by: keys, descending: removing) }
         var ranks: [Int] = []
@@ -318,15 +326,15 @@ extension ResultsIndex {
         for (slot, _) in rows {
             ranks.append(removing ? tree.remove(slot, keys) : tree.insert(slot, keys))
         }
-        guard !sorts else { return ranks }
+        // Sorted, removals ran from the last row to the first and found their ranks among all
+        // the rows; insertions ran from the first to the last.
+        guard !sorts else { return (ranks, removing ? ranks.reversed() : ranks) }
         // A removal's rank leaves out the rows removed before it; an insertion's counts the
         // rows inserted before it, not those after it.
-        if removing {
-            Self.ranksAmongAll(&ranks, from: ranks.indices)
-        } else {
-            Self.ranksAmongAll(&ranks, from: ranks.indices.reversed())
-        }
-        return ranks
+        let sorted = removing
+            ? Self.ranksAmongAll(&ranks, from: ranks.indices)
+            : Self.ranksAmongAll(&ranks, from: ranks.indices.reversed())
+        return (ranks, sorted)
     }
 
     /// Turns the ranks a run of removals found (each among the rows still there) into ranks
@@ -340,8 +348,10 @@ extension ResultsIndex {
     ///   - ranks: The ranks the operations found, in the order they ran; replaced by their
     ///     ranks among all the rows.
     ///   - order: The positions of `ranks` in the order to visit them.
+    /// - Returns: The new ranks in increasing order.
     /// - Complexity: O(k log k) comparisons and O(k²) moved integers for k ranks.
-    static func ranksAmongAll(_ ranks: inout [Int], from order: some Sequence<Int>) {
+    @discardableResult
+    static func ranksAmongAll(_ ranks: inout [Int], from order: some Sequence<Int>) -> [Int] {
         // The places already taken, in increasing order. The i-th of them has `taken[i] - i`
         // free places before it, a count that never decreases with i: the places taken
         // before the r-th free place are those with at most r free places before them.
@@ -358,6 +368,7 @@ extension ResultsIndex {
             taken.insert(rank + low, at: low)
             ranks[position] = rank + low
         }
+        return taken
     }
 
     /// Sorts changed rows by their slots' order under `keys` (taken as a parameter, so the
