@@ -40,7 +40,7 @@ extension OrderTree {
         var index = 0
         var firstTouched: Int?
         while index < node.children.count && start < high {
-            let childCount = node.counts[index]
+            let childCount = Int(node.counts[index])
             let end = start + childCount
             guard end > low else {
                 start = end
@@ -58,7 +58,7 @@ extension OrderTree {
             } else {
                 let child = node.children[index]
                 removeRange(childLow, childHigh, from: child)
-                node.counts[index] = child.total
+                node.counts[index] = UInt32(child.total)
                 node.firsts[index] = child.first
                 node.childLines[index] = child.lines
                 index += 1
@@ -122,18 +122,18 @@ extension OrderTree {
         node.digests = NodeBuffer()
         var index = 0
         var remaining = rank
-        while index < node.children.count - 1 && remaining > node.counts[index] {
-            remaining -= node.counts[index]
+        while index < node.children.count - 1 && remaining > Int(node.counts[index]) {
+            remaining -= Int(node.counts[index])
             index += 1
         }
         let child = node.children[index]
         let split = insertRun(run, at: remaining, into: child)
-        node.counts[index] = child.total
+        node.counts[index] = UInt32(child.total)
         node.firsts[index] = child.first
         node.childLines[index] = child.lines
         if !split.isEmpty {
             node.children.insert(contentsOf: split, at: index + 1)
-            node.counts.insert(contentsOf: split.map(\.total), at: index + 1)
+            node.counts.insert(contentsOf: split.map { UInt32($0.total) }, at: index + 1)
             node.firsts.insert(contentsOf: split.map(\.first), at: index + 1)
             node.childLines.insert(contentsOf: split.map(\.lines), at: index + 1)
         }

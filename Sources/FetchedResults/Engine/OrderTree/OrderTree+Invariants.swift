@@ -41,7 +41,7 @@ extension OrderTree {
                 var sum = 0
                 for (index, child) in node.children.array.enumerated() {
                     let childTotal = check(child, isRoot: false)
-                    precondition(node.counts[index] == childTotal, "internal inconsistency: stale child count")
+                    precondition(Int(node.counts[index]) == childTotal, "internal inconsistency: stale child count")
                     precondition(node.firsts[index] == child.first, "internal inconsistency: stale first slot")
                     sum += childTotal
                 }

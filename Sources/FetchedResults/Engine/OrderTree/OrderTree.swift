@@ -94,8 +94,9 @@ struct OrderTree {
         /// computed yet, and the next search with an ordering that has digests computes them.
         /// A change that does not keep them empties them.
         @exclusivity(unchecked) var digests: NodeBuffer<SlotDigest>
-        /// The number of slots under each child.
-        @exclusivity(unchecked) var counts: NodeBuffer<Int>
+        /// The number of slots under each child, in 32 bits (a tree holds fewer than 2^32
+        /// slots: slots are 32-bit numbers), so the counts a descent sums span half the lines.
+        @exclusivity(unchecked) var counts: NodeBuffer<UInt32>
         /// The children of an internal node. Empty in a leaf.
         @exclusivity(unchecked) var children: NodeBuffer<Node>
         /// The first slot under each child.
@@ -118,8 +119,8 @@ struct OrderTree {
 
         init(children: [Node]) {
             isLeaf = false
-            let counts = children.map(\.total)
-            total = counts.reduce(0, +)
+            let counts = children.map { UInt32($0.total) }
+            total = children.reduce(0) { $0 + $1.total }
             slots = NodeBuffer()
             fences = NodeBuffer()
             digests = NodeBuffer()
@@ -146,7 +147,7 @@ struct OrderTree {
         func countBefore(_ index: Int) -> Int {
             counts.withUnsafeBufferPointer { counts in
                 var sum = 0
-                for i in 0..<index { sum += counts[i] }
+                for i in 0..<index { sum += Int(counts[i]) }
                 return sum
             }
         }
@@ -232,12 +233,12 @@ struct OrderTree {
         rank += node.countBefore(index)
         let child = node.children[index]
         let split = insert(slot, into: child, ordering, &search, rank: &rank)
-        node.counts[index] = child.total
+        node.counts[index] = UInt32(child.total)
         node.childLines[index] = child.lines
         setFirst(of: node, at: index, ordering)
         if let split {
             node.children.insert(split, at: index + 1)
-            node.counts.insert(split.total, at: index + 1)
+            node.counts.insert(UInt32(split.total), at: index + 1)
             node.firsts.insert(split.first, at: index + 1)
             node.childLines.insert(split.lines, at: index + 1)
             if node.digests.count + 1 == node.firsts.count {
@@ -294,7 +295,7 @@ struct OrderTree {
         rank += node.countBefore(index)
         let child = node.children[index]
         remove(slot, from: child, ordering, &search, rank: &rank)
-        node.counts[index] = child.total
+        node.counts[index] = UInt32(child.total)
         node.childLines[index] = child.lines
         if child.total == 0 {
             if node.digests.count == node.firsts.count {
@@ -343,7 +344,7 @@ struct OrderTree {
             b.childLines.withUnsafeBufferPointer { a.childLines.append(contentsOf: $0) }
         }
         a.total += b.total
-        node.counts[index] = a.total
+        node.counts[index] = UInt32(a.total)
         node.childLines[index] = a.lines
         if node.digests.count == node.firsts.count {
             node.digests.remove(at: index + 1)
@@ -366,6 +367,23 @@ struct OrderTree {
         frk_prefetch(child)
         frk_prefetch(child + 64)
         if index < node.childLines.count { node.childLines[index].prefetch() }
+    }
+
+    /// Asks for the entries of children `candidates` of `node` that the descent reads once
+    /// it has chosen one of them: their addresses and ``Node/childLines``. A search asks
+    /// when a few children are left, so that these lines arrive while it compares the last
+    /// digests, instead of after (the child lines are not asked for with the node's).
+    @inline(__always)
+    private static func prefetchChildEntries(_ candidates: Range<Int>, of node: Node) {
+        if let first = node.childLines.address(of: candidates.lowerBound) {
+            let bytes = candidates.count * MemoryLayout<NodeLines>.stride
+            for offset in stride(from: 0, to: bytes, by: 64) { frk_prefetch(first + offset) }
+            frk_prefetch(first + bytes - 1)
+        }
+        if let first = node.children.address(of: candidates.lowerBound) {
+            frk_prefetch(first)
+            frk_prefetch(first + (candidates.count - 1) * MemoryLayout<Node>.stride)
+        }
     }
 
     /// The number of slots that sort before `slot` (its position, when it is in the tree).
@@ -420,8 +438,8 @@ struct OrderTree {
         var remaining = rank
         while !node.isLeaf {
             var index = 0
-            while remaining >= node.counts[index] {
-                remaining -= node.counts[index]
+            while remaining >= Int(node.counts[index]) {
+                remaining -= Int(node.counts[index])
                 index += 1
             }
             node = node.children[index]
@@ -451,7 +469,7 @@ struct OrderTree {
         var visited = 0
         for index in 0..<node.children.count where visited < take {
             let child = node.children[index]
-            let childCount = node.counts[index]
+            let childCount = Int(node.counts[index])
             if skip >= childCount {
                 skip -= childCount
                 continue
@@ -490,7 +508,12 @@ struct OrderTree {
         let index = node.digests.withUnsafeBufferPointer { digests in
             var low = 1
             var high = count
+            var askedForChild = false
             while low < high {
+                if !askedForChild && high - low <= 8 {
+                    askedForChild = true
+                    prefetchChildEntries(low - 1..<high, of: node)
+                }
                 let mid = (low + high) / 2
                 let order = ordering.order(digests[mid], digest)
                 let before: Bool
