@@ -1,3 +1,4 @@
+import Foundation
 import HeapStats
 
 /// One row of the benchmark table: a subject and the baseline it is compared with, both
@@ -99,7 +100,7 @@ extension Benchmark {
     /// Runs the row: set-up, one warm-up run of each side, then `runs` alternating timed runs.
     func run() -> BenchmarkResult {
         let bodies = setUp()
-        _ = Self.time(bodies.subject)
+        let warmUp = Self.time(bodies.subject)
         _ = Self.time(bodies.baseline)
         var subjectTimes: [Double] = []
         var baselineTimes: [Double] = []
@@ -107,6 +108,7 @@ extension Benchmark {
             subjectTimes.append(Self.time(bodies.subject))
             baselineTimes.append(Self.time(bodies.baseline))
         }
+        if ProcessInfo.processInfo.environment["FRK_TIMES"] != nil { printError("\(name): µs, warm-up \(Int(warmUp * 1e6)), then \(subjectTimes.map { Int($0 * 1e6) })") }
         let memory = bodies.memory?()
         return BenchmarkResult(
             name: name,

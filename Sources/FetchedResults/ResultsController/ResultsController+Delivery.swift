@@ -11,16 +11,18 @@ extension ResultsController {
         }
         _checkInvariants()
         let hasStreams = !streams.isEmpty
-        guard delegate != nil || hasStreams else { return }
-        let changeSet = makeChangeSet(diff)
         if let delegate {
+            // The rows straight from the diff: the change set's arrays are built for the
+            // streams only. The sections' names are read before any callback runs.
+            var sectionChanges: [ResultsSectionChange] = []
+            forEachSectionChange(of: diff) { sectionChanges.append($0) }
             delegate.controllerWillChangeContent(self)
-            for change in changeSet.sectionChanges { delegate.controller(self, didChange: change) }
-            for change in changeSet.objectChanges { delegate.controller(self, didChange: change) }
+            for change in sectionChanges { delegate.controller(self, didChange: change) }
+            forEachObjectChange(of: diff) { delegate.controller(self, didChange: $0) }
             delegate.controllerDidChangeContent(self)
-            delegate.controller(self, didChangeContentWith: changeSet.changes)
+            delegate.controller(self, didChangeContentWith: diff.changes)
         }
-        if hasStreams { streams.yield(changeSet) }
+        if hasStreams { streams.yield(makeChangeSet(diff)) }
     }
 
     /// Runs `body` as one mutation of ``sections`` and ``fetchedObjects`` for Observation.
@@ -33,31 +35,40 @@ extension ResultsController {
     /// The `Sendable` form of a diff, with section names and Core Data's callback order.
     func makeChangeSet(_ diff: IndexDiff<ObjectID>) -> ResultsChangeSet {
         var sectionChanges: [ResultsSectionChange] = []
-        for section in diff.deletedSections.reversed() {
-            sectionChanges.append(.delete(at: section.index, name: sectionName(for: section.value)))
-        }
-        for section in diff.insertedSections {
-            sectionChanges.append(.insert(at: section.index, name: sectionName(for: section.value)))
-        }
-        // One array in Core Data's order (deletes, inserts, moves, updates), filled by one pass
-        // per kind: a change set of a million rows is built without intermediate copies.
+        sectionChanges.reserveCapacity(diff.deletedSections.count + diff.insertedSections.count)
+        forEachSectionChange(of: diff) { sectionChanges.append($0) }
         var objectChanges: [ResultsObjectChange] = []
         objectChanges.reserveCapacity(diff.rows.count)
-        for row in diff.rows {
-            if case .delete(let id, let at) = row { objectChanges.append(.delete(id, at: at)) }
-        }
-        for row in diff.rows {
-            if case .insert(let id, let at) = row { objectChanges.append(.insert(id, at: at)) }
-        }
-        for row in diff.rows {
-            if case .move(let id, let from, let to, let changed) = row {
-                objectChanges.append(.move(id, from: from, to: to, contentChanged: changed))
-            }
-        }
-        for row in diff.rows {
-            if case .update(let id, let at, let new) = row { objectChanges.append(.update(id, at: at, newIndexPath: new)) }
-        }
+        forEachObjectChange(of: diff) { objectChanges.append($0) }
         return ResultsChangeSet(changes: diff.changes, sectionChanges: sectionChanges, objectChanges: objectChanges)
+    }
+
+    /// Calls `body` with each section change of a diff in Core Data's order: deletions from
+    /// the last section to the first, then insertions from the first to the last.
+    private func forEachSectionChange(of diff: IndexDiff<ObjectID>, _ body: (ResultsSectionChange) -> Void) {
+        for section in diff.deletedSections.reversed() {
+            body(.delete(at: section.index, name: sectionName(for: section.value)))
+        }
+        for section in diff.insertedSections {
+            body(.insert(at: section.index, name: sectionName(for: section.value)))
+        }
+    }
+
+    /// Calls `body` with each row change of a diff in Core Data's order: deletions,
+    /// insertions, moves, then updates, one pass over the rows per kind.
+    private func forEachObjectChange(of diff: IndexDiff<ObjectID>, _ body: (ResultsObjectChange) -> Void) {
+        for row in diff.rows {
+            if case .delete(let id, let at) = row { body(.delete(id, at: at)) }
+        }
+        for row in diff.rows {
+            if case .insert(let id, let at) = row { body(.insert(id, at: at)) }
+        }
+        for row in diff.rows {
+            if case .move(let id, let from, let to, let changed) = row { body(.move(id, from: from, to: to, contentChanged: changed)) }
+        }
+        for row in diff.rows {
+            if case .update(let id, let at, let new) = row { body(.update(id, at: at, newIndexPath: new)) }
+        }
     }
 
     /// Forgets the names of sections that no longer exist.
