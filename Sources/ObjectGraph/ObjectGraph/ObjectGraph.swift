@@ -183,10 +183,17 @@ public final class ObjectGraph {
     package func objectAddress(with id: ObjectID) -> UnsafeRawPointer? {
         guard id.graphTag == tag else { return nil }
         let number = id._entity.number
-        guard number < _entities.count, let entity = _entities[number] else { return nil }
-        let serial = id.serial
-        guard serial < entity.objects.count else { return nil }
-        return entity.objects.unretained(at: serial).map { UnsafeRawPointer($0.toOpaque()) }
+        let bits = _entities.withUnsafeBufferPointer { table -> UInt in
+            guard number < table.count else { return 0 }
+            return UnsafeRawPointer(table.baseAddress.unsafelyUnwrapped).load(
+                fromByteOffset: number &* MemoryLayout<_GraphEntity?>.stride, as: UInt.self)
+        }
+        guard let pointer = UnsafeRawPointer(bitPattern: bits) else { return nil }
+        return Unmanaged<_GraphEntity>.fromOpaque(pointer)._withUnsafeGuaranteedRef { entity in
+            let serial = id.serial
+            guard serial < entity.objects.count else { return nil }
+            return entity.objects.unretained(at: serial).map { UnsafeRawPointer($0.toOpaque()) }
+        }
     }
 
     /// The object with an ID, as a given class.

@@ -251,6 +251,10 @@ extension ResultsIndex {
         }
         diff.rows.reserveCapacity(records.count + boundary.count)
 
+        // Each changed row is at most one move, deletion or insertion.
+        diff.changes.movedRows.reserveCapacity(min(removed, inserted))
+        diff.changes.deletedRows.reserveCapacity(removed)
+        diff.changes.insertedRows.reserveCapacity(inserted)
         var candidates: [Int] = []
         for (index, record) in records.enumerated() {
             switch (record.oldLocation, record.newLocation) {
@@ -408,8 +412,9 @@ extension ResultsIndex {
         let old = oldLocation.indexPath
         let new = newLocation.indexPath
         diff.rows.append(.move(record.id, from: old, to: new, changed: record.reportsUpdate))
-        let fromGone = deletedSections.contains(record.oldHandle)
-        let intoNew = insertedSections.contains(record.newHandle)
+        // Most commits add and remove no section: no hash then.
+        let fromGone = !deletedSections.isEmpty && deletedSections.contains(record.oldHandle)
+        let intoNew = !insertedSections.isEmpty && insertedSections.contains(record.newHandle)
         if fromGone || intoNew {
             if !fromGone { diff.changes.deletedRows.append(old) }
             if !intoNew { diff.changes.insertedRows.append(new) }
