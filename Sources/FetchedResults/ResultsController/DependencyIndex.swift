@@ -128,14 +128,18 @@ struct DependencyIndex {
         return serial < crossKey.count ? crossKey[serial] : Self.noKey
     }
 
-    /// Asks the processor for the line of `id`'s entry (a hint that changes nothing), so
-    /// that a loop over many objects overlaps their cache misses.
+    /// Asks the processor for the lines of the entries of `ids` (a hint that changes
+    /// nothing), so that their cache misses overlap before a loop reads them one by one.
     ///
-    /// - Complexity: O(1).
-    func prefetchEntry(of id: ObjectID) {
-        let serial = id.entitySerial
-        guard id.entity === entity, serial < crossKey.count else { return }
-        crossKey.withUnsafeBufferPointer { frk_prefetch($0.baseAddress.unsafelyUnwrapped + serial) }
+    /// - Complexity: O(k) for k objects.
+    func prefetchEntries(of ids: some Sequence<ObjectID>) {
+        crossKey.withUnsafeBufferPointer { entries in
+            for id in ids {
+                let serial = id.entitySerial
+                guard id.entity === entity, serial < entries.count else { continue }
+                frk_prefetch(entries.baseAddress.unsafelyUnwrapped + serial)
+            }
+        }
     }
 
     /// Records the reads of one evaluation of `id` as ``record(_:reads:)`` does, given its

@@ -55,10 +55,8 @@ extension ResultsController {
 
         // Each deletion reads the object's dependency entry and slot, a cache miss each in a
         // large index: asked for at once, they overlap.
-        for id in changes.deleted {
-            dependencies.prefetchEntry(of: id)
-            index.slots.prefetch(id)
-        }
+        dependencies.prefetchEntries(of: changes.deleted)
+        index.slots.prefetch(changes.deleted)
         for id in changes.deleted {
             dependencies.remove(id)
             if id.entity === entity, index.contains(id) {

@@ -117,8 +117,8 @@ extension ResultsIndex {
     ///
     /// - Parameters:
     ///   - values: The elements; emptied.
-    ///   - order: A permutation of `values.indices` (each position exactly once: a repeated
-    ///     one would move an element twice).
+    ///   - order: A permutation of `values.indices` (a repeated position would take the
+    ///     filler the first move left).
     ///   - filler: A value that takes each moved element's place until `values` is freed;
     ///     one that holds no reference (`.null`, an integer), so filling costs no counting.
     ///     Elements of a trivial type are copied instead, and need no filler.

@@ -70,13 +70,17 @@ struct SlotMap<ID: RowIdentifier> {
         }
     }
 
-    /// Asks the processor for the line that holds the slot of `id` (a hint that changes
-    /// nothing), so that a loop over many identifiers overlaps their cache misses.
+    /// Asks the processor for the lines that hold the slots of `ids` (a hint that changes
+    /// nothing), so that their cache misses overlap before a loop reads them one by one.
     ///
-    /// - Complexity: O(1).
-    func prefetch(_ id: ID) {
-        guard let number = id.denseNumber, number < dense.count else { return }
-        dense.withUnsafeBufferPointer { frk_prefetch($0.baseAddress.unsafelyUnwrapped + number) }
+    /// - Complexity: O(k) for k identifiers.
+    func prefetch(_ ids: some Sequence<ID>) {
+        dense.withUnsafeBufferPointer { dense in
+            for id in ids {
+                guard let number = id.denseNumber, number < dense.count else { continue }
+                frk_prefetch(dense.baseAddress.unsafelyUnwrapped + number)
+            }
+        }
     }
 
     /// Calls `body` with each mapped dense number and its slot, then each identifier
