@@ -122,5 +122,9 @@ struct NodeBufferTests {
         #expect(buffer.extent.lines == 3)  // 80 bytes: two lines, and one for a start inside a line
         #expect(NodeBuffer<SlotDigest>(Array(repeating: .unknown, count: 48)).extent.lines == 16)  // 960 bytes
         NodeLines(buffer.extent).prefetch()
+        #expect(buffer.extent(of: 4..<12).address == buffer.address(of: 4))
+        #expect(buffer.extent(of: 4..<12).lines == 2)  // 32 bytes
+        #expect(buffer.extent(of: 16..<40).lines == 2)  // clamped to 16..<20: 16 bytes
+        #expect(buffer.extent(of: 20..<30).address == nil)
     }
 }

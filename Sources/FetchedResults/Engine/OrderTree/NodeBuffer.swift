@@ -79,9 +79,16 @@ struct NodeBuffer<Element>: ~Copyable {
     /// The address of the elements and the number of cache lines they span (one more than
     /// their bytes need, for a start inside a line): what ``NodeLines`` keeps.
     var extent: (address: UnsafeRawPointer?, lines: UInt16) {
-        guard let base else { return (nil, 0) }
-        let bytes = count * MemoryLayout<Element>.stride
-        return (UnsafeRawPointer(base), UInt16(clamping: (bytes + 63) / 64 + 1))
+        extent(of: 0..<count)
+    }
+
+    /// The address of the elements at `range` (clamped to `0..<count`) and the number of
+    /// lines they span, as ``extent`` counts them.
+    func extent(of range: Range<Int>) -> (address: UnsafeRawPointer?, lines: UInt16) {
+        let range = range.clamped(to: 0..<count)
+        guard let base, !range.isEmpty else { return (nil, 0) }
+        let bytes = range.count * MemoryLayout<Element>.stride
+        return (UnsafeRawPointer(base + range.lowerBound), UInt16(clamping: (bytes + 63) / 64 + 1))
     }
 
     /// Asks the processor for every line of the elements (a hint that changes nothing).

@@ -375,15 +375,8 @@ struct OrderTree {
     /// digests, instead of after (the child lines are not asked for with the node's).
     @inline(__always)
     private static func prefetchChildEntries(_ candidates: Range<Int>, of node: Node) {
-        if let first = node.childLines.address(of: candidates.lowerBound) {
-            let bytes = candidates.count * MemoryLayout<NodeLines>.stride
-            for offset in stride(from: 0, to: bytes, by: 64) { frk_prefetch(first + offset) }
-            frk_prefetch(first + bytes - 1)
-        }
-        if let first = node.children.address(of: candidates.lowerBound) {
-            frk_prefetch(first)
-            frk_prefetch(first + (candidates.count - 1) * MemoryLayout<Node>.stride)
-        }
+        NodeLines.prefetch(node.childLines.extent(of: candidates))
+        NodeLines.prefetch(node.children.extent(of: candidates))
     }
 
     /// The number of slots that sort before `slot` (its position, when it is in the tree).
