@@ -36,22 +36,25 @@ struct SortValueSummary {
             var prefixHigh: UInt64 = 3 << 61
             var prefixLow: UInt64 = 0
             var qualifies = true
-            // The bytes in place (a short string's are copied to the stack), not an iterator.
+            // The bytes in place (a short string's are copied to the stack), not an iterator:
+            // the first 16 loaded as two big-endian words (zeros past the end), so the ASCII
+            // check and the packing are a few word operations instead of a loop over bytes.
             let inPlace: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
+                var words: (UInt64, UInt64) = (0, 0)
+                withUnsafeMutableBytes(of: &words) { words in
+                    words.copyMemory(from: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[..<min(bytes.count, 16)]))
+                }
                 // The 16th byte decides too: a non-ASCII byte there could combine with the
                 // 15th under normalization.
-                for index in 0..<min(bytes.count, 16) {
-                    let byte = bytes[index]
-                    guard byte < 0x80 else {
-                        qualifies = false
-                        return
-                    }
-                    if index < 7 {
-                        prefixHigh |= UInt64(byte) << (8 * (6 - index))
-                    } else if index < 15 {
-                        prefixLow |= UInt64(byte) << (8 * (14 - index))
-                    }
+                guard (words.0 | words.1) & 0x8080_8080_8080_8080 == 0 else {
+                    qualifies = false
+                    return
                 }
+                let first = UInt64(bigEndian: words.0)
+                let second = UInt64(bigEndian: words.1)
+                // Bytes 0–6 in the high word's low 56 bits, bytes 7–14 in the low word.
+                prefixHigh |= first >> 8
+                prefixLow = first << 56 | second >> 8
             }
             if inPlace == nil {
                 var index = 0

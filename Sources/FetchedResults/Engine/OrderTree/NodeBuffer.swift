@@ -70,6 +70,20 @@ struct NodeBuffer<Element>: ~Copyable {
         }
     }
 
+    /// Calls `body` with the object at `index`, which must be in `0..<count`, without
+    /// retaining it: the buffer keeps it alive, and `body` must not remove it from the buffer.
+    ///
+    /// A retain is an atomic write to the object's header: in a large tree the child a
+    /// descent is about to enter is a cache miss, and an atomic write holds back every later
+    /// read until that miss is served (with its own buffers' hints already asked for, the
+    /// descent has better things to wait for).
+    @inline(__always)
+    func withUnretained<Result>(_ index: Int, _ body: (Element) throws -> Result) rethrows -> Result where Element: AnyObject {
+        precondition(index >= 0 && index < count, "internal inconsistency: node index \(index) outside 0..<\(count)")
+        let address = UnsafeRawPointer(base.unsafelyUnwrapped + index).load(as: UnsafeRawPointer.self)
+        return try Unmanaged<Element>.fromOpaque(address)._withUnsafeGuaranteedRef(body)
+    }
+
     /// The address of the element at `index` (`index` may be `count`), for hints; `nil`
     /// while nothing is allocated.
     func address(of index: Int) -> UnsafeRawPointer? {
@@ -100,6 +114,11 @@ struct NodeBuffer<Element>: ~Copyable {
     /// Calls `body` with the elements.
     func withUnsafeBufferPointer<Result>(_ body: (UnsafeBufferPointer<Element>) throws -> Result) rethrows -> Result {
         try body(UnsafeBufferPointer(start: base, count: count))
+    }
+
+    /// Calls `body` with the elements, which it may change in place.
+    mutating func withUnsafeMutableBufferPointer<Result>(_ body: (UnsafeMutableBufferPointer<Element>) throws -> Result) rethrows -> Result {
+        try body(UnsafeMutableBufferPointer(start: base, count: count))
     }
 
     /// A copy of the elements at `range`, which must be within `0..<count`.
@@ -222,7 +241,12 @@ struct NodeLines {
     /// Asks the processor for `extent.lines` lines from `extent.address`.
     @inline(__always)
     static func prefetch(_ extent: (address: UnsafeRawPointer?, lines: UInt16)) {
-        guard let address = extent.address else { return }
-        for line in 0..<Int(extent.lines) { frk_prefetch(address + line * 64) }
+        guard var line = extent.address else { return }
+        // A pointer walk: no multiplication or overflow check per line.
+        let end = line + Int(extent.lines) &* 64
+        while line < end {
+            frk_prefetch(line)
+            line += 64
+        }
     }
 }

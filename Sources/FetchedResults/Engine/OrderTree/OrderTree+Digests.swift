@@ -71,7 +71,7 @@ extension OrderTree {
     /// the first slot changed and the node keeps digests.
     @inline(__always)
     static func setFirst<O: SlotOrdering>(of node: Node, at index: Int, _ ordering: O) {
-        let first = node.children[index].first
+        let first = node.children.withUnretained(index) { $0.first }
         guard node.firsts[index] != first else { return }
         node.firsts[index] = first
         if node.digests.count == node.firsts.count {
@@ -129,12 +129,17 @@ extension OrderTree {
     static func shiftFences(of leaf: Node, from position: Int, by delta: Int32) {
         guard !leaf.fences.isEmpty else { return }
         let position = Int32(position)
-        var index = leaf.fences.count
-        while index > 0 && leaf.fences[index - 1].position >= position { index -= 1 }
+        let index = leaf.fences.withUnsafeBufferPointer { fences in
+            var index = fences.count
+            while index > 0 && fences[index - 1].position >= position { index -= 1 }
+            return index
+        }
         if delta < 0, index < leaf.fences.count, leaf.fences[index].position == position {
             leaf.fences.remove(at: index)
         }
-        for fence in index..<leaf.fences.count { leaf.fences[fence].position += delta }
+        leaf.fences.withUnsafeMutableBufferPointer { fences in
+            for fence in index..<fences.count { fences[fence].position += delta }
+        }
     }
 
     /// The range of positions of `leaf` where the first slot that does not sort before

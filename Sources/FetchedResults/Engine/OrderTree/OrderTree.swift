@@ -143,12 +143,15 @@ struct OrderTree {
         var width: Int { isLeaf ? slots.count : children.count }
 
         /// The sum of the counts of the children before `index`.
+        ///
+        /// Summed in 32 bits (a tree holds fewer than 2^32 slots), which the compiler turns
+        /// into vector additions of eight counts at a time.
         @inline(__always)
         func countBefore(_ index: Int) -> Int {
             counts.withUnsafeBufferPointer { counts in
-                var sum = 0
-                for i in 0..<index { sum += Int(counts[i]) }
-                return sum
+                var sum: UInt32 = 0
+                for count in counts[..<index] { sum &+= count }
+                return Int(sum)
             }
         }
     }
@@ -231,10 +234,12 @@ struct OrderTree {
         let index = childIndex(slot, in: node, ordering, &search)
         prefetchChild(index, of: node)
         rank += node.countBefore(index)
-        let child = node.children[index]
-        let split = insert(slot, into: child, ordering, &search, rank: &rank)
-        node.counts[index] = UInt32(child.total)
-        node.childLines[index] = child.lines
+        let split = node.children.withUnretained(index) { child in
+            let split = insert(slot, into: child, ordering, &search, rank: &rank)
+            node.counts[index] = UInt32(child.total)
+            node.childLines[index] = child.lines
+            return split
+        }
         setFirst(of: node, at: index, ordering)
         if let split {
             node.children.insert(split, at: index + 1)
@@ -293,11 +298,13 @@ struct OrderTree {
         let index = childIndex(slot, in: node, ordering, &search)
         prefetchChild(index, of: node)
         rank += node.countBefore(index)
-        let child = node.children[index]
-        remove(slot, from: child, ordering, &search, rank: &rank)
-        node.counts[index] = UInt32(child.total)
-        node.childLines[index] = child.lines
-        if child.total == 0 {
+        let (emptied, width, capacity) = node.children.withUnretained(index) { child in
+            remove(slot, from: child, ordering, &search, rank: &rank)
+            node.counts[index] = UInt32(child.total)
+            node.childLines[index] = child.lines
+            return (child.total == 0, child.width, child.isLeaf ? leafCapacity : branchCapacity)
+        }
+        if emptied {
             if node.digests.count == node.firsts.count {
                 node.digests.remove(at: index)
             } else {
@@ -310,8 +317,7 @@ struct OrderTree {
             return
         }
         setFirst(of: node, at: index, ordering)
-        let capacity = child.isLeaf ? leafCapacity : branchCapacity
-        guard child.width < capacity / 4, node.children.count > 1 else { return }
+        guard width < capacity / 4, node.children.count > 1 else { return }
         let left = index > 0 ? index - 1 : index
         mergeIfFits(node, left)
     }

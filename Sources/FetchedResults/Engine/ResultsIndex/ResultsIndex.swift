@@ -58,10 +58,12 @@ struct RowKeyColumns<ID: RowIdentifier>: SlotOrdering {
     @inline(__always)
     func lessInGroup(_ a: Int32, _ b: Int32) -> Bool {
         for column in columns.indices {
-            let va = columns[column][Int(a)]
-            let vb = columns[column][Int(b)]
-            if va < vb { return ascending[column] }
-            if vb < va { return !ascending[column] }
+            // The values compared where they are, borrowed: a copy of each would be a
+            // reference-count check and a release per comparison, and searches compare a lot.
+            let order = columns[column].withUnsafeBufferPointer { values in
+                values[Int(a)] < values[Int(b)] ? -1 : values[Int(b)] < values[Int(a)] ? 1 : 0
+            }
+            if order != 0 { return (order < 0) == ascending[column] }
         }
         // A slot compared with itself (a search for a row in the tree) stops here, without
         // reading its identifier.
