@@ -102,6 +102,46 @@ struct OrderTreeDigestTests {
         tree._checkInvariants(ordering)
     }
 
+    /// Grows a tree by random insertions until its root has split into branches of
+    /// branches, then shrinks it back by random removals: every branch split, merge and root
+    /// change keeps the order, the counts, the digests and the fences (the invariant check).
+    @Test(arguments: testSeeds(count: 2))
+    func deepTreeGrowsAndShrinks(seed: UInt64) {
+        var rng = SeededGenerator(seed: seed)
+        // Enough leaves (at most `leafCapacity` slots each) to overfill a root branch.
+        let slotCount = OrderTree.leafCapacity * OrderTree.branchCapacity * 3 / 2
+        let ordering = GroupedStringOrdering(
+            groups: (0..<slotCount).map { _ in Int32.random(in: 0..<40, using: &rng) },
+            keys: (0..<slotCount).map { _ in "Item \(UInt32.random(in: 0..<UInt32.max, using: &rng))" },
+            groupRank: Array(0..<40).shuffled(using: &rng),
+            ascending: Bool.random(using: &rng))
+        var tree = OrderTree()
+        var inserted: [Int32] = []
+        for (step, slot) in (0..<Int32(slotCount)).shuffled(using: &rng).enumerated() {
+            tree.insert(slot, ordering)
+            inserted.append(slot)
+            if step % 9_973 == 0 { tree._checkInvariants(ordering) }
+        }
+        tree._checkInvariants(ordering)
+        let sorted = inserted.sorted { ordering.less($0, $1) }
+        #expect(!tree.root.isLeaf && tree.root.children.array.contains { !$0.isLeaf }, "the tree did not grow three levels")
+        for rank in stride(from: 0, to: sorted.count, by: 997) {
+            #expect(tree.select(rank) == sorted[rank])
+            #expect(tree.rank(of: sorted[rank], ordering) == rank)
+        }
+        var remaining = Set(inserted)
+        for (step, slot) in inserted.shuffled(using: &rng).enumerated() {
+            let rank = tree.remove(slot, ordering)
+            remaining.remove(slot)
+            if step % 4_999 == 0 {
+                tree._checkInvariants(ordering)
+                #expect(rank == sorted.lazy.filter { remaining.contains($0) || $0 == slot }.firstIndex(of: slot))
+            }
+        }
+        #expect(tree.count == 0)
+        tree._checkInvariants(ordering)
+    }
+
     /// A tree built with digests has them in every internal node and fences in every leaf
     /// large enough, each on the right slot.
     @Test func sortedBuildComputesDigestsAndFences() throws {

@@ -160,7 +160,7 @@ struct OrderTree {
     /// The room a new leaf keeps for insertions beyond its slots, so that a commit's first
     /// insertion into a leaf does not move it (about 0.4 bytes a row).
     static let leafSpare = 8
-    static let branchCapacity = 64
+    static let branchCapacity = 128
 
     /// The root node; only the tree's own operations (here and in its extensions) replace it.
     var root: Node
