@@ -54,7 +54,8 @@ extension ResultsController {
         var ownProperties: UInt64 = 0
         let keys = graph.trackReads(of: erased, ownProperties: &ownProperties, appendingTo: &reads) { () -> RowKeys? in
             if let predicate = extractors.predicate, !predicate(erased) { return nil }
-            return RowKeys(section: extractors.section?(erased) ?? .null, sort: extractors.sort.map { $0(erased) })
+            let sort = extractors.sort
+            return RowKeys(section: extractors.section?(erased) ?? .null, sort: SortValues(count: sort.count) { sort[$0](erased) })
         }
         dependencies.recordOwnReads(ownProperties)
         dependencies.record(id, reads: reads, entry: dependencyEntry ?? dependencies.entry(of: id))

@@ -87,13 +87,18 @@ extension ResultsIndex {
                 oldSectionIndex[handle] = position - oldFirstDirectory
             }
         }
-        for (changeIndex, change) in input.enumerated() {
-            let oldSlot = slots[change.id]
-            guard oldSlot != nil || change.keys != nil else { continue }
-            if let oldSlot, let newKeys = change.keys, !change.reportsUpdate, keys.keys(of: oldSlot, equal: newKeys) {
+        // The changes are read in place, field by field: a copy of a change's keys costs a
+        // reference count per value.
+        for changeIndex in input.indices {
+            let id = input[changeIndex].id
+            let reportsUpdate = input[changeIndex].reportsUpdate
+            let hasNewKeys = input[changeIndex].hasKeys
+            let oldSlot = slots[id]
+            guard oldSlot != nil || hasNewKeys else { continue }
+            if let oldSlot, hasNewKeys, !reportsUpdate, keys.keys(of: oldSlot, equal: input[changeIndex].keys.unsafelyUnwrapped) {
                 continue
             }
-            var record = Record(id: change.id, change: changeIndex, reportsUpdate: change.reportsUpdate)
+            var record = Record(id: id, change: changeIndex, reportsUpdate: reportsUpdate)
             if let oldSlot {
                 // The old rank and index path are found while the row is removed, below.
                 record.oldSlot = oldSlot
@@ -102,11 +107,11 @@ extension ResultsIndex {
                 if hasEdges { changedSlots.insert(oldSlot) }
                 removed += 1
             }
-            if let newKeys = change.keys {
+            if hasNewKeys {
                 inserted += 1
                 // A row that stays in its section needs no lookup by value (a hash of it).
-                if record.oldSlot == nil || keys.sectionValues[Int(record.oldHandle)] != newKeys.section,
-                   let handle = existingHandle(of: newKeys.section) {
+                if record.oldSlot == nil || keys.sectionValues[Int(record.oldHandle)] != input[changeIndex].keys.unsafelyUnwrapped.section,
+                   let handle = existingHandle(of: input[changeIndex].keys.unsafelyUnwrapped.section) {
                     noteOldSection(handle)
                 }
             }
@@ -165,19 +170,22 @@ extension ResultsIndex {
         entering.reserveCapacity(inserted)
         for index in records.indices {
             let record = records[index]
-            if let newKeys = input[record.change].keys {
+            let change = record.change
+            if input[change].hasKeys {
                 let slot = record.oldSlot ?? allocateSlot(for: record.id)
                 // Handles are freed only by `rebuildDirectory()`, below: the old one still
                 // names its value.
-                let handle = record.oldSlot != nil && keys.sectionValues[Int(record.oldHandle)] == newKeys.section
-                    ? record.oldHandle : internSection(newKeys.section)
+                let handle = record.oldSlot != nil && keys.sectionValues[Int(record.oldHandle)] == input[change].keys.unsafelyUnwrapped.section
+                    ? record.oldHandle : internSection(input[change].keys.unsafelyUnwrapped.section)
                 sectionCounts[Int(handle)] += 1
                 keys.sectionOf[Int(slot)] = handle
-                for column in keys.columns.indices { keys.columns[column][Int(slot)] = newKeys.sort[column] }
+                for column in keys.columns.indices {
+                    keys.columns[column][Int(slot)] = input[change].keys.unsafelyUnwrapped.sort[column]
+                }
                 entering.append((slot, index))
                 records[index].newSlot = slot
                 records[index].newHandle = handle
-                if sectionValue[handle] == nil { sectionValue[handle] = newKeys.section }
+                if sectionValue[handle] == nil { sectionValue[handle] = input[change].keys.unsafelyUnwrapped.section }
             } else if let slot = record.oldSlot {
                 slots[record.id] = nil
                 freeSlots.append(slot)

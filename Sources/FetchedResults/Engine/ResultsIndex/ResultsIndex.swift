@@ -1,15 +1,6 @@
 import Foundation
 internal import MemoryHints
 
-/// The keys extracted from one fetched object: its section key and its sort keys, in the
-/// compact form the index compares.
-struct RowKeys: Equatable {
-    /// The section key; `.null` for every row of an unsectioned request.
-    var section: SortValue
-    /// One value per sort key of the request, in the request's order.
-    var sort: [SortValue]
-}
-
 /// The keys of every row, in columns indexed by slot, and the order they define: section key
 /// first, then the sort keys, then the row's identifier as the final tie-break.
 ///
@@ -122,7 +113,7 @@ struct RowKeyColumns<ID: RowIdentifier>: SlotOrdering {
     func keys(of slot: Int32) -> RowKeys {
         RowKeys(
             section: sectionValues[Int(sectionOf[Int(slot)])],
-            sort: columns.map { $0[Int(slot)] }
+            sort: SortValues(count: columns.count) { columns[$0][Int(slot)] }
         )
     }
 }
@@ -150,6 +141,15 @@ struct ResultsIndex<ID: RowIdentifier> {
         var keys: RowKeys?
         /// Whether the row's content changed, so its cell must refresh wherever it ends up.
         var reportsUpdate: Bool
+
+        /// Whether the row has keys (is fetched after the change), told without copying them.
+        @inline(__always)
+        var hasKeys: Bool {
+            switch keys {
+            case .some: true
+            case .none: false
+            }
+        }
     }
 
     /// A section of the visible window.
