@@ -73,19 +73,15 @@ extension ResultsIndex {
         let hasEdges = offset > 0 || limit != nil
         var changedSlots: Set<Int32> = []
         // Sections the changed rows leave or enter: at most two per row, and at most every
-        // section there is.
-        let sectionBound = min(2 * input.count, keys.sectionValues.count + input.count)
-        var oldSectionIndex: [Int32: Int] = [:]
-        oldSectionIndex.reserveCapacity(sectionBound)
-        var sectionValue: [Int32: SortValue] = [:]
-        sectionValue.reserveCapacity(sectionBound)
+        // section there is. Found again by handle through `sectionPlace`, emptied on return.
+        var sections = TouchedSections()
+        sections.reserveCapacity(min(2 * input.count, keys.sectionValues.count + input.count))
+        defer { sections.forget(in: &sectionPlace) }
         func noteOldSection(_ handle: Int32) {
-            guard sectionValue[handle] == nil else { return }
-            sectionValue[handle] = keys.sectionValues[Int(handle)]
+            guard sections.place(of: handle, in: sectionPlace) == nil else { return }
             let position = Int(directoryPosition[Int(handle)])
-            if position >= 0, oldVisibleRange.contains(position) {
-                oldSectionIndex[handle] = position - oldFirstDirectory
-            }
+            let visible = position >= 0 && oldVisibleRange.contains(position)
+            sections.add(handle, value: keys.sectionValues[Int(handle)], oldIndex: visible ? position - oldFirstDirectory : nil, in: &sectionPlace)
         }
         // The changes are read in place, field by field: a copy of a change's keys costs a
         // reference count per value.
@@ -185,7 +181,9 @@ extension ResultsIndex {
                 entering.append((slot, index))
                 records[index].newSlot = slot
                 records[index].newHandle = handle
-                if sectionValue[handle] == nil { sectionValue[handle] = input[change].keys.unsafelyUnwrapped.section }
+                if sections.place(of: handle, in: sectionPlace) == nil {
+                    sections.add(handle, value: input[change].keys.unsafelyUnwrapped.section, oldIndex: nil, in: &sectionPlace)
+                }
             } else if let slot = record.oldSlot {
                 slots[record.id] = nil
                 freeSlots.append(slot)
@@ -210,27 +208,19 @@ extension ResultsIndex {
             boundary[index].newLocation = location(forRank: rank, window: newWindow, firstDirectory: newVisibleRange.lowerBound)
             boundary[index].newRank = rank
         }
-        var newSectionIndex: [Int32: Int] = [:]
-        for handle in sectionValue.keys {
-            let position = Int(directoryPosition[Int(handle)])
-            if position >= 0, newVisibleRange.contains(position), sectionCounts[Int(handle)] > 0 {
-                newSectionIndex[handle] = position - newVisibleRange.lowerBound
-            }
-        }
-
         // 4. Sections that left or entered the window.
         var diff = IndexDiff<ID>()
-        var deletedSectionHandles: Set<Int32> = []
-        var insertedSectionHandles: Set<Int32> = []
-        for (handle, value) in sectionValue {
-            let old = oldSectionIndex[handle]
-            let new = newSectionIndex[handle]
-            if let old, new == nil {
-                deletedSectionHandles.insert(handle)
-                diff.deletedSections.append((old, value))
-            } else if let new, old == nil {
-                insertedSectionHandles.insert(handle)
-                diff.insertedSections.append((new, value))
+        for place in sections.handles.indices {
+            let handle = sections.handles[place]
+            let position = Int(directoryPosition[Int(handle)])
+            let visible = position >= 0 && newVisibleRange.contains(position) && sectionCounts[Int(handle)] > 0
+            let old = sections.oldIndex[place]
+            if old >= 0, !visible {
+                sections.markDeleted(place)
+                diff.deletedSections.append((old, sections.values[place]))
+            } else if visible, old < 0 {
+                sections.markInserted(place)
+                diff.insertedSections.append((position - newVisibleRange.lowerBound, sections.values[place]))
             }
         }
         diff.deletedSections.sort { $0.index < $1.index }
@@ -268,17 +258,17 @@ extension ResultsIndex {
             switch (record.oldLocation, record.newLocation) {
             case (let old?, nil):
                 diff.rows.append(.delete(record.id, at: old.indexPath))
-                if !deletedSectionHandles.contains(record.oldHandle) { diff.changes.deletedRows.append(old.indexPath) }
+                if !sections.wasDeleted(record.oldHandle, in: sectionPlace) { diff.changes.deletedRows.append(old.indexPath) }
             case (nil, let new?):
                 diff.rows.append(.insert(record.id, at: new.indexPath))
-                if !insertedSectionHandles.contains(record.newHandle) { diff.changes.insertedRows.append(new.indexPath) }
+                if !sections.wasInserted(record.newHandle, in: sectionPlace) { diff.changes.insertedRows.append(new.indexPath) }
             case (.some, .some):
                 let oldGap = record.oldRank - oldWindow.lowerBound - Self.countBelow(record.oldRank, in: oldNonStayers)
                 let newGap = record.newRank - newWindow.lowerBound - Self.countBelow(record.newRank, in: newNonStayers)
                 if oldGap == newGap && record.oldHandle == record.newHandle {
                     candidates.append(index)
                 } else {
-                    addMove(records[index], deletedSectionHandles, insertedSectionHandles, &diff)
+                    addMove(records[index], sections, &diff)
                 }
             case (nil, nil):
                 break
@@ -295,7 +285,7 @@ extension ResultsIndex {
                     diff.changes.reloadedRows.append(old.indexPath)
                 }
             } else {
-                addMove(record, deletedSectionHandles, insertedSectionHandles, &diff)
+                addMove(record, sections, &diff)
             }
         }
         for row in boundary {
@@ -303,11 +293,11 @@ extension ResultsIndex {
             case (let old?, nil):
                 let id = keys.ids[Int(row.slot)]
                 diff.rows.append(.delete(id, at: old.indexPath))
-                if !deletedSectionHandles.contains(keys.sectionOf[Int(row.slot)]) { diff.changes.deletedRows.append(old.indexPath) }
+                if !sections.wasDeleted(keys.sectionOf[Int(row.slot)], in: sectionPlace) { diff.changes.deletedRows.append(old.indexPath) }
             case (nil, let new?):
                 let id = keys.ids[Int(row.slot)]
                 diff.rows.append(.insert(id, at: new.indexPath))
-                if !insertedSectionHandles.contains(keys.sectionOf[Int(row.slot)]) { diff.changes.insertedRows.append(new.indexPath) }
+                if !sections.wasInserted(keys.sectionOf[Int(row.slot)], in: sectionPlace) { diff.changes.insertedRows.append(new.indexPath) }
             default:
                 break
             }
@@ -413,16 +403,13 @@ extension ResultsIndex {
         for index in places.indices { rows[index] = (places[index].slot, places[index].record) }
     }
 
-    private func addMove(
-        _ record: Record, _ deletedSections: Set<Int32>, _ insertedSections: Set<Int32>, _ diff: inout IndexDiff<ID>
-    ) {
+    private func addMove(_ record: Record, _ sections: TouchedSections, _ diff: inout IndexDiff<ID>) {
         guard let oldLocation = record.oldLocation, let newLocation = record.newLocation else { return }
         let old = oldLocation.indexPath
         let new = newLocation.indexPath
         diff.rows.append(.move(record.id, from: old, to: new, changed: record.reportsUpdate))
-        // Most commits add and remove no section: no hash then.
-        let fromGone = !deletedSections.isEmpty && deletedSections.contains(record.oldHandle)
-        let intoNew = !insertedSections.isEmpty && insertedSections.contains(record.newHandle)
+        let fromGone = sections.wasDeleted(record.oldHandle, in: sectionPlace)
+        let intoNew = sections.wasInserted(record.newHandle, in: sectionPlace)
         if fromGone || intoNew {
             if !fromGone { diff.changes.deletedRows.append(old) }
             if !intoNew { diff.changes.insertedRows.append(new) }
@@ -517,4 +504,78 @@ struct RowLocation: Equatable {
 
     /// The two-element index path `[section, row]`, built without a temporary array.
     var indexPath: IndexPath { IndexPath(index: section).appending(row) }
+}
+
+/// The sections one commit touches, each with its handle, value and old and new places in
+/// the window, found by handle through a per-handle array the index keeps between commits
+/// (``ResultsIndex/sectionPlace``) instead of hashing: a commit asks about a section a few
+/// times per changed row.
+private struct TouchedSections {
+    /// The handles, in the order they were touched.
+    private(set) var handles: [Int32] = []
+    /// Each section's key value.
+    private(set) var values: [SortValue] = []
+    /// Each section's index in the window before the commit, or -1 when it was not shown.
+    private(set) var oldIndex: [Int] = []
+    /// Whether each section left the window.
+    private var deleted: [Bool] = []
+    /// Whether each section entered the window.
+    private var inserted: [Bool] = []
+    /// Whether any section left the window, or entered it: most commits neither add nor
+    /// remove a section, and their rows need not look.
+    private var anyDeleted = false
+    private var anyInserted = false
+
+    mutating func reserveCapacity(_ count: Int) {
+        handles.reserveCapacity(count)
+        values.reserveCapacity(count)
+        oldIndex.reserveCapacity(count)
+    }
+
+    /// The position of `handle` among the touched sections, or `nil` when it is not one.
+    @inline(__always)
+    func place(of handle: Int32, in places: [Int32]) -> Int? {
+        let place = Int(handle) < places.count ? Int(places[Int(handle)]) : -1
+        return place >= 0 ? place : nil
+    }
+
+    /// Adds a section that is not touched yet.
+    mutating func add(_ handle: Int32, value: SortValue, oldIndex: Int?, in places: inout [Int32]) {
+        if Int(handle) >= places.count {
+            places.append(contentsOf: repeatElement(-1, count: Int(handle) + 1 - places.count))
+        }
+        places[Int(handle)] = Int32(handles.count)
+        handles.append(handle)
+        values.append(value)
+        self.oldIndex.append(oldIndex ?? -1)
+        deleted.append(false)
+        inserted.append(false)
+    }
+
+    mutating func markDeleted(_ place: Int) {
+        deleted[place] = true
+        anyDeleted = true
+    }
+
+    mutating func markInserted(_ place: Int) {
+        inserted[place] = true
+        anyInserted = true
+    }
+
+    /// Whether the section `handle` left the window.
+    @inline(__always)
+    func wasDeleted(_ handle: Int32, in places: [Int32]) -> Bool {
+        anyDeleted && place(of: handle, in: places).map { deleted[$0] } == true
+    }
+
+    /// Whether the section `handle` entered the window.
+    @inline(__always)
+    func wasInserted(_ handle: Int32, in places: [Int32]) -> Bool {
+        anyInserted && place(of: handle, in: places).map { inserted[$0] } == true
+    }
+
+    /// Resets the places of the touched sections, so the array is ready for the next commit.
+    func forget(in places: inout [Int32]) {
+        for handle in handles { places[Int(handle)] = -1 }
+    }
 }

@@ -184,6 +184,9 @@ struct ResultsIndex<ID: RowIdentifier> {
 
     /// The number of rows in each section handle.
     var sectionCounts: [Int] = []
+    /// Scratch for a commit (``apply(_:movingWholeSections:)``): the position of each
+    /// section handle among the sections it touches, or -1 (always -1 between commits).
+    var sectionPlace: [Int32] = []
     var sectionHandleByValue: [SortValue: Int32] = [:]
     var freeHandles: [Int32] = []
     /// Live section handles, sorted by value in the order rows sort.

@@ -26,7 +26,7 @@ struct RowKeys: Equatable {
 /// of a request with one sort key (the usual case) allocate nothing. A commit evaluates
 /// every changed object into a ``RowKeys``; an array each would be an allocation and a
 /// deallocation per object.
-struct SortValues: RandomAccessCollection, MutableCollection, Equatable, CustomStringConvertible {
+struct SortValues: RandomAccessCollection, MutableCollection, Equatable, ExpressibleByArrayLiteral, CustomStringConvertible {
     /// The first value (`.null` when there is none).
     private var head: SortValue
     /// The values after the first.
@@ -42,6 +42,11 @@ struct SortValues: RandomAccessCollection, MutableCollection, Equatable, CustomS
         count = values.count
         head = values.first ?? .null
         tail = values.count > 1 ? Array(values[1...]) : []
+    }
+
+    /// The values of the literal, in order.
+    init(arrayLiteral values: SortValue...) {
+        self.init(values)
     }
 
     /// `count` values, the value at each position made by `value`, in order of position.
