@@ -20,11 +20,15 @@ struct RowKeyColumns<ID: RowIdentifier>: SlotOrdering {
     var columns: [[SortValue]]
     /// The direction of each sort key.
     let ascending: [Bool]
+    /// The direction of the first sort key, or `nil` without sort keys: what digests
+    /// compare, kept apart so a search step reads no array for it.
+    let firstAscending: Bool?
     /// The direction of the section key.
     let sectionsAscending: Bool
 
     init(ascending: [Bool], sectionsAscending: Bool) {
         self.ascending = ascending
+        firstAscending = ascending.first
         self.sectionsAscending = sectionsAscending
         columns = Array(repeating: [], count: ascending.count)
     }
@@ -79,7 +83,7 @@ struct RowKeyColumns<ID: RowIdentifier>: SlotOrdering {
         if a.group != b.group {
             return sectionRank[Int(a.group)] < sectionRank[Int(b.group)] ? -1 : 1
         }
-        guard let firstAscending = ascending.first else { return 0 }
+        guard let firstAscending else { return 0 }
         let order = SortValueSummary.order(a.summary, b.summary)
         return firstAscending ? order : -order
     }
