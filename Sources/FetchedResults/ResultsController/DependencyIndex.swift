@@ -289,8 +289,12 @@ struct DependencyIndex {
         func add(_ object: ObjectID, _ property: PropertyIndex) {
             forEachDependent(of: object, property) { serials.append(UInt32($0)) }
         }
-        for (id, properties) in changes.updated where !changes.deleted.contains(id) {
-            properties.forEachIndex { add(id, $0) }
+        for (id, properties) in changes.updated {
+            // Whether the object was deleted too is asked only of a write some evaluation
+            // read (a hash of its ID each), not of every write.
+            properties.forEachIndex { property in
+                if mayBeKeyed(id, property) && !changes.deleted.contains(id) { add(id, property) }
+            }
         }
         for move in changes.moves {
             guard let property = move.owner.entity.index(of: move.relationship) else { continue }

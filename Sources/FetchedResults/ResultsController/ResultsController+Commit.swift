@@ -66,10 +66,12 @@ extension ResultsController {
         // The array, not `inserted`: that set is hashed on first use.
         let inserted = changes.insertedIDs
         pending.reserveCapacity(inserted.count + changes.updated.count)
-        for id in inserted where id.entity === entity && !changes.deleted.contains(id) {
+        // Deleted objects are dropped once the pending set is complete (a hash each), not
+        // looked up for each object that enters it.
+        for id in inserted where id.entity === entity {
             pending[id] = PendingFlags.evaluates
         }
-        for (id, properties) in changes.updated where id.entity === entity && !changes.deleted.contains(id) {
+        for (id, properties) in changes.updated where id.entity === entity {
             let flags = pendingFlags(wrote: properties)
             if flags != 0 { pending[id, default: 0] |= flags }
         }
@@ -81,11 +83,12 @@ extension ResultsController {
                 pending[graph.objectID(of: entity, entitySerial: Int(serial)), default: 0] |= PendingFlags.evaluates
             }
         }
+        for id in changes.deleted where id.entity === entity { pending.removeValue(forKey: id) }
 
         // The first pass: the objects' lines, their rows' slots and sections, their dependency entries.
         var evaluations: [PendingEvaluation] = []
         evaluations.reserveCapacity(pending.count)
-        for (id, flags) in pending where !changes.deleted.contains(id) {
+        for (id, flags) in pending {
             let row = index.slotAndSection(of: id)
             // An object whose only reason is a refresh of its row waits for nothing else.
             if flags & PendingFlags.evaluates == 0 && row.slot < 0 { continue }
