@@ -526,16 +526,20 @@ private struct TouchedSections {
     private var anyDeleted = false
     private var anyInserted = false
 
+    /// Makes room for `count` sections.
     mutating func reserveCapacity(_ count: Int) {
         handles.reserveCapacity(count)
         values.reserveCapacity(count)
         oldIndex.reserveCapacity(count)
+        deleted.reserveCapacity(count)
+        inserted.reserveCapacity(count)
     }
 
-    /// The position of `handle` among the touched sections, or `nil` when it is not one.
+    /// The position of `handle` among the touched sections, or `nil` when it is not one
+    /// (or is no handle: -1).
     @inline(__always)
     func place(of handle: Int32, in places: [Int32]) -> Int? {
-        let place = Int(handle) < places.count ? Int(places[Int(handle)]) : -1
+        let place = handle >= 0 && Int(handle) < places.count ? Int(places[Int(handle)]) : -1
         return place >= 0 ? place : nil
     }
 
@@ -552,11 +556,13 @@ private struct TouchedSections {
         inserted.append(false)
     }
 
+    /// Notes that the section at `place` left the window.
     mutating func markDeleted(_ place: Int) {
         deleted[place] = true
         anyDeleted = true
     }
 
+    /// Notes that the section at `place` entered the window.
     mutating func markInserted(_ place: Int) {
         inserted[place] = true
         anyInserted = true
