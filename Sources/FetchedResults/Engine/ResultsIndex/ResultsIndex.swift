@@ -90,16 +90,34 @@ struct RowKeyColumns<ID: RowIdentifier>: SlotOrdering {
 
     /// Asks for the sort keys of each of `slots`, and their section handles unless they are
     /// known to share `grouped` rows' section: what comparing them reads.
+    ///
+    /// A run of slots whose first and last are close (a leaf's neighbours keep the numbers a
+    /// fetch gave them in order) is asked for as the lines between them, each line once,
+    /// instead of slot by slot. A hint only: a run that is not in fact between its ends
+    /// leaves some lines to be read later.
     func prefetchKeys(of slots: UnsafeBufferPointer<Int32>, grouped: Bool) {
-        guard !slots.isEmpty else { return }
+        guard let first = slots.first, let last = slots.last else { return }
+        let low = Int(min(first, last))
+        let span = Int(max(first, last)) - low + 1
+        let asRange = span <= 2 * slots.count
         if !grouped {
             sectionOf.withUnsafeBufferPointer { sections in
-                for slot in slots { frk_prefetch(sections.baseAddress! + Int(slot)) }
+                let base = sections.baseAddress.unsafelyUnwrapped
+                if asRange {
+                    NodeLines.prefetch((UnsafeRawPointer(base + low), UInt16(clamping: span * 4 / 64 + 2)))
+                } else {
+                    for slot in slots { frk_prefetch(base + Int(slot)) }
+                }
             }
         }
         for column in columns.indices {
             columns[column].withUnsafeBufferPointer { values in
-                for slot in slots { frk_prefetch(values.baseAddress! + Int(slot)) }
+                let base = values.baseAddress.unsafelyUnwrapped
+                if asRange {
+                    NodeLines.prefetch((UnsafeRawPointer(base + low), UInt16(clamping: span * MemoryLayout<SortValue>.stride / 64 + 2)))
+                } else {
+                    for slot in slots { frk_prefetch(base + Int(slot)) }
+                }
             }
         }
     }
