@@ -99,26 +99,23 @@ struct RowKeyColumns<ID: RowIdentifier>: SlotOrdering {
         guard let first = slots.first, let last = slots.last else { return }
         let low = Int(min(first, last))
         let span = Int(max(first, last)) - low + 1
-        let asRange = span <= 2 * slots.count
-        if !grouped {
-            sectionOf.withUnsafeBufferPointer { sections in
-                let base = sections.baseAddress.unsafelyUnwrapped
-                if asRange {
-                    NodeLines.prefetch((UnsafeRawPointer(base + low), UInt16(clamping: span * 4 / 64 + 2)))
-                } else {
-                    for slot in slots { frk_prefetch(base + Int(slot)) }
-                }
-            }
-        }
+        let range = span <= 2 * slots.count ? low..<low + span : nil
+        if !grouped { sectionOf.withUnsafeBufferPointer { Self.prefetch(slots, of: $0, asRange: range) } }
         for column in columns.indices {
-            columns[column].withUnsafeBufferPointer { values in
-                let base = values.baseAddress.unsafelyUnwrapped
-                if asRange {
-                    NodeLines.prefetch((UnsafeRawPointer(base + low), UInt16(clamping: span * MemoryLayout<SortValue>.stride / 64 + 2)))
-                } else {
-                    for slot in slots { frk_prefetch(base + Int(slot)) }
-                }
-            }
+            columns[column].withUnsafeBufferPointer { Self.prefetch(slots, of: $0, asRange: range) }
+        }
+    }
+
+    /// Asks for the elements of `column` at `slots`: the lines of `range` when given, else
+    /// slot by slot.
+    @inline(__always)
+    private static func prefetch<Value>(_ slots: UnsafeBufferPointer<Int32>, of column: UnsafeBufferPointer<Value>, asRange range: Range<Int>?) {
+        let base = column.baseAddress.unsafelyUnwrapped
+        if let range {
+            let lines = range.count * MemoryLayout<Value>.stride / 64 + 2
+            NodeLines.prefetch((UnsafeRawPointer(base + range.lowerBound), UInt16(clamping: lines)))
+        } else {
+            for slot in slots { frk_prefetch(base + Int(slot)) }
         }
     }
 
