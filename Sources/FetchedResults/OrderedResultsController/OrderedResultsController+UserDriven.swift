@@ -21,8 +21,11 @@ extension OrderedResultsController {
     /// other commits). The index paths must be the controller's current coordinates: flush
     /// the app's `ChangeAccumulator` before a drag starts, so the view and the controller
     /// agree.
-    /// The view is not told to move the row again; other changes committed with it (pending
-    /// writes of another part of the app) are delivered relative to what the view now shows.
+    /// The view is not told to move the row again. The graph has one transaction, so the
+    /// commit takes every pending change with it (as a Core Data `save()` does): other
+    /// changes committed with it (pending writes of another part of the app) are delivered
+    /// relative to what the view now shows. A drag that ends where it started moves nothing
+    /// and still commits.
     /// A drag that empties its section leaves that section on screen, so the delivery
     /// deletes it.
     ///
@@ -50,7 +53,15 @@ extension OrderedResultsController {
         guard destination.count == 2, counts.indices.contains(destination[0]), destination[1] >= 0,
               destination[1] <= counts[destination[0]] - (crossing ? 0 : 1)
         else { throw .invalidDestination(destination, counts: counts) }
-        if source == destination { return }
+        if source == destination {
+            // Nothing moves; the commit every user-driven change makes still happens.
+            do {
+                try graph.commit(author: author)
+            } catch {
+                throw .commitFailed(error)
+            }
+            return
+        }
         let writer = _request.sectionKey?.writer
         if crossing, writer == nil {
             throw .sectionKeyNotWritable(sectionKey: _request.sectionKey?.name ?? "none")

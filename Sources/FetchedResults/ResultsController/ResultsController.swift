@@ -193,6 +193,13 @@ open class ResultsController<Object: GraphObject>: Observable {
     /// The fetched objects in order, inside the `fetchOffset`/`fetchLimit` window; empty
     /// before ``performFetch()``. Observable.
     ///
+    /// The results change only when the controller hears of a commit: between a
+    /// ``ObjectGraph/delete(_:)`` and its commit, a deleted object is still listed at its
+    /// place, and its ``GraphObject/isDeleted`` answers `true` (as with Core Data). The same
+    /// holds for every other way of reading the results (``sections``, ``object(at:)``,
+    /// ``indexPath(for:)``), and for a commit that an observer made during the delivery of
+    /// another, until this controller has heard of it.
+    ///
     /// - Complexity: O(n) the first time after a change, O(1) after that.
     public var fetchedObjects: [Object] {
         registrar.access(self, keyPath: fetchedObjectsKeyPath)
@@ -207,9 +214,10 @@ open class ResultsController<Object: GraphObject>: Observable {
     /// - Complexity: O(1).
     public var numberOfObjects: Int { index.visibleCount }
 
-    /// The object with a fetched ID.
+    /// The object with a fetched ID. An object whose deletion is pending (or committed but
+    /// not yet delivered to this controller) is still listed, with `isDeleted` true.
     func object(with id: ObjectID) -> Object {
-        guard let object = graph.object(with: id) as? Object else {
+        guard let object = graph.registeredObject(with: id) as? Object else {
             preconditionFailure("internal inconsistency: fetched object \(id) is not in the graph")
         }
         return object

@@ -22,6 +22,11 @@ public enum CommitError: Error, CustomStringConvertible {
     case typeMismatch(entity: String, property: String)
     /// A batch upsert into an entity without a unique attribute, or without its value.
     case missingUniqueValue(entity: String)
+    /// ``ObjectGraph/commit(author:)`` or ``ObjectGraph/rollback()`` was called while a
+    /// commit was checking its changes (from ``GraphObject/validateForCommit()``). The inner
+    /// commit throws this at once; an inner rollback changes nothing and the outer commit
+    /// throws this. Either way every pending change stays pending.
+    case commitInProgress
 
     /// A sentence saying what went wrong.
     public var description: String {
@@ -35,6 +40,7 @@ public enum CommitError: Error, CustomStringConvertible {
         case .unknownProperty(let entity, let name): "\(entity) has no property \(name) of that kind"
         case .typeMismatch(let entity, let property): "the value for \(entity).\(property) has the wrong type"
         case .missingUniqueValue(let entity): "an upsert into \(entity) needs a value for its unique attribute"
+        case .commitInProgress: "commit() or rollback() was called while a commit was validating its changes"
         }
     }
 }

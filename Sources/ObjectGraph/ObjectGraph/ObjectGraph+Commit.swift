@@ -16,11 +16,18 @@ extension ObjectGraph {
     /// - Complexity: O(*k*) for *k* pending writes, plus the observers.
     @discardableResult
     public func commit(author: String? = nil) throws(CommitError) -> GraphChanges? {
+        // From `validateForCommit()`: the outer commit is half-way through its checks.
+        guard !_isCommitting else { throw .commitInProgress }
         guard hasChanges else { return nil }
         // Deferred inverse members stay deferred (see `ObjectGraph+DeferredInverses.swift`):
         // nothing below reads the relationships of an inserted target but the rare target
         // checks, which flush.
-        try _validatePending()
+        _isCommitting = true
+        _rollbackDuringCommit = false
+        do {
+            defer { _isCommitting = false }
+            try _validatePending()
+        }
         let changes = _collectChanges(inserted: _insertedIDs(), author: author)
         _pending.withUnsafeBufferPointer { entries in
             for position in entries.indices {
@@ -46,12 +53,24 @@ extension ObjectGraph {
             }
         }
         _noteCommittedDeferredLists()
+        if !_pendingDeletions.isEmpty {
+            // Kept registered until every observer has heard of the commit (see `_publish`).
+            if _undeliveredDeletions.isEmpty {
+                swap(&_undeliveredDeletions, &_pendingDeletions)
+            } else {
+                _undeliveredDeletions.merge(_pendingDeletions) { old, _ in old }
+                _pendingDeletions.removeAll()
+            }
+        }
         _pending.removeAll()
         _insertRuns.removeAll()
         _deletedInserts.removeAll()
         _insertsMayHoldInvalidTargets = false
         _checkInvariants()
-        guard !changes.isEmpty else { return nil }
+        guard !changes.isEmpty else {
+            if !_isDelivering { _undeliveredDeletions.removeAll() }
+            return nil
+        }
         _publish(changes)
         return changes
     }
@@ -60,8 +79,17 @@ extension ObjectGraph {
     /// they had at the last commit, deleted objects come back, inserted objects leave the
     /// graph (they keep their attribute values and lose their relationships).
     ///
+    /// Called from ``GraphObject/validateForCommit()``, it discards nothing and the commit
+    /// in progress throws ``CommitError/commitInProgress``.
+    ///
     /// - Complexity: O(*k*) for *k* pending writes and inserted objects.
     public func rollback() {
+        guard !_isCommitting else {
+            // From `validateForCommit()`: changing the pending state under the commit's
+            // feet would corrupt it. The commit fails instead, keeping everything pending.
+            _rollbackDuringCommit = true
+            return
+        }
         _flushDeferredInverses()
         for entry in _pending.reversed() {
             let object = entry.object
@@ -87,6 +115,7 @@ extension ObjectGraph {
             }
         }
         _pending.removeAll()
+        _pendingDeletions.removeAll()
         _insertRuns.removeAll()
         _deletedInserts.removeAll()
         _insertsMayHoldInvalidTargets = false
@@ -206,6 +235,7 @@ extension ObjectGraph {
             } catch {
                 throw .validationFailed(object.objectID, error)
             }
+            if _rollbackDuringCommit { throw .commitInProgress }
         }
         // Each inserted object is validated, then marked committed. Meanwhile `isInserted`
         // still answers `true` for the objects already passed (see `_isValidatedInsert(_:)`),
@@ -219,6 +249,7 @@ extension ObjectGraph {
                 } catch {
                     throw .validationFailed(object.objectID, error)
                 }
+                if _rollbackDuringCommit { throw .commitInProgress }
                 object._flags &= ~GraphObject._insertedFlag
             }
         } catch {

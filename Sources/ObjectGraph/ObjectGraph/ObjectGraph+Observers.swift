@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// One registered observer.
@@ -5,6 +6,8 @@ internal struct _Observer {
     let id: Int
     /// Delivers changes; returns `false` when the observer is gone and can be removed.
     let deliver: (GraphChanges) -> Bool
+    /// Told when the commit of the writes the observer left pending fails.
+    let followUpFailed: ((CommitError) -> Void)?
     /// Called when the graph goes away.
     let finish: (() -> Void)?
 }
@@ -46,15 +49,26 @@ extension ObjectGraph {
     /// Calls `body` with the changes of every commit from now on.
     ///
     /// Observers are called synchronously at the end of each commit, in commit order and in
-    /// registration order. An observer may write to the graph: those writes become the
-    /// next commit (committed after the current delivery if the observer does not commit
-    /// them itself), delivered once the current delivery finishes — nothing recurses and
-    /// nothing is lost. Use ``GraphChanges/author`` to skip your own writes.
+    /// registration order. An observer may write to the graph: what it leaves pending is
+    /// committed for it as soon as it returns, and delivered once the current delivery
+    /// finishes — nothing recurses and nothing is lost. Use ``GraphChanges/author`` to skip
+    /// your own writes.
     ///
-    /// - Parameter body: The observer.
+    /// When that follow-up commit throws, its writes are rolled back (the graph is as the
+    /// observer found it, and no later, unrelated commit inherits them) and the error goes to
+    /// `onFollowUpFailure`; without one, it is written to standard error. An observer that
+    /// wants to handle the error where it happens commits its writes itself.
+    ///
+    /// - Parameters:
+    ///   - onFollowUpFailure: Told why the commit of the writes `body` left pending failed,
+    ///     after they are rolled back.
+    ///   - body: The observer.
     /// - Returns: A token; observing stops when it is cancelled or deallocated.
-    public func addObserver(_ body: @escaping (GraphChanges) -> Void) -> GraphObservation {
-        let id = _addObserver(deliver: { changes in body(changes); return true }, finish: nil)
+    public func addObserver(
+        onFollowUpFailure: ((CommitError) -> Void)? = nil,
+        _ body: @escaping (GraphChanges) -> Void
+    ) -> GraphObservation {
+        let id = _addObserver(deliver: { changes in body(changes); return true }, followUpFailed: onFollowUpFailure, finish: nil)
         return GraphObservation(graph: self, id: id)
     }
 
@@ -72,24 +86,34 @@ extension ObjectGraph {
                 continuation.yield(changes)
                 return true
             },
+            followUpFailed: nil,
             finish: { continuation.finish() }
         )
         return stream
     }
 
-    internal func _addObserver(deliver: @escaping (GraphChanges) -> Bool, finish: (() -> Void)?) -> Int {
+    internal func _addObserver(
+        deliver: @escaping (GraphChanges) -> Bool,
+        followUpFailed: ((CommitError) -> Void)?,
+        finish: (() -> Void)?
+    ) -> Int {
         let id = _nextObserverID
         _nextObserverID += 1
-        _observers.append(_Observer(id: id, deliver: deliver, finish: finish))
+        _observers.append(_Observer(id: id, deliver: deliver, followUpFailed: followUpFailed, finish: finish))
         return id
     }
 
     internal func _removeObserver(_ id: Int) {
-        _observers.removeAll { $0.id == id }
+        guard let position = _observers.firstIndex(where: { $0.id == id }) else { return }
+        // The observer's closure may hold the last reference to something whose deinit
+        // removes another observer (a controller does): release it only after the access
+        // to `_observers` has ended.
+        let removed = _observers.remove(at: position)
+        withExtendedLifetime(removed) {}
     }
 
     /// Delivers a commit's changes, or queues them when a delivery is in progress; after
-    /// each delivery, commits what the observers wrote.
+    /// each observer, commits what it wrote.
     internal func _publish(_ changes: GraphChanges) {
         _deliveryQueue.append(changes)
         guard !_isDelivering else { return }
@@ -97,22 +121,42 @@ extension ObjectGraph {
         defer {
             _isDelivering = false
             _deliveryQueue.removeAll()
+            // Every observer has heard of every deletion committed so far.
+            _undeliveredDeletions.removeAll()
         }
         var next = 0
-        var autoCommit = true
         while next < _deliveryQueue.count {
             let current = _deliveryQueue[next]
             next += 1
             for observer in _observers where _observers.contains(where: { $0.id == observer.id }) {
                 if !observer.deliver(current) { _removeObserver(observer.id) }
-            }
-            if autoCommit && hasChanges {
-                do {
-                    try commit()
-                } catch {
-                    autoCommit = false  // the writes stay pending for the next commit
-                }
+                // Nothing was pending when the observer was called (the commit before it
+                // emptied the pending changes): what is pending now is the observer's.
+                if hasChanges { _commitFollowUp(of: observer) }
             }
         }
+    }
+
+    /// Commits the writes an observer left pending; when that fails, rolls them back and
+    /// tells the observer why.
+    private func _commitFollowUp(of observer: _Observer) {
+        do {
+            try commit()
+        } catch {
+            rollback()
+            if let followUpFailed = observer.followUpFailed {
+                followUpFailed(error)
+            } else {
+                var standardError = _StandardError()
+                print("ObjectGraph: the writes an observer left pending were rolled back: \(error)", to: &standardError)
+            }
+        }
+    }
+}
+
+/// Standard error as a `print` target.
+private struct _StandardError: TextOutputStream {
+    mutating func write(_ string: String) {
+        FileHandle.standardError.write(Data(string.utf8))
     }
 }

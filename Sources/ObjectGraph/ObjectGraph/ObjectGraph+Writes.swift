@@ -401,6 +401,7 @@ extension ObjectGraph {
             _pending[_entryIndex(for: object)].isDeleted = true
         }
         object._flags |= GraphObject._deletedFlag
+        _pendingDeletions[object._idBits] = object
         entity.objects[object._serial] = nil
         entity.liveCount -= 1
         var cascade: [GraphObject] = []

@@ -54,8 +54,19 @@ public final class ObjectGraph {
     @exclusivity(unchecked) internal var _deferredInverses = _DeferredInverseLists()
     /// Some object inserted in the pending transaction has ``GraphObject/_mayHoldInvalidTargetsFlag``.
     @exclusivity(unchecked) internal var _insertsMayHoldInvalidTargets = false
+    /// A commit is checking its changes (user code may run: `validateForCommit()`).
+    @exclusivity(unchecked) internal var _isCommitting = false
+    /// `rollback()` was called while `_isCommitting`: the commit in progress fails.
+    internal var _rollbackDuringCommit = false
     /// A commit is validating the inserted objects, clearing their `_insertedFlag` as it goes.
     @exclusivity(unchecked) internal var _validatingInserts = false
+
+    /// The objects whose deletion is pending, by ID bits: still registered (readable through
+    /// ``registeredObject(with:)``, `isDeleted` answers `true`) until the commit.
+    internal var _pendingDeletions: [UInt64: GraphObject] = [:]
+    /// The objects deleted by commits whose delivery to the observers has not finished: an
+    /// observer that has not heard of the commit yet (a controller) may still list them.
+    internal var _undeliveredDeletions: [UInt64: GraphObject] = [:]
 
     /// The observers, in registration order.
     internal var _observers: [_Observer] = []
@@ -95,6 +106,7 @@ public final class ObjectGraph {
             for (_, accessor) in entity.relationships { accessor.setObjects(object, []) }
         }
         for observer in _observers { observer.finish?() }
+        ObjectID.unregisterGraph(tag: tag)
     }
 
     /// Whether there are writes, inserts or deletes not yet committed.
@@ -169,6 +181,23 @@ public final class ObjectGraph {
         let serial = id.serial
         guard serial < entity.objects.count else { return nil }
         return entity.objects[serial]
+    }
+
+    /// The object with an ID while the graph still holds it: like ``object(with:)``, but an
+    /// object whose deletion is pending is returned too (its ``GraphObject/isDeleted`` answers
+    /// `true`) until the commit that deletes it has been delivered to every observer.
+    ///
+    /// This is what lets a results controller keep answering for the rows it lists between
+    /// a ``delete(_:)`` and the commit, as Core Data's `registeredObject(for:)` does.
+    ///
+    /// - Parameter id: An ID.
+    /// - Returns: The object, or `nil` when the ID is from another graph, was never issued,
+    ///   its deletion is committed and delivered, or its insertion was rolled back.
+    /// - Complexity: O(1).
+    public func registeredObject(with id: ObjectID) -> GraphObject? {
+        if let object = object(with: id) { return object }
+        guard id.graphTag == tag, !_pendingDeletions.isEmpty || !_undeliveredDeletions.isEmpty else { return nil }
+        return _pendingDeletions[id._bits] ?? _undeliveredDeletions[id._bits]
     }
 
     /// The address of the object with an ID, for a cache hint only: reading it retains

@@ -7,6 +7,17 @@
 /// The identifier packs the graph that issued it, the object's entity and a serial number
 /// that the graph never reuses. IDs compare by that packed value: within one entity of one
 /// graph, an older object orders before a newer one.
+///
+/// Limits, chosen so an ID stays two words and its hash one multiplication:
+/// - An entity of one graph issues at most 2^32 serials over the graph's life. Serials are
+///   never reused, so a stale ID (a restoration identifier, a URI) never names another
+///   object; the price is that each deleted object keeps a slot of 8 bytes in its entity's
+///   table, and a few bytes in each controller's tables, for the graph's life.
+/// - A process holds at most 1,048,575 graphs alive at once, and may make any number over
+///   its life: once that many have been made, the numbers of deallocated graphs are used
+///   again, the longest-freed first. An ID kept after its graph was deallocated may then
+///   look like an ID of a newer graph; do not keep IDs of a graph past its life (keep the
+///   ``uriRepresentation``, which names the graph's ``ObjectGraph/identifier``).
 public struct ObjectID: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// Graph tag (20 bits) | entity number (12 bits) | serial within the entity (32 bits).
     @usableFromInline

@@ -178,6 +178,28 @@ struct OrderedResultsControllerSurfaceTests {
         #expect(simulator.sections == renderedEntries(controller))
     }
 
+    @Test func aDragThatEndsWhereItStartedStillCommits() throws {
+        let (graph, list, entries, _) = try makeList()
+        let controller = OrderedResultsController(graph: graph, owner: list, relationship: \.entries, sectionKey: SectionKey(\.aisle))
+        controller.performFetch()
+        let (simulator, accumulator, delegate) = makeSimulatedView(of: controller)
+        defer { withExtendedLifetime(delegate) {} }
+        // Another part of the app left a write pending; a drag commits it, even a drag that
+        // moves nothing, as every user-driven change does.
+        entries[0].name = "renamed"
+        let before = names(controller)
+        try controller.moveRow(from: path(0, 0), to: path(0, 0))
+        #expect(!graph.hasChanges)
+        #expect(names(controller) == before)
+        #expect(controller.object(at: path(0, 0)).name == "renamed")
+        accumulator.flush()
+        #expect(simulator.failures.isEmpty)
+        #expect(simulator.sections == renderedEntries(controller))
+        // With nothing pending, it commits nothing and delivers nothing.
+        try controller.moveRow(from: path(0, 0), to: path(0, 0))
+        #expect(accumulator.pendingChanges.isEmpty)
+    }
+
     @Test func removingARowKeepsTheObject() throws {
         let (graph, list, entries, _) = try makeList()
         let controller = OrderedResultsController(graph: graph, owner: list, relationship: \.entries)

@@ -71,7 +71,8 @@ extension ResultsIndex {
         let start = directoryStarts[position]
         let low = max(start, window.lowerBound)
         let high = min(start + sectionCounts[Int(directory[position])], window.upperBound)
-        return low + row < high ? low + row : nil
+        // `row < high - low`, not `low + row < high`: any row, up to `Int.max`, is asked safely.
+        return row < high - low ? low + row : nil
     }
 
     /// The identifier of the row at `indexPath`, or `nil` when no visible row is there.

@@ -247,7 +247,8 @@ struct ResultsIndex<ID: RowIdentifier> {
 
     static func window(count: Int, offset: Int, limit: Int?) -> Range<Int> {
         let low = min(offset, count)
-        let high = limit.map { min(count, offset + $0) } ?? count
+        // `offset + limit` may not fit in an `Int` (a limit of `.max`): compare with what is left.
+        let high = limit.map { low + min(count - low, $0) } ?? count
         return low..<max(low, high)
     }
 
