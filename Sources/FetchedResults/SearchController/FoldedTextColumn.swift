@@ -25,8 +25,8 @@ struct FoldedTextColumn {
 
     /// The options every folding and needle uses.
     let options: TextComparisonOptions
-    /// The entity of every object with a folding (the first one written); objects of
-    /// other entities have none.
+    /// The entity of every object with a folding (the first one folded; forgetting an
+    /// object does not set it); objects of other entities have none.
     private(set) var entity: EntityDescription?
     /// The folded bytes, garbage included.
     private(set) var bytes: [UInt8] = []
@@ -62,7 +62,12 @@ struct FoldedTextColumn {
         }
         set {
             let serial = id.entitySerial
-            if entity == nil { entity = id.entity }
+            // Only a folding claims the column for its entity: forgetting an object (a
+            // search forgets every deleted object, of any entity) claims nothing.
+            if entity == nil {
+                guard newValue != nil else { return }
+                entity = id.entity
+            }
             guard id.entity === entity else {
                 precondition(newValue == nil, "internal inconsistency: a search folds objects of two entities")
                 return

@@ -35,10 +35,12 @@ extension SearchController {
             narrows = old.isEmpty || new.contains(old)
             broadens = new.isEmpty || old.contains(new)
             matches = { [unowned self] id in new.isEmpty || self.foldedText(of: id, in: store).contains(new) }
-        case .predicate(let make, let narrowsWhenExtended, let store):
+        case .predicate(let make, let narrowing, let store):
             store.current = make(text)
-            narrows = narrowsWhenExtended && (oldText.isEmpty || text.contains(oldText))
-            broadens = narrowsWhenExtended && (text.isEmpty || oldText.contains(text))
+            // The matcher's own rule: a plain substring test of the raw texts would call
+            // "c" → "Éc" a narrowing, which it is not under BEGINSWITH[cd].
+            narrows = narrowing.narrows(from: oldText, to: text)
+            broadens = narrowing.narrows(from: text, to: oldText)
             matches = { [unowned self] id in self.evaluate(self.object(with: id), id: id) != nil }
             if ordered {
                 // Both orders are the base order: filter in one ordered pass and rebuild.

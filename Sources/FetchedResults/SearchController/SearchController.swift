@@ -120,26 +120,55 @@ public final class SearchController<Object: GraphObject>: ResultsController<Obje
     /// Creates a search controller whose predicate is built from the text by a closure
     /// (typed builders, a Foundation `Predicate`, anything that makes a ``FetchPredicate``).
     ///
+    /// ```swift
+    /// let search = SearchController(base: items, narrowing: .beginsWith()) { text in .beginsWith(\.name, text) }
+    /// ```
+    ///
     /// - Parameters:
     ///   - base: A fetched controller (`precondition`).
     ///   - searchText: The initial text.
-    ///   - narrowsWhenTextExtends: Whether every object a text matches is also matched by
-    ///     each text it contains (true of `CONTAINS`, `BEGINSWITH`, word searches; false of
-    ///     equality). When true, a text that extends the previous one tests only the
-    ///     current matches, and a shortened text only the other base rows.
+    ///   - narrowing: Which text changes narrow the predicate's matches, so that the search
+    ///     tests only the current matches (or, going back, only the other base rows). The
+    ///     rule must be true of the predicate: ``SearchNarrowing/contains(_:)`` for
+    ///     ``FetchPredicate/contains(_:_:_:)``, ``SearchNarrowing/beginsWith(_:)`` for
+    ///     ``FetchPredicate/beginsWith(_:_:_:)`` with the same comparison. By default
+    ///     (``SearchNarrowing/never``) every change tests every base row.
     ///   - makePredicate: Builds the search predicate for a text; called once per text.
     /// - Complexity: O(n log n) for n objects of the entity.
     public convenience init(
         base: ResultsController<Object>,
         searchText: String = "",
-        narrowsWhenTextExtends: Bool = false,
+        narrowing: SearchNarrowing = .never,
         predicate makePredicate: @escaping (String) -> FetchPredicate<Object>
     ) {
         let store = PredicateStore(current: makePredicate(searchText))
         self.init(
             base: base,
-            matcher: .predicate(make: makePredicate, narrowsWhenExtended: narrowsWhenTextExtends, store: store),
+            matcher: .predicate(make: makePredicate, narrowing: narrowing, store: store),
             searchText: searchText)
+    }
+
+    /// Creates a search controller whose predicate is built from the text by a closure,
+    /// narrowing when the text is extended at its end.
+    ///
+    /// - Parameters:
+    ///   - base: A fetched controller (`precondition`).
+    ///   - searchText: The initial text.
+    ///   - narrowsWhenTextExtends: `true` for ``SearchNarrowing/whenTextExtends``, `false`
+    ///     for ``SearchNarrowing/never``.
+    ///   - makePredicate: Builds the search predicate for a text; called once per text.
+    /// - Complexity: O(n log n) for n objects of the entity.
+    @available(*, deprecated,
+               message: "declare the predicate's rule: narrowing: .contains(), .beginsWith(), .whenTextExtends or your own")
+    public convenience init(
+        base: ResultsController<Object>,
+        searchText: String = "",
+        narrowsWhenTextExtends: Bool,
+        predicate makePredicate: @escaping (String) -> FetchPredicate<Object>
+    ) {
+        self.init(
+            base: base, searchText: searchText, narrowing: narrowsWhenTextExtends ? .whenTextExtends : .never,
+            predicate: makePredicate)
     }
 
     /// Creates a search controller whose predicate is a format string in which the variable
@@ -147,7 +176,8 @@ public final class SearchController<Object: GraphObject>: ResultsController<Obje
     ///
     /// ```swift
     /// let search = try SearchController(base: items, format: "name CONTAINS[cd] $text OR note CONTAINS[cd] $text",
-    ///                                   schema: GraphPredicateSchema(Item.self, Location.self))
+    ///                                   schema: GraphPredicateSchema(Item.self, Location.self),
+    ///                                   narrowing: .contains(options: [.caseInsensitive, .diacriticInsensitive]))
     /// ```
     ///
     /// - Parameters:
@@ -156,8 +186,10 @@ public final class SearchController<Object: GraphObject>: ResultsController<Obje
     ///   - variable: The name of the variable that holds the text, without the `$`.
     ///   - schema: The schema that knows `Object` and every class the predicate reaches.
     ///   - searchText: The initial text.
-    ///   - narrowsWhenTextExtends: Whether the predicate narrows as the text extends (see
-    ///     ``init(base:searchText:narrowsWhenTextExtends:predicate:)``).
+    ///   - narrowing: Which text changes narrow the predicate's matches; it must be true of
+    ///     the format (``SearchNarrowing/contains(options:)`` for `CONTAINS` with those
+    ///     options, ``SearchNarrowing/beginsWith(options:)`` for `BEGINSWITH`). By default
+    ///     (``SearchNarrowing/never``) every change tests every base row.
     /// - Throws: ``PredicateSyntaxError`` when the format does not parse or bind.
     /// - Complexity: O(n log n) for n objects of the entity.
     public convenience init(
@@ -166,7 +198,7 @@ public final class SearchController<Object: GraphObject>: ResultsController<Obje
         variable: String = "text",
         schema: GraphPredicateSchema,
         searchText: String = "",
-        narrowsWhenTextExtends: Bool = false
+        narrowing: SearchNarrowing = .never
     ) throws(PredicateSyntaxError) {
         let parsed = try FormatPredicate(format: format, arguments: [])
         let entity = schema.entity(for: Object.self)
@@ -182,8 +214,36 @@ public final class SearchController<Object: GraphObject>: ResultsController<Obje
         let store = PredicateStore<Object>(current: FetchPredicate<Object>(first))
         self.init(
             base: base,
-            matcher: .predicate(make: make, narrowsWhenExtended: narrowsWhenTextExtends, store: store),
+            matcher: .predicate(make: make, narrowing: narrowing, store: store),
             searchText: searchText)
+    }
+
+    /// Creates a search controller whose predicate is a format string, narrowing when the
+    /// text is extended at its end.
+    ///
+    /// - Parameters:
+    ///   - base: A fetched controller (`precondition`).
+    ///   - format: The predicate in NSPredicate syntax.
+    ///   - variable: The name of the variable that holds the text, without the `$`.
+    ///   - schema: The schema that knows `Object` and every class the predicate reaches.
+    ///   - searchText: The initial text.
+    ///   - narrowsWhenTextExtends: `true` for ``SearchNarrowing/whenTextExtends``, `false`
+    ///     for ``SearchNarrowing/never``.
+    /// - Throws: ``PredicateSyntaxError`` when the format does not parse or bind.
+    /// - Complexity: O(n log n) for n objects of the entity.
+    @available(*, deprecated,
+               message: "declare the format's rule: narrowing: .contains(options:), .beginsWith(options:), .whenTextExtends or your own")
+    public convenience init(
+        base: ResultsController<Object>,
+        format: String,
+        variable: String = "text",
+        schema: GraphPredicateSchema,
+        searchText: String = "",
+        narrowsWhenTextExtends: Bool
+    ) throws(PredicateSyntaxError) {
+        try self.init(
+            base: base, format: format, variable: variable, schema: schema, searchText: searchText,
+            narrowing: narrowsWhenTextExtends ? .whenTextExtends : .never)
     }
 
     init(base: ResultsController<Object>, matcher: SearchMatcher<Object>, searchText: String) {

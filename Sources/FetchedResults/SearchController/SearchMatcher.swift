@@ -4,8 +4,9 @@ import ObjectGraph
 enum SearchMatcher<Object: GraphObject> {
     /// The text is searched in a string of each object, over folded text kept in `store`.
     case text(read: (Object) -> String, options: TextComparisonOptions, store: FoldedTextStore)
-    /// The text builds a predicate; `store` holds the one for the current text.
-    case predicate(make: (String) -> FetchPredicate<Object>, narrowsWhenExtended: Bool, store: PredicateStore<Object>)
+    /// The text builds a predicate; `narrowing` says which text changes narrow its matches,
+    /// and `store` holds the predicate for the current text.
+    case predicate(make: (String) -> FetchPredicate<Object>, narrowing: SearchNarrowing, store: PredicateStore<Object>)
 
     /// The predicate a search controller's request holds: the base predicate, then the
     /// search. It reads the current text from the store, so a text change needs no new

@@ -58,4 +58,23 @@ struct FoldedTextColumnTests {
             }
         }
     }
+
+    /// Forgetting an object of another entity (a search forgets every deleted object) before
+    /// the column holds any folding must not claim the column for that entity.
+    @Test func forgettingAnotherEntityFirstLeavesTheColumnForTheSearchedOne() {
+        let graph = ObjectGraph()
+        let location = graph.insert(Location()).objectID
+        let items = (0..<3).map { _ in graph.insert(Item()).objectID }
+        var column = FoldedTextColumn(options: [.caseInsensitive, .diacriticInsensitive])
+        column[location] = nil
+        column[items[2]] = nil
+        #expect(column.count == 0)
+        let folded = FoldedText("Éclair", options: [.caseInsensitive, .diacriticInsensitive])
+        column[items[1]] = folded
+        #expect(column[items[1]] == folded)
+        #expect(column[items[0]] == nil && column[location] == nil)
+        // A folding of another entity is still refused, and forgetting one is a no-op.
+        column[location] = nil
+        #expect(column.count == 1 && column[items[1]] == folded)
+    }
 }

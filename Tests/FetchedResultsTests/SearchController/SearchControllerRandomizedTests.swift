@@ -95,7 +95,7 @@ struct SearchControllerRandomizedTests {
         let base = ResultsController(graph: graph, request: configuration.request())
         base.performFetch()
         let search: SearchController<Item> = configuration.closureSearch
-            ? SearchController(base: base, narrowsWhenTextExtends: true) { text in .contains(\.name, text) }
+            ? SearchController(base: base, narrowing: .contains()) { text in .contains(\.name, text) }
             : SearchController(base: base, searching: \.name)
         let delegate = RecordingDelegate()
         search.delegate = delegate
