@@ -5,10 +5,11 @@ extension SearchController {
         /// text matches.
         func _checkSearchInvariants() {
             guard base.index.totalCount <= 4_096 else { return }
-            // While an observer's writes are pending (a base delegate that writes during
-            // delivery), this controller may have evaluated rows with values the base has not
-            // seen yet; the graph commits and delivers those writes next, and both agree again.
-            guard !graph.hasChanges else { return }
+            // While an observer's writes are pending or committed but not yet delivered (a
+            // base delegate that writes during delivery), this controller may have evaluated
+            // rows with values the base has not seen yet; once the graph has delivered those
+            // commits to both, they agree again.
+            guard !graph.hasChanges && !graph.hasQueuedDeliveries else { return }
             for id in index.slotByID.keys {
                 precondition(base.index.keys(of: id) == index.keys(of: id), "internal inconsistency: search row \(id) is not a base row with the same keys")
             }

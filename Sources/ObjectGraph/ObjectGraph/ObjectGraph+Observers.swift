@@ -103,6 +103,12 @@ extension ObjectGraph {
         return id
     }
 
+    /// Whether a commit is waiting for delivery behind the one being delivered: observers
+    /// that have heard of every commit so far may not agree with those still to hear of it.
+    ///
+    /// - Complexity: O(1).
+    package var hasQueuedDeliveries: Bool { _deliveryQueue.count > _deliveredCount }
+
     internal func _removeObserver(_ id: Int) {
         guard let position = _observers.firstIndex(where: { $0.id == id }) else { return }
         // The observer's closure may hold the last reference to something whose deinit
@@ -121,6 +127,7 @@ extension ObjectGraph {
         defer {
             _isDelivering = false
             _deliveryQueue.removeAll()
+            _deliveredCount = 0
             // Every observer has heard of every deletion committed so far.
             _undeliveredDeletions.removeAll()
         }
@@ -128,6 +135,7 @@ extension ObjectGraph {
         while next < _deliveryQueue.count {
             let current = _deliveryQueue[next]
             next += 1
+            _deliveredCount = next
             for observer in _observers where _observers.contains(where: { $0.id == observer.id }) {
                 if !observer.deliver(current) { _removeObserver(observer.id) }
                 // Nothing was pending when the observer was called (the commit before it

@@ -74,6 +74,8 @@ public final class ObjectGraph {
     /// Commits waiting for delivery while an earlier one is being delivered.
     internal var _deliveryQueue: [GraphChanges] = []
     internal var _isDelivering = false
+    /// How many commits of `_deliveryQueue` have started their delivery.
+    internal var _deliveredCount = 0
 
     // The `@exclusivity(unchecked)` fields are touched on every write and tracked read; the
     // graph is confined to one isolation domain and never holds an access to them across a
