@@ -8,7 +8,7 @@ import TestSupport
 /// every record with no fragment in a damaged block is kept.
 @Suite("RecordReader: random damage")
 struct RecordDamageFuzzTests {
-    static let trialsPerSeed = 300
+    static let trialsPerSeed = 150
 
     @Test("bit flips, byte overwrites, zeroed spans and truncations", arguments: testSeeds(count: 8))
     func randomDamage(seed: UInt64) throws {
