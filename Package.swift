@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "ListUpdates", targets: ["ListUpdates"]),
         .library(name: "FetchedResults", targets: ["FetchedResults"]),
         .library(name: "FetchedResultsTesting", targets: ["FetchedResultsTesting"]),
+        .library(name: "GraphStore", targets: ["GraphStore"]),
         .executable(name: "grocery-dude", targets: ["GroceryDude"]),
     ],
     targets: [
@@ -29,6 +30,7 @@ let package = Package(
             swiftSettings: settings
         ),
         .target(name: "FetchedResultsTesting", dependencies: ["ListUpdates", "FetchedResults"], swiftSettings: settings),
+        .target(name: "GraphStore", dependencies: ["ObjectGraph"], swiftSettings: settings),
         .target(
             name: "FetchedResultsKit",
             dependencies: ["ObjectGraph", "ListUpdates", "FetchedResults"],
@@ -61,6 +63,11 @@ let package = Package(
             swiftSettings: settings
         ),
         .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph", "TestSupport"], swiftSettings: settings),
+        .testTarget(
+            name: "GraphStoreTests",
+            dependencies: ["GraphStore", "ObjectGraph", "TestSupport"],
+            swiftSettings: settings
+        ),
         .testTarget(
             name: "ListUpdatesTests",
             dependencies: ["ListUpdates", "FetchedResultsTesting", "TestSupport"],

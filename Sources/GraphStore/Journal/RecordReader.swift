@@ -1,0 +1,402 @@
+import Foundation
+
+/// Reads the logical records of a journal or snapshot file in order, reporting damage
+/// precisely and resynchronising after it.
+///
+/// ``next()`` yields ``Event/record(_:)`` for each intact record and ``Event/damage(_:)`` for
+/// each damaged span *followed by an intact record* (damage in the middle of the file),
+/// just before that record. Damage with nothing intact after it is the file's torn
+/// ``tail``, the normal result of a crash during an append, available once `next()` returned
+/// `nil`. A bad or foreign header throws from the initializer.
+///
+/// After a bad fragment the reader first trusts its length field: when a valid fragment
+/// follows exactly there, it resumes at once; otherwise it skips to the next 32 KiB block and
+/// drops fragments that continue a record begun before the damage. So a damaged byte costs at
+/// most the records with a fragment in its block.
+///
+/// A record is never returned unless every fragment's salted checksum matched, so records of
+/// another file or an older generation left in a reused region are never taken for new ones.
+package struct RecordReader {
+    /// A record read intact.
+    package struct Record: Equatable, Sendable {
+        /// Its sequence number.
+        package var sequence: UInt64
+        /// The file offset of its first fragment's header.
+        package var offset: UInt64
+        /// The file offset just past its last fragment.
+        package var endOffset: UInt64
+        /// Its bytes (after the sequence number). A slice of the file's bytes when the
+        /// record is a single fragment, so reading does not copy it.
+        package var payload: ArraySlice<UInt8>
+    }
+
+    /// What was wrong at the start of a damaged span.
+    package enum DamageReason: Equatable, Sendable, CustomStringConvertible {
+        /// A fragment's checksum does not match its contents (or its salt: another file's data).
+        case checksumMismatch
+        /// A fragment's length runs past its block.
+        case badLength
+        /// A fragment's length runs past the end of the file.
+        case truncatedFragment
+        /// Fewer bytes than a fragment header remain at the end of the file.
+        case truncatedHeader
+        /// A fragment header of zeros: a zeroed or never-written region.
+        case zeroedRegion
+        /// The bytes at the end of a block, which must be zeros, are not.
+        case badBlockPadding
+        /// A checksummed fragment has an unknown type.
+        case unknownFragmentType(UInt8)
+        /// A middle or last fragment with no first before it, or a record left unfinished by
+        /// a new first or full fragment.
+        case fragmentOutOfOrder
+        /// A record too short to hold its sequence number.
+        case shortRecord
+        /// An intact record whose sequence number is not the previous one plus one.
+        case sequenceGap(expected: UInt64, found: UInt64)
+
+        package var description: String {
+            switch self {
+            case .checksumMismatch: "checksum mismatch"
+            case .badLength: "bad fragment length"
+            case .truncatedFragment: "fragment cut off by the end of the file"
+            case .truncatedHeader: "fragment header cut off by the end of the file"
+            case .zeroedRegion: "zeroed region"
+            case .badBlockPadding: "non-zero block padding"
+            case .unknownFragmentType(let type): "unknown fragment type \(type)"
+            case .fragmentOutOfOrder: "fragments out of order"
+            case .shortRecord: "record shorter than its sequence number"
+            case .sequenceGap(let expected, let found): "sequence gap: expected \(expected), found \(found)"
+            }
+        }
+    }
+
+    /// A damaged span of the file.
+    package struct Damage: Equatable, Sendable {
+        /// The file offset where the damage starts (the first byte not part of an intact record).
+        package var offset: UInt64
+        /// How many bytes were skipped (0 for a sequence gap between intact records).
+        package var length: UInt64
+        /// What was wrong first.
+        package var reason: DamageReason
+        /// The sequence number of the last intact record before the span, if any.
+        package var afterSequence: UInt64?
+        /// The sequence number of the first intact record after it (`nil` for a torn tail).
+        package var beforeSequence: UInt64?
+
+        /// The error a caller that refuses damage throws.
+        ///
+        /// - Parameter path: The file.
+        /// - Returns: ``RecordFileError/damaged(path:offset:length:afterSequence:beforeSequence:reason:)``.
+        package func error(path: String) -> RecordFileError {
+            .damaged(
+                path: path, offset: offset, length: length, afterSequence: afterSequence,
+                beforeSequence: beforeSequence, reason: reason.description)
+        }
+    }
+
+    /// One step of reading.
+    package enum Event: Equatable, Sendable {
+        case record(Record)
+        case damage(Damage)
+    }
+
+    /// The file's path, for errors.
+    package let path: String
+    /// The file's header.
+    package let header: RecordFileHeader
+    /// The damage at the end of the file with nothing intact after it, once ``next()``
+    /// returned `nil`; `nil` for a clean end.
+    package private(set) var tail: Damage?
+    /// The offset just past the last intact record (or the header): where an appending
+    /// writer continues.
+    package private(set) var validEnd: UInt64
+
+    private let bytes: [UInt8]
+    private let saltChecksum: UInt32
+    private var position: Int
+    private var lastSequence: UInt64?
+    /// A record whose first fragment was read: its offset and payload so far.
+    private var partialStart: Int?
+    private var partial: [UInt8] = []
+    /// The start and first reason of a damaged span not yet closed by an intact record.
+    private var damageStart: Int?
+    private var damageReason: DamageReason = .checksumMismatch
+    private var queued: Event?
+    private var finished = false
+
+    /// Starts reading a file's bytes.
+    ///
+    /// - Parameters:
+    ///   - bytes: The whole file.
+    ///   - path: The file's path, for errors.
+    ///   - kind: The expected kind, or `nil` for any.
+    ///   - graphID: The expected graph, or `nil` for any.
+    ///   - generation: The expected generation, or `nil` for any.
+    /// - Throws: ``RecordFileError/badHeader(path:reason:)`` or
+    ///   ``RecordFileError/foreignHeader(path:field:expected:found:)``.
+    package init(
+        bytes: [UInt8],
+        path: String,
+        kind: RecordFileKind? = nil,
+        graphID: UUID? = nil,
+        generation: UInt64? = nil
+    ) throws {
+        let header = try RecordFileHeader.decode(bytes, path: path)
+        try header.check(kind: kind, graphID: graphID, generation: generation, path: path)
+        self.path = path
+        self.header = header
+        self.bytes = bytes
+        self.saltChecksum = RecordFormat.saltChecksum(header.salt)
+        self.position = RecordFormat.fileHeaderSize
+        self.validEnd = UInt64(RecordFormat.fileHeaderSize)
+    }
+
+    /// The next intact record or mid-file damage, or `nil` at the end of the file.
+    ///
+    /// - Returns: The next event.
+    /// - Complexity: O(bytes read); amortized O(1) per byte of the file.
+    package mutating func next() -> Event? {
+        if let event = queued {
+            queued = nil
+            return event
+        }
+        while !finished {
+            if let event = step() { return event }
+        }
+        return nil
+    }
+
+    // MARK: Parsing
+
+    /// Reads one fragment (or padding) and returns an event when one is complete.
+    private mutating func step() -> Event? {
+        let blockSize = RecordFormat.blockSize
+        let headerSize = RecordFormat.fragmentHeaderSize
+        let end = bytes.count
+        if position >= end {
+            finish()
+            return nil
+        }
+        let blockLeft = blockSize - position % blockSize
+        if blockLeft < headerSize {
+            let paddingEnd = min(position + blockLeft, end)
+            if bytes[position..<paddingEnd].contains(where: { $0 != 0 }) {
+                markDamage(at: position, .badBlockPadding)
+            }
+            position = paddingEnd
+            return nil
+        }
+        guard end - position >= headerSize else {
+            markDamage(at: position, bytes[position...].allSatisfy { $0 == 0 } ? .zeroedRegion : .truncatedHeader)
+            position = end
+            return nil
+        }
+        switch parseFragment(at: position, blockLeft: blockLeft) {
+        case .valid(let type, let length):
+            let start = position
+            position += headerSize + length
+            return accept(type: type, payloadStart: start + headerSize, length: length, fragmentStart: start)
+        case .invalid(let reason, let trustedLength):
+            markDamage(at: position, reason)
+            if let trustedLength {
+                let next = position + headerSize + trustedLength
+                let nextLeft = blockSize - next % blockSize
+                if next < end, nextLeft >= headerSize, next / blockSize == position / blockSize,
+                    case .valid = parseFragment(at: next, blockLeft: nextLeft)
+                {
+                    position = next
+                    return nil
+                }
+            }
+            position = min(position + blockLeft, end)
+            return nil
+        }
+    }
+
+    private enum Fragment {
+        case valid(type: RecordFormat.FragmentType, length: Int)
+        /// Damage; `trustedLength` is the length field when it fits the block (resume there
+        /// if a valid fragment follows).
+        case invalid(DamageReason, trustedLength: Int?)
+    }
+
+    private func parseFragment(at start: Int, blockLeft: Int) -> Fragment {
+        let headerSize = RecordFormat.fragmentHeaderSize
+        guard bytes.count - start >= headerSize else { return .invalid(.truncatedHeader, trustedLength: nil) }
+        return bytes.withUnsafeBytes { raw in
+            let stored = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: start, as: UInt32.self))
+            let length = Int(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: start + 4, as: UInt16.self)))
+            let typeByte = raw[start + 6]
+            if stored == 0 && length == 0 && typeByte == 0 { return .invalid(.zeroedRegion, trustedLength: nil) }
+            if length > blockLeft - headerSize { return .invalid(.badLength, trustedLength: nil) }
+            if start + headerSize + length > raw.count { return .invalid(.truncatedFragment, trustedLength: nil) }
+            let payload = UnsafeRawBufferPointer(rebasing: raw[(start + headerSize)..<(start + headerSize + length)])
+            let computed = RecordFormat.fragmentChecksum(saltChecksum: saltChecksum, type: typeByte, payload: payload)
+            guard computed == stored else { return .invalid(.checksumMismatch, trustedLength: length) }
+            guard let type = RecordFormat.FragmentType(rawValue: typeByte) else {
+                return .invalid(.unknownFragmentType(typeByte), trustedLength: length)
+            }
+            return .valid(type: type, length: length)
+        }
+    }
+
+    /// Takes a checksummed fragment into the record being assembled.
+    private mutating func accept(type: RecordFormat.FragmentType, payloadStart: Int, length: Int, fragmentStart: Int)
+        -> Event?
+    {
+        let payload = bytes[payloadStart..<payloadStart + length]
+        switch type {
+        case .full, .first:
+            if let partialStart {
+                // The record begun before has no last fragment.
+                markDamage(at: partialStart, .fragmentOutOfOrder)
+            }
+            if type == .full {
+                partialStart = nil
+                partial.removeAll(keepingCapacity: true)
+                return complete(start: fragmentStart, payload: payload)
+            }
+            partialStart = fragmentStart
+            partial.removeAll(keepingCapacity: true)
+            partial.append(contentsOf: payload)
+            return nil
+        case .middle, .last:
+            guard let start = partialStart else {
+                markDamage(at: fragmentStart, .fragmentOutOfOrder)
+                return nil
+            }
+            partial.append(contentsOf: payload)
+            guard type == .last else { return nil }
+            partialStart = nil
+            let record = ArraySlice(partial)
+            partial.removeAll(keepingCapacity: true)
+            return complete(start: start, payload: record)
+        }
+    }
+
+    /// Finishes a record whose fragments all matched.
+    private mutating func complete(start: Int, payload: ArraySlice<UInt8>) -> Event? {
+        guard payload.count >= RecordFormat.sequenceSize else {
+            markDamage(at: start, .shortRecord)
+            return nil
+        }
+        let sequence = payload.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) }
+        let record = Record(
+            sequence: sequence, offset: UInt64(start), endOffset: UInt64(position),
+            payload: payload.dropFirst(RecordFormat.sequenceSize))
+        var damage: Damage?
+        if let damageStart {
+            damage = Damage(
+                offset: UInt64(damageStart), length: UInt64(start - damageStart), reason: damageReason,
+                afterSequence: lastSequence, beforeSequence: sequence)
+            self.damageStart = nil
+        } else if let lastSequence, sequence != lastSequence &+ 1 {
+            damage = Damage(
+                offset: UInt64(start), length: 0, reason: .sequenceGap(expected: lastSequence &+ 1, found: sequence),
+                afterSequence: lastSequence, beforeSequence: sequence)
+        }
+        lastSequence = sequence
+        validEnd = UInt64(position)
+        if let damage {
+            queued = .record(record)
+            return .damage(damage)
+        }
+        return .record(record)
+    }
+
+    /// Opens a damaged span at `offset` unless one is open; a record in progress joins it.
+    private mutating func markDamage(at offset: Int, _ reason: DamageReason) {
+        var start = offset
+        if let partialStart {
+            start = min(start, partialStart)
+            self.partialStart = nil
+            partial.removeAll(keepingCapacity: true)
+        }
+        if let damageStart {
+            self.damageStart = min(damageStart, start)
+        } else {
+            damageStart = start
+            damageReason = reason
+        }
+    }
+
+    private mutating func finish() {
+        finished = true
+        if let partialStart {
+            markDamage(at: partialStart, .truncatedFragment)
+        }
+        if let damageStart {
+            tail = Damage(
+                offset: UInt64(damageStart), length: UInt64(bytes.count - damageStart), reason: damageReason,
+                afterSequence: lastSequence, beforeSequence: nil)
+        }
+    }
+}
+
+/// How a caller treats damage before the end of a file (a torn tail is always accepted).
+package enum RecordRecoveryMode: Sendable {
+    /// Throw at the first damage, naming the file, offset and sequence numbers.
+    case refuse
+    /// Keep the records before the first damage and ignore the rest.
+    case stopAtDamage
+    /// Keep every intact record, skipping damaged spans.
+    case salvage
+}
+
+/// A whole file read at once: its header, intact records, damage and tail.
+package struct RecordScan: Sendable {
+    /// The file's header.
+    package var header: RecordFileHeader
+    /// The intact records kept, in file order.
+    package var records: [RecordReader.Record]
+    /// The mid-file damage met (at most one, the first, unless the mode is `.salvage`).
+    package var damages: [RecordReader.Damage]
+    /// The torn tail, if any (for `.stopAtDamage` after damage, `nil`: the rest is ignored).
+    package var tail: RecordReader.Damage?
+    /// Where an appending writer continues: just past the last record kept.
+    package var validEnd: UInt64
+
+    /// Reads a file's bytes.
+    ///
+    /// - Parameters:
+    ///   - bytes: The whole file.
+    ///   - path: The file's path, for errors.
+    ///   - kind: The expected kind, or `nil`.
+    ///   - graphID: The expected graph, or `nil`.
+    ///   - generation: The expected generation, or `nil`.
+    ///   - mode: What to do with mid-file damage; `.salvage` by default.
+    /// - Throws: ``RecordFileError`` for a bad or foreign header, and in `.refuse` mode
+    ///   ``RecordFileError/damaged(path:offset:length:afterSequence:beforeSequence:reason:)``.
+    /// - Complexity: O(`bytes.count`).
+    package init(
+        bytes: [UInt8],
+        path: String,
+        kind: RecordFileKind? = nil,
+        graphID: UUID? = nil,
+        generation: UInt64? = nil,
+        mode: RecordRecoveryMode = .salvage
+    ) throws {
+        var reader = try RecordReader(bytes: bytes, path: path, kind: kind, graphID: graphID, generation: generation)
+        header = reader.header
+        records = []
+        damages = []
+        tail = nil
+        validEnd = UInt64(RecordFormat.fileHeaderSize)
+        while let event = reader.next() {
+            switch event {
+            case .record(let record):
+                records.append(record)
+                validEnd = record.endOffset
+            case .damage(let damage):
+                switch mode {
+                case .refuse: throw damage.error(path: path)
+                case .stopAtDamage:
+                    damages.append(damage)
+                    return
+                case .salvage: damages.append(damage)
+                }
+            }
+        }
+        tail = reader.tail
+    }
+}
