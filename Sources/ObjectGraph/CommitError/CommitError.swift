@@ -27,6 +27,9 @@ public enum CommitError: Error, CustomStringConvertible {
     /// commit throws this at once; an inner rollback changes nothing and the outer commit
     /// throws this. Either way every pending change stays pending.
     case commitInProgress
+    /// The graph's durable store could not write or sync the commit (`error` says why);
+    /// nothing of the commit was published.
+    case persistenceFailed(any Error)
 
     /// A sentence saying what went wrong.
     public var description: String {
@@ -41,6 +44,7 @@ public enum CommitError: Error, CustomStringConvertible {
         case .typeMismatch(let entity, let property): "the value for \(entity).\(property) has the wrong type"
         case .missingUniqueValue(let entity): "an upsert into \(entity) needs a value for its unique attribute"
         case .commitInProgress: "commit() or rollback() was called while a commit was validating its changes"
+        case .persistenceFailed(let error): "the commit could not be made durable: \(error)"
         }
     }
 }

@@ -24,11 +24,19 @@ extension ObjectGraph {
         // checks, which flush.
         _isCommitting = true
         _rollbackDuringCommit = false
+        let changes: GraphChanges
         do {
             defer { _isCommitting = false }
             try _validatePending()
+            changes = _collectChanges(inserted: _insertedIDs(), author: author)
+            do {
+                try _runCommitHook(changes)
+            } catch {
+                // As a failed validation leaves them: the inserted objects are pending again.
+                _forEachInserted { object in object._flags |= GraphObject._insertedFlag }
+                throw error
+            }
         }
-        let changes = _collectChanges(inserted: _insertedIDs(), author: author)
         _pending.withUnsafeBufferPointer { entries in
             for position in entries.indices {
                 let object = entries[position].object

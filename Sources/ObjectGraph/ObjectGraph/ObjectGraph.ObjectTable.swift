@@ -55,6 +55,16 @@ internal final class _ObjectTable: Sequence {
         count += 1
     }
 
+    /// Issues the next serial with no object in its slot (an object deleted before a store
+    /// saved the graph).
+    ///
+    /// - Complexity: O(1) amortized.
+    func appendEmpty() {
+        if _slowPath(count == capacity) { grow() }
+        slots.unsafelyUnwrapped[count] = 0
+        count += 1
+    }
+
     @inline(never)
     private func grow() {
         capacity = Swift.max(64, capacity * 2)

@@ -68,6 +68,9 @@ public final class ObjectGraph {
     /// observer that has not heard of the commit yet (a controller) may still list them.
     internal var _undeliveredDeletions: [UInt64: GraphObject] = [:]
 
+    /// The hook every commit passes through before it is published (a durable store).
+    internal var _commitHook: (any CommitHook)?
+
     /// The observers, in registration order.
     internal var _observers: [_Observer] = []
     internal var _nextObserverID = 0
@@ -86,9 +89,16 @@ public final class ObjectGraph {
     internal var _registrars: [ObjectIdentifier: ObservationRegistrar] = [:]
 
     /// Makes an empty graph.
-    public init() {
+    public convenience init() {
+        self.init(identifier: UUID())
+    }
+
+    /// Makes an empty graph with a given identity: a store reopening a saved graph.
+    ///
+    /// - Parameter identifier: The graph's ``identifier``, in every ID's URI.
+    package init(identifier: UUID) {
         _context = _GraphContext(readMode: .observed)
-        identifier = UUID()
+        self.identifier = identifier
         tag = ObjectID.registerGraph(identifier: identifier)
         _context.graph = self
     }

@@ -1,0 +1,125 @@
+import Foundation
+
+extension GraphStore {
+    /// What opening a store does with damage found before the end of a file. A torn last
+    /// record of the journal (a crash in the middle of a commit's write) is always dropped
+    /// and reported: that commit never returned.
+    public enum Recovery: Sendable {
+        /// Throw ``GraphStoreError/damaged(file:offset:afterSequence:reason:)`` naming the
+        /// file, the byte offset and the last intact record; nothing is changed on disk.
+        case refuse
+        /// Keep everything before the first damage and drop what follows it.
+        case stopAtDamage
+        /// Keep every intact record and snapshot object; references to lost objects are cut
+        /// and relationships repaired so every inverse agrees.
+        case salvage
+    }
+
+    /// When a commit is synced to the disk.
+    public enum Durability: Sendable, Equatable {
+        /// Every commit is written and synced (`fdatasync`) before `commit()` returns and
+        /// before anyone hears of it. A crash loses nothing that was committed.
+        case synchronous
+        /// Every commit is written before `commit()` returns, and synced when at least
+        /// `interval` has passed since the last sync, on ``GraphStore/flush()`` and on
+        /// ``GraphStore/close()``. A crash of the process loses nothing (the data is in the
+        /// kernel); a crash of the machine or a power loss loses the commits since the last
+        /// sync, never part of a commit and never a commit before a kept one.
+        case deferred(interval: Duration)
+    }
+
+    /// How a store is opened and kept.
+    public struct Options: Sendable {
+        /// What to do with damage; `.refuse` by default.
+        public var recovery: Recovery
+        /// When commits are synced; `.synchronous` by default.
+        public var durability: Durability
+        /// Compact automatically when the journal grows past this many times the snapshot's
+        /// size (and past ``minimumCompactionBytes``); `nil` compacts only on
+        /// ``GraphStore/compact()``. 4 by default.
+        public var compactionFactor: Double?
+        /// The journal size below which no automatic compaction happens: 4 MiB by default.
+        public var minimumCompactionBytes: Int
+
+        /// Options with the defaults above, or the values given.
+        public init(
+            recovery: Recovery = .refuse,
+            durability: Durability = .synchronous,
+            compactionFactor: Double? = 4,
+            minimumCompactionBytes: Int = 4 << 20
+        ) {
+            self.recovery = recovery
+            self.durability = durability
+            self.compactionFactor = compactionFactor
+            self.minimumCompactionBytes = minimumCompactionBytes
+        }
+    }
+
+    /// One damaged span found while opening.
+    public struct Damage: Sendable, Equatable, CustomStringConvertible {
+        /// The file's name in the store's directory.
+        public var file: String
+        /// Where the damage starts, in bytes from the start of the file.
+        public var offset: UInt64
+        /// How many bytes were skipped.
+        public var length: UInt64
+        /// The last intact record before it, and the first after it (`nil` for none).
+        public var afterSequence: UInt64?
+        public var beforeSequence: UInt64?
+        /// What was wrong.
+        public var reason: String
+
+        public var description: String {
+            "\(file): \(length) bytes at \(offset) (\(reason))"
+                + (afterSequence.map { ", after record \($0)" } ?? "") + (beforeSequence.map { ", before record \($0)" } ?? "")
+        }
+    }
+
+    /// What opening a store found: the commits replayed, and anything lost or repaired.
+    public struct OpenReport: Sendable, CustomStringConvertible {
+        /// Whether the store was created by this open (the directory held no store).
+        public var created = false
+        /// The number of journal commits replayed on top of the snapshot.
+        public var replayedCommits = 0
+        /// The bytes of a torn last record dropped from the journal (a crash during a
+        /// commit's write; that commit never returned), or 0.
+        public var tornTailBytes: UInt64 = 0
+        /// Damage found before the ends of the files.
+        public var damage: [Damage] = []
+        /// Journal records lost to damage (their sequence numbers).
+        public var lostSequences: [ClosedRange<UInt64>] = []
+        /// Objects whose saved values were lost (URIs), removed from the graph.
+        public var lostObjects: [String] = []
+        /// References to lost objects that were cut.
+        public var cutReferences = 0
+        /// Relationship entries repaired so that both sides agree.
+        public var repairedRelationships = 0
+        /// A journal of an older generation, left by a compaction that crashed after its
+        /// snapshot was in place (everything in it is in the snapshot), was discarded.
+        public var discardedOldJournal = false
+        /// Where the damaged files were kept (renamed), when the store was rewritten after a
+        /// damaged open.
+        public var preservedFiles: [String] = []
+
+        /// Whether nothing was lost or repaired (a torn tail is not a loss: its commit never
+        /// returned).
+        public var isClean: Bool {
+            damage.isEmpty && lostObjects.isEmpty && cutReferences == 0 && repairedRelationships == 0
+        }
+
+        public var description: String {
+            if isClean {
+                return created ? "created a new store" : "opened cleanly, \(replayedCommits) commits replayed"
+                    + (tornTailBytes > 0 ? "; an unfinished last commit (\(tornTailBytes) bytes) was dropped" : "")
+            }
+            var lines = ["opened with damage: \(replayedCommits) commits replayed"]
+            lines += damage.map { "damaged: \($0)" }
+            if !lostSequences.isEmpty { lines.append("lost journal records: \(lostSequences.map { "\($0.lowerBound)…\($0.upperBound)" }.joined(separator: ", "))") }
+            if !lostObjects.isEmpty { lines.append("lost objects: \(lostObjects.count) (\(lostObjects.prefix(5).joined(separator: ", "))\(lostObjects.count > 5 ? ", …" : ""))") }
+            if cutReferences > 0 { lines.append("references to lost objects cut: \(cutReferences)") }
+            if repairedRelationships > 0 { lines.append("relationship entries repaired: \(repairedRelationships)") }
+            if !preservedFiles.isEmpty { lines.append("damaged files kept as: \(preservedFiles.joined(separator: ", "))") }
+            return lines.joined(separator: "\n")
+        }
+    }
+}

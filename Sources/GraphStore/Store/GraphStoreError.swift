@@ -1,0 +1,49 @@
+import Foundation
+
+/// Why a ``GraphStore`` could not open, write or check a store.
+public enum GraphStoreError: Error, CustomStringConvertible, Sendable {
+    /// An attribute's type is not one the store can write; `type` names it.
+    case unsupportedAttribute(entity: String, property: String, type: String)
+    /// A relationship reaches a class that is not in the schema.
+    case missingEntity(String, referencedBy: String)
+    /// The files were written with a schema that cannot be mapped onto the current one; the
+    /// store was left untouched.
+    case incompatibleSchema(String)
+    /// Another process (or another store in this one) has the directory open.
+    case locked(directory: String)
+    /// A file is damaged and the recovery mode is ``GraphStore/Recovery/refuse``: `file`,
+    /// the byte `offset` and the sequence numbers around the damage say where.
+    case damaged(file: String, offset: UInt64, afterSequence: UInt64?, reason: String)
+    /// A file is not part of this store (another graph, or an unknown format).
+    case foreignFile(file: String, reason: String)
+    /// A record could not be understood although its checksum was right.
+    case corruptRecord(file: String, sequence: UInt64, reason: String)
+    /// The store stopped writing after a failed write or sync; reopen it. Commits made
+    /// since the failure were refused.
+    case poisoned(cause: String)
+    /// A file-system call failed.
+    case io(StoreFileError)
+
+    public var description: String {
+        switch self {
+        case .unsupportedAttribute(let entity, let property, let type):
+            "\(entity).\(property) is a \(type), which a GraphStore cannot save; use a type the store knows (integers, floating point, Bool, String, Date, UUID, Data, URL, Decimal, optionals of these, RawRepresentable enums) or make it Codable"
+        case .missingEntity(let name, let property):
+            "\(property) relates to \(name), which is not in the store's schema"
+        case .incompatibleSchema(let reason):
+            "the store's files cannot be read with the current schema: \(reason); nothing was changed"
+        case .locked(let directory):
+            "the store at \(directory) is already open (its lock file is held by this or another process)"
+        case .damaged(let file, let offset, let sequence, let reason):
+            "\(file) is damaged at byte \(offset)\(sequence.map { " (after record \($0))" } ?? ""): \(reason)"
+        case .foreignFile(let file, let reason):
+            "\(file) does not belong to this store: \(reason)"
+        case .corruptRecord(let file, let sequence, let reason):
+            "record \(sequence) of \(file) cannot be read: \(reason)"
+        case .poisoned(let cause):
+            "the store stopped writing after a failure and must be reopened: \(cause)"
+        case .io(let error):
+            "\(error)"
+        }
+    }
+}

@@ -1,0 +1,93 @@
+/// Sees every commit of a graph after its checks passed and before anything is published:
+/// the one place a durable store writes (and syncs) a commit, so that no observer, controller
+/// or change stream hears of a commit that is not durable.
+///
+/// If ``graphWillCommit(_:)`` throws, ``ObjectGraph/commit(author:)`` throws
+/// ``CommitError/persistenceFailed(_:)`` and the graph is exactly as before the call, every
+/// change still pending. The hook must only read the graph.
+package protocol CommitHook: AnyObject {
+    /// Called once per commit that changes something, inside ``ObjectGraph/commit(author:)``.
+    ///
+    /// - Parameter commit: The commit; valid only during the call.
+    /// - Throws: Any error; the commit then fails and changes nothing.
+    func graphWillCommit(_ commit: PendingCommit) throws
+}
+
+/// A commit as its hook sees it: the changes, and read access to the pending state behind
+/// them. Valid only during ``CommitHook/graphWillCommit(_:)``.
+package struct PendingCommit {
+    /// The graph being committed.
+    package let graph: ObjectGraph
+    /// The changes the commit will publish.
+    package let changes: GraphChanges
+
+    /// Calls `body` with each object the commit inserts, in insertion order.
+    ///
+    /// - Complexity: O(*i*) for *i* inserted objects.
+    package func forEachInserted(_ body: (GraphObject) throws -> Void) rethrows {
+        for run in graph._insertRuns {
+            for serial in run.start..<run.end {
+                if let object = run.entity.objects[serial] { try body(object) }
+            }
+        }
+    }
+
+    /// The objects the commit updates (not inserted, not deleted), with the properties that
+    /// changed, in the order of their first write.
+    ///
+    /// - Complexity: O(*u*) for *u* updated objects.
+    package func forEachUpdated(_ body: (GraphObject, ChangedProperties) throws -> Void) rethrows {
+        for entry in graph._pending where !entry.isDeleted {
+            guard let changed = changes.updated[entry.object.objectID] else { continue }
+            try body(entry.object, changed)
+        }
+    }
+
+    /// For a changed to-many (unordered) relationship of an updated object, the members it
+    /// gained and lost since the last commit; `nil` for another kind of property.
+    ///
+    /// - Complexity: O(*m*) for *m* members gained or lost.
+    package func membershipChange(of object: GraphObject, property: PropertyIndex) -> (added: [GraphObject], removed: [GraphObject])? {
+        guard object._pendingSlot > 0 else { return nil }
+        let entry = graph._pending[Int(object._pendingSlot) - 1]
+        guard let delta = entry.original(property.rawValue) as? any _MembershipChange else { return nil }
+        return (delta.addedMembers, delta.removedMembers)
+    }
+}
+
+@available(*, unavailable)
+extension PendingCommit: Sendable {}
+
+/// A to-many relationship's change since the last commit, with its element type erased.
+internal protocol _MembershipChange {
+    var addedMembers: [GraphObject] { get }
+    var removedMembers: [GraphObject] { get }
+}
+
+extension _MembershipDelta: _MembershipChange {
+    var addedMembers: [GraphObject] { Array(added) }
+    var removedMembers: [GraphObject] { Array(removed) }
+}
+
+extension ObjectGraph {
+    /// The hook every commit passes through before it is published; at most one.
+    package var commitHook: (any CommitHook)? {
+        get { _commitHook }
+        set { _commitHook = newValue }
+    }
+
+    /// Calls the hook, if any, with the commit about to be published.
+    internal func _runCommitHook(_ changes: GraphChanges) throws(CommitError) {
+        guard let hook = _commitHook, !changes.isEmpty else { return }
+        // The hook reads inserted objects' relationships whole.
+        _flushDeferredInverses()
+        let mode = _context._readMode
+        _context._readMode = .untracked
+        defer { _context._readMode = mode }
+        do {
+            try hook.graphWillCommit(PendingCommit(graph: self, changes: changes))
+        } catch {
+            throw .persistenceFailed(error)
+        }
+    }
+}

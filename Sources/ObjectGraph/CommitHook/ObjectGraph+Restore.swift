@@ -1,0 +1,164 @@
+/// What a durable store needs to save a graph and to rebuild it: objects by entity and
+/// serial, their stored values by property index, and writes that bypass recording and
+/// inverse maintenance (the store saved both sides of every relationship).
+extension ObjectGraph {
+    /// The entities this graph has objects of (or had), in registration order.
+    package var registeredEntities: [EntityDescription] {
+        _entities.compactMap { $0?.description }
+    }
+
+    /// The number of serials the graph has issued for an entity: the next object gets this one.
+    ///
+    /// - Complexity: O(1).
+    package func serialCount(of entity: EntityDescription) -> Int {
+        _entityByType[ObjectIdentifier(entity.objectType)]?.objects.count ?? 0
+    }
+
+    /// Calls `body` with each live object of an entity, by serial.
+    ///
+    /// - Complexity: O(*s*) for *s* serials issued.
+    package func forEachObject(of entity: EntityDescription, _ body: (GraphObject) throws -> Void) rethrows {
+        guard let state = _entityByType[ObjectIdentifier(entity.objectType)] else { return }
+        for serial in 0..<state.objects.count {
+            if let object = state.objects[serial] { try body(object) }
+        }
+    }
+
+    /// Makes a committed object of a class with a given serial, issuing the serials below it
+    /// that were never issued as empty (deleted) slots. Nothing is recorded or published.
+    ///
+    /// - Parameters:
+    ///   - type: The object's class.
+    ///   - serial: Its serial: at least ``serialCount(of:)`` (`precondition`).
+    /// - Returns: The new object, with its class's initial values.
+    /// - Complexity: O(1) amortized, plus the serials skipped.
+    package func restoreObject(of type: GraphObject.Type, serial: Int) -> GraphObject {
+        precondition(!hasChanges, "internal inconsistency: restoring objects into a graph with pending changes")
+        let entity = _entity(for: type)
+        precondition(serial >= entity.objects.count && UInt64(serial) < 1 << ObjectID.serialBits,
+                     "internal inconsistency: restoring serial \(serial) of \(entity.description.name), issued up to \(entity.objects.count)")
+        while entity.objects.count < serial { entity.objects.appendEmpty() }
+        let object = type.init()
+        object._idBits = entity.idBase | UInt64(serial)
+        object._entity = entity.description
+        object._attachDetached(to: _context)
+        object._flags = 0
+        entity.objects.append(object)
+        entity.liveCount += 1
+        return object
+    }
+
+    /// Issues empty serials of a class up to `count` (objects deleted after the last one
+    /// kept), so no serial is ever issued twice.
+    package func restoreSerialCount(_ count: Int, of type: GraphObject.Type) {
+        let entity = _entity(for: type)
+        while entity.objects.count < count { entity.objects.appendEmpty() }
+    }
+
+    /// Stores an attribute value without recording it.
+    ///
+    /// - Returns: `false` when the value is not of the attribute's type.
+    package func restoreAttribute(_ object: GraphObject, _ index: PropertyIndex, _ value: Any) -> Bool {
+        guard let accessor = _state(of: object).description.attributeAccessors[index.rawValue], let cast = accessor.cast(value) else {
+            return false
+        }
+        accessor.store(object, cast)
+        return true
+    }
+
+    /// Replaces a relationship's objects without recording and without touching inverses.
+    package func restoreRelationship(_ object: GraphObject, _ index: PropertyIndex, _ targets: [GraphObject]) {
+        guard let accessor = _state(of: object).description.relationshipAccessors[index.rawValue] else {
+            preconditionFailure("internal inconsistency: property \(index) of \(object.objectID) is not a relationship")
+        }
+        accessor.setObjects(object, targets)
+    }
+
+    /// Adds and removes members of a relationship without recording and without touching
+    /// inverses.
+    package func restoreMembership(_ object: GraphObject, _ index: PropertyIndex, added: [GraphObject], removed: [GraphObject]) {
+        guard let accessor = _state(of: object).description.relationshipAccessors[index.rawValue] else {
+            preconditionFailure("internal inconsistency: property \(index) of \(object.objectID) is not a relationship")
+        }
+        for member in removed { accessor.remove(object, member) }
+        for member in added where !accessor.contains(object, member) { accessor.add(object, member) }
+    }
+
+    /// Takes a committed object out of the graph as a committed deletion would (its serial
+    /// stays issued), emptying its relationships without touching inverses.
+    package func restoreDeletion(_ object: GraphObject) {
+        let entity = _state(of: object)
+        for (_, accessor) in entity.relationships { accessor.setObjects(object, []) }
+        object._flags |= GraphObject._deletedFlag
+        entity.objects[object._serial] = nil
+        entity.liveCount -= 1
+    }
+
+    /// The object with a serial of a class, if live.
+    package func restoredObject(of type: GraphObject.Type, serial: Int) -> GraphObject? {
+        guard let entity = _entityByType[ObjectIdentifier(type)], serial >= 0, serial < entity.objects.count else { return nil }
+        return entity.objects[serial]
+    }
+
+    /// Checks every invariant of the graph (inverses included), when the package is built
+    /// with invariant checks.
+    package func checkRestoredInvariants() {
+        _checkInvariants()
+    }
+}
+
+extension EntityDescription {
+    /// The declared type of an attribute's value (the type of a relationship's storage for
+    /// a relationship).
+    package func valueType(of index: PropertyIndex) -> any Any.Type {
+        valueTypes[index.rawValue]
+    }
+
+    /// The class of a relationship's objects; `nil` for an attribute.
+    package func destinationType(of index: PropertyIndex) -> GraphObject.Type? {
+        destinations[index.rawValue]
+    }
+}
+
+extension GraphObject {
+    /// The stored value of an attribute, untracked.
+    package func storedValue(at index: PropertyIndex) -> Any {
+        let entity = _entity ?? type(of: self).entity
+        return entity.accessors[index.rawValue].readAny(self)
+    }
+
+    /// The objects of a relationship, in order for an ordered one, untracked.
+    package func relatedObjects(at index: PropertyIndex) -> [GraphObject] {
+        if _flags & Self._staleInverseFlag != 0 { _flushStaleInverses() }
+        let entity = _entity ?? type(of: self).entity
+        return entity.accessors[index.rawValue].objects(self)
+    }
+}
+
+extension ObjectGraph {
+    /// The inverse of a relationship, as this graph resolved it: its entity and property.
+    package func inverse(of entity: EntityDescription, _ index: PropertyIndex) -> (entity: EntityDescription, index: PropertyIndex)? {
+        guard let state = _entityByType[ObjectIdentifier(entity.objectType)], let link = state.inverses[index.rawValue] else { return nil }
+        return (link.entity.description, PropertyIndex(link.index))
+    }
+
+    /// Registers a class as an entity of this graph (resolving its inverses) without
+    /// inserting anything.
+    package func register(_ type: GraphObject.Type) {
+        _ = _entity(for: type)
+    }
+}
+
+extension ObjectID {
+    /// The object's serial within its entity and graph (what a store saves).
+    package var serialNumber: Int { serial }
+}
+
+extension GraphObject {
+    /// Whether a relationship holds `target` (O(1) for a to-many one).
+    package func relates(_ target: GraphObject, at index: PropertyIndex) -> Bool {
+        if _flags & Self._staleInverseFlag != 0 { _flushStaleInverses() }
+        let entity = _entity ?? type(of: self).entity
+        return entity.accessors[index.rawValue].contains(self, target)
+    }
+}
