@@ -98,3 +98,23 @@ struct AccumulatorRefreshTests {
         #expect(simulator.sections == data.sections)
     }
 }
+
+extension AccumulatorRefreshTests {
+    /// An insert on top plus an update of the row below it: the flush never reconfigures a row
+    /// whose position its stage changes; the refresh comes in a later stage at the new position.
+    @Test func aRowPushedDownByAnInsertIsReconfiguredInALaterStage() {
+        let data = Box(sections(("S0", [("a", 0), ("b", 0)])))
+        let simulator = Simulator(strict: true) { data.sections }
+        let accumulator = ChangeAccumulator(
+            target: simulator, policy: .default(maximumChangeCount: .max, maximumShare: .infinity))
+        data.sections = sections(("S0", [("n", 0), ("a", 0), ("b", 1)]))
+        accumulator.add(ListChanges(insertedRows: [path(0, 0)], reconfiguredRows: [path(0, 1)]))
+        let report = accumulator.flush()
+        #expect(report.outcome == .animated, "\(report)")
+        #expect(
+            report.update == .animate([ListChanges(insertedRows: [path(0, 0)]), ListChanges(reconfiguredRows: [path(0, 2)])]),
+            "\(report)")
+        #expect(simulator.failures.isEmpty, "\(simulator.failures.map(\.description))")
+        #expect(simulator.sections == data.sections)
+    }
+}
