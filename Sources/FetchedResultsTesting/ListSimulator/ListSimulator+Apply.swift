@@ -20,8 +20,9 @@ extension ListSimulator {
     ///
     /// Every stage is validated against the state the previous one left and the new state's
     /// counts. In strict mode a row moved by an earlier stage whose content changed must be
-    /// refreshed (reloaded or reconfigured at its after-position) by a later stage (rule 16),
-    /// and no stage may be applied while the list is not visible (rule 17).
+    /// refreshed (reloaded or reconfigured at its after-position) by a later stage, no stage
+    /// may reconfigure a row whose position that stage changes (rule 16), and no stage may be
+    /// applied while the list is not visible (rule 17).
     ///
     /// - Parameters:
     ///   - stages: The batches, in order.

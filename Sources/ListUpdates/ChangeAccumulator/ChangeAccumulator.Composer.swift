@@ -123,11 +123,17 @@ extension ChangeAccumulator {
             ops.reserveCapacity(batch.deletedRows.count + batch.movedRows.count + batch.reloadedRows.count
                 + batch.reconfiguredRows.count)
             // Row changes inside a section deleted or reloaded by the same batch are folded
-            // into the section change; a move out of one still takes its row along.
-            for path in batch.reloadedRows where !gone.contains(path.section) {
+            // into the section change; a move out of one still takes its row along, with the
+            // refresh it carries: the row may come back to where it was at the last flush,
+            // where only that refresh tells the view that its content changed.
+            var leaving = Set<IndexPath>()
+            if !gone.isEmpty {
+                for move in batch.movedRows where gone.contains(move.from.section) { leaving.insert(move.from) }
+            }
+            for path in batch.reloadedRows where !gone.contains(path.section) || leaving.contains(path) {
                 ops.append(Op(section: path.section, row: path.row, kind: .reload, move: -1))
             }
-            for path in batch.reconfiguredRows where !gone.contains(path.section) {
+            for path in batch.reconfiguredRows where !gone.contains(path.section) || leaving.contains(path) {
                 ops.append(Op(section: path.section, row: path.row, kind: .reconfigure, move: -1))
             }
             for path in batch.deletedRows where !gone.contains(path.section) {

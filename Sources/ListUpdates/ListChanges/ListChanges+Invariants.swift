@@ -2,9 +2,10 @@ import Foundation
 
 extension ListChanges {
     #if FRK_INVARIANT_CHECKS
-        /// Checks that the value is a stage: no field holds a duplicate, and none of the
-        /// conflicts that a list view rejects or mishandles (rules 6–12, 14–16 of the batch
-        /// rules) occurs. Bounds and counts need the list's state and are not checked here.
+        /// Checks that the value is a stage: no field holds a duplicate, none of the conflicts
+        /// that a list view rejects or mishandles (rules 6–12, 14–16 of the batch rules)
+        /// occurs, and every reconfigured row keeps its position. Bounds and counts need the
+        /// list's state and are not checked here.
         func _checkIsStage() {
             func unique<T: Hashable>(_ values: [T], _ field: String) -> Set<T> {
                 let set = Set(values)
@@ -49,6 +50,28 @@ extension ListChanges {
                     !insertedAfter.contains(path[0]) && !sectionDestinations.contains(path[0]),
                     "internal inconsistency: row change at \(path.listDescription) inside an inserted or moved section in stage \(self)"
                 )
+            }
+            if !reconfiguredRows.isEmpty {
+                // Reconfigured rows are outside deleted, reloaded and moved sections (checked above).
+                func key(_ path: IndexPath) -> Int { path[0] << 32 | path[1] }
+                let survivors = (0...(self.reconfiguredRows.map { $0[0] }.max() ?? 0)).filter {
+                    !deletedSections.contains($0) && !sectionSources.contains($0)
+                }
+                let sectionAfter = Dictionary(uniqueKeysWithValues: zip(survivors, keptPositionsAfter(
+                    survivors, removed: (deletedSections.union(sectionSources)).sorted(),
+                    placed: insertedSections.union(sectionDestinations).sorted())))
+                let kept = self.reconfiguredRows.map(key).sorted()
+                let afters = keptRowPositionsAfter(
+                    kept, removed: deletedRows.union(rowSources).map(key).sorted(),
+                    placed: insertedRows.union(rowDestinations).map(key).sorted()
+                ) { sectionAfter[$0] ?? $0 }
+                for (before, after) in zip(kept, afters) {
+                    precondition(
+                        before == after,
+                        "internal inconsistency: reconfigured row \(before >> 32).\(before & 0xFFFF_FFFF) moves to "
+                            + "\(after >> 32).\(after & 0xFFFF_FFFF) in stage \(self)"
+                    )
+                }
             }
         }
     #else

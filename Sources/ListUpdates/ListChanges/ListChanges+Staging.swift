@@ -7,10 +7,13 @@ extension ListChanges {
     /// The result has at most two stages:
     ///
     /// 1. The **structural stage**: every section and row delete, insert and move, section
-    ///    reloads, and the reloads and reconfigures of rows that do not move.
+    ///    reloads, the reloads of rows that do not move, and the reconfigures of rows whose
+    ///    position stage 1 leaves as it is.
     /// 2. Only when needed, a **refresh stage** that holds nothing but reconfigures (or reloads)
-    ///    of rows that moved in stage 1 and changed content, named by their positions after
-    ///    stage 1.
+    ///    of rows that moved in stage 1 and changed content, and the reconfigures of rows that
+    ///    stage 1 shifts (rows or sections inserted, deleted or moved before them), named by
+    ///    their positions after stage 1. A refresh stage changes no position, so it reads the
+    ///    same whichever index space a list view applies its reconfigures in.
     ///
     /// To get there, the general set is rewritten as follows; the state the stages produce,
     /// applied in order, is the state the general set describes.
@@ -21,6 +24,10 @@ extension ListChanges {
     ///   reloaded is only deleted.
     /// - A reconfigured or reloaded move source keeps its move in stage 1 and is refreshed at
     ///   the move's destination in stage 2, the same way (reconfigure or reload).
+    /// - A reconfigured row that does not move but whose position stage 1 changes is
+    ///   reconfigured at its new position in stage 2: Apple does not document whether
+    ///   `reconfigureRows(at:)` reads positions before or after the other changes of its batch.
+    ///   (A reload is a delete plus an insert, well defined in one batch, and stays in stage 1.)
     /// - A moved section with any row change inside it (a row delete, reload, reconfigure or
     ///   move source at its before-position; a row insert or move destination at its
     ///   after-position), or a moved section that is also reloaded, becomes a section delete
@@ -204,12 +211,36 @@ private struct Stager {
             reconfiguredRows.filter { !binaryContains(rebuiltBefore, $0.sectionIndex) },
             sources
         )
+        // A reconfigure stays in stage 1 only where stage 1 keeps the row's position.
+        var reconfiguresInPlace: [PackedPosition] = []
+        if !reconfigures.isEmpty {
+            // Their sections survive without moving: a moved section with a row change was rebuilt.
+            let sections = sortedUnique(reconfigures.map(\.sectionIndex))
+            let sectionAfter = Dictionary(uniqueKeysWithValues: zip(sections, afterPositions(ofSurvivingSections: sections)))
+            let afters = keptRowPositionsAfter(
+                reconfigures,
+                removed: sortedUnique(deletes + keptMoves.map(\.from)),
+                placed: sortedUnique(inserts + keptMoves.map(\.to))
+            ) { section in
+                guard let after = sectionAfter[section] else {
+                    preconditionFailure("internal inconsistency: no after-position for section \(section)")
+                }
+                return after
+            }
+            for (before, after) in zip(reconfigures, afters) {
+                if before == after {
+                    reconfiguresInPlace.append(before)
+                } else {
+                    refreshReconfigures.append(after)
+                }
+            }
+        }
 
         structural.deletedRows = deletes.map(\.indexPath)
         structural.insertedRows = inserts.map(\.indexPath)
         structural.movedRows = keptMoves.map { ListChanges.RowMove(from: $0.from.indexPath, to: $0.to.indexPath) }
         structural.reloadedRows = reloads.map(\.indexPath)
-        structural.reconfiguredRows = reconfigures.map(\.indexPath)
+        structural.reconfiguredRows = reconfiguresInPlace.map(\.indexPath)
         refresh.reloadedRows = refreshReloads.sorted().map(\.indexPath)
         refresh.reconfiguredRows = refreshReconfigures.sorted().map(\.indexPath)
 
@@ -263,17 +294,14 @@ private struct Stager {
     /// The positions after the change of sections that survive without moving, given by
     /// their positions before the change: each keeps its rank among the sections that neither
     /// go nor move, and takes the slot of that rank among the positions no insert or move fills.
+    ///
+    /// - Parameter sections: Before-positions of sections that are neither deleted nor moved,
+    ///   sorted ascending.
     private func afterPositions(ofSurvivingSections sections: [Int]) -> [Int] {
         guard !sections.isEmpty else { return [] }
         let gone = sortedUnique(deletedSections + sectionMoves.map(\.from))
         let taken = sortedUnique(insertedSections + sectionMoves.map(\.to))
-        return sections.map { before in
-            var after = before - gone.count(where: { $0 < before })
-            for slot in taken {
-                if slot <= after { after += 1 } else { break }
-            }
-            return after
-        }
+        return keptPositionsAfter(sections, removed: gone, placed: taken)
     }
 }
 

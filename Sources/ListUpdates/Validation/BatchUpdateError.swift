@@ -128,6 +128,15 @@ public enum BatchUpdateError: Error, Sendable, Hashable, CustomStringConvertible
     /// data source now has.
     case movedRowNotRefreshed(from: IndexPath, to: IndexPath, shown: String, current: String)
 
+    /// Rule 16 (strict): a row is reconfigured in a batch that also changes its position (rows
+    /// or sections inserted, deleted or moved before it, or its section moved).
+    ///
+    /// Apple does not document whether `reconfigureRows(at:)` reads positions before or after
+    /// the other changes of its batch, so the reconfigure may refresh the wrong row. `from` is
+    /// the row's index path before the batch (where the reconfigure names it) and `to` its index
+    /// path after it; reconfigure it at `to` in a later stage, or reload it.
+    case reconfiguredRowShifts(from: IndexPath, to: IndexPath)
+
     /// Rule 17 (strict): a batch update is applied to a list that is not visible.
     case batchWhileNotVisible
 
@@ -145,7 +154,7 @@ public enum BatchUpdateError: Error, Sendable, Hashable, CustomStringConvertible
         case .invalidSectionCount, .invalidRowCount: 13
         case .duplicateRowDelete: 14
         case .rowChangeInMovedSection: 15
-        case .movedRowNotRefreshed: 16
+        case .movedRowNotRefreshed, .reconfiguredRowShifts: 16
         case .batchWhileNotVisible: 17
         }
     }
@@ -234,6 +243,10 @@ public enum BatchUpdateError: Error, Sendable, Hashable, CustomStringConvertible
             return "row moved \(from.listDescription)→\(to.listDescription) changed content but is never "
                 + "refreshed: the moved cell still shows \(shown), the data source has \(current). Delete and "
                 + "insert it, or reconfigure it at \(to.listDescription) in a later stage"
+        case let .reconfiguredRowShifts(from, to):
+            return "row \(from.listDescription) is reconfigured in a batch that moves it to \(to.listDescription); "
+                + "which of the two positions a reconfigure names inside a batch is not specified. Reconfigure it at "
+                + "\(to.listDescription) in a later stage, or reload it"
         case .batchWhileNotVisible:
             return "batch update on a list that is not visible; reload it instead"
         }

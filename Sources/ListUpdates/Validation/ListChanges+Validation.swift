@@ -4,8 +4,8 @@ extension ListChanges {
     /// Checks that a list view accepts this value as one batch update (one *stage*).
     ///
     /// The check follows the batch rules: bounds (rules 4–5), conflicts (6–11) and counts
-    /// (13) always; duplicate row deletes (14) and row changes inside moved sections (15)
-    /// in strict mode. Row changes inside deleted or inserted sections and exact duplicate
+    /// (13) always; duplicate row deletes (14), row changes inside moved sections (15) and
+    /// reconfigures of rows whose position the batch changes (16) in strict mode. Row changes inside deleted or inserted sections and exact duplicate
     /// moves are dropped before counting (rules 12 and 9), not reported. A reconfigured row
     /// that is also a move source breaks rule 7, as a reloaded one does.
     ///
@@ -16,8 +16,8 @@ extension ListChanges {
     /// rules 8 and 10 hold by construction; a reloaded section that is a move source breaks
     /// rule 10.
     ///
-    /// Rules 16 and 17 depend on cell contents and on the view, which this check does not
-    /// see; `ListSimulator` enforces them.
+    /// The rest of rule 16 (a moved row whose content changed) and rule 17 depend on cell
+    /// contents and on the view, which this check does not see; `ListSimulator` enforces them.
     ///
     /// - Parameters:
     ///   - beforeRowCounts: The number of rows in each section before the batch, in section
@@ -26,7 +26,7 @@ extension ListChanges {
     ///     source will report), or `nil` to derive them: then the section and row counts of
     ///     every surviving section follow from the changes, and rows inserted into inserted
     ///     or reloaded sections are not bounds-checked.
-    ///   - strict: Whether to reject tier B batches too (rules 14 and 15).
+    ///   - strict: Whether to reject tier B batches too (rules 14, 15 and 16).
     /// - Throws: The first ``BatchUpdateError`` found, checking rules in order.
     /// - Complexity: O(c log c + s) for c changes and s sections.
     public func validate(
@@ -41,7 +41,7 @@ extension ListChanges {
     ///
     /// - Parameters:
     ///   - beforeRowCounts: The number of rows in each section before the batch.
-    ///   - strict: Whether tier B rules (14 and 15) are checked too.
+    ///   - strict: Whether tier B rules (14, 15 and 16) are checked too.
     /// - Returns: One entry per section after the batch: the derived row count, or `nil` for
     ///   an inserted or reloaded section, whose rows come from the data source.
     /// - Throws: A ``BatchUpdateError`` when the batch breaks a rule that can be checked
@@ -69,7 +69,7 @@ extension ListChanges {
     ///   - stages: The batches, in order.
     ///   - beforeRowCounts: The number of rows in each section before the update.
     ///   - afterRowCounts: The number of rows in each section after the update.
-    ///   - strict: Whether to reject tier B batches too (rules 14 and 15).
+    ///   - strict: Whether to reject tier B batches too (rules 14, 15 and 16).
     /// - Throws: The first ``BatchUpdateError`` of the first stage that breaks a rule.
     /// - Complexity: O(c log c + k·s) for c changes over k stages and s sections.
     public static func validate(

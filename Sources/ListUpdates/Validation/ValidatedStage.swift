@@ -374,6 +374,23 @@ package struct ValidatedStage: Sendable {
                     try checkAfter(pair.to, .moveDestination)
                 }
             }
+            // Rule 16: a reconfigured row keeps its position in its batch, so that the
+            // reconfigure names the same row whichever index space a list view reads it in.
+            if !reconfiguredRows.isEmpty {
+                let afters = keptRowPositionsAfter(
+                    reconfiguredRows,
+                    removed: sortedUnique(deletedRows + moveSources),
+                    placed: sortedUnique(insertedRows + rowMoves.map(\.to))
+                ) { section in
+                    guard let target = targets[section] else {
+                        preconditionFailure("internal inconsistency: a reconfigured row's section \(section) is deleted")
+                    }
+                    return target
+                }
+                for (before, after) in zip(reconfiguredRows, afters) where before != after {
+                    throw .reconfiguredRowShifts(from: Self.indexPath(before), to: Self.indexPath(after))
+                }
+            }
         }
 
         self.sectionSources = sectionSources

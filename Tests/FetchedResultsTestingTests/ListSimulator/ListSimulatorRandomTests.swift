@@ -74,7 +74,7 @@ struct ListSimulatorRandomTests {
             corruptions.append(("dropped section insert \(section)", with { $0.insertedSections.removeAll { $0 == section } }, nil))
         }
         if update.refreshes.count > 0 {
-            corruptions.append(("dropped refresh stage", [update.changes], strict ? 16 : nil))
+            corruptions.append(("dropped refresh stage", [update.changes], strict && update.refreshesMovedRows ? 16 : nil))
         }
         for (name, stages, rule) in corruptions {
             let table = Table(update.old, strict: strict)

@@ -402,6 +402,51 @@ struct ListSimulatorRuleTests {
         accepts(moveOnly, from: old, to: state(("A", [2, 1])))
     }
 
+    /// Apple does not say whether `reconfigureRows(at:)` reads before- or after-positions
+    /// inside a batch, so a reconfigure is safe only on a row whose position the batch keeps.
+    @Test func rule16AReconfiguredRowMustKeepItsPositionInItsStage() {
+        let old = state(("A", [1, 2]))
+        let new = state(("A", [3, 1, 2]), changed: [1])
+        // Row 1 is at 0.0 before the insert and at 0.1 after it.
+        let ambiguous = ListChanges(insertedRows: [ip(0, 0)], reconfiguredRows: [ip(0, 0)])
+        let error = rejection(ambiguous, from: old, to: new)
+        #expect(error?.batchError == .reconfiguredRowShifts(from: ip(0, 0), to: ip(0, 1)))
+        #expect(error?.rule == 16)
+        #expect(
+            error?.description.contains(
+                "Unsafe update (strict rule 16): row 0.0 is reconfigured in a batch that moves it to 0.1") == true,
+            "\(String(describing: error))")
+        // UIKit itself accepts it; the simulator, reading before-positions, gets it right.
+        accepts(ambiguous, from: old, to: new, strict: false)
+        // The validator finds it too, in strict mode only.
+        #expect(throws: BatchUpdateError.reconfiguredRowShifts(from: ip(0, 0), to: ip(0, 1))) {
+            try ambiguous.validate(beforeRowCounts: [2], afterRowCounts: [3])
+        }
+        #expect(throws: Never.self) { try ambiguous.validate(beforeRowCounts: [2], afterRowCounts: [3], strict: false) }
+        // Safe forms: the reconfigure in a later stage at the row's new position, or a reload.
+        let table = Table(old)
+        #expect(throws: Never.self) {
+            try table.apply(stages: [ListChanges(insertedRows: [ip(0, 0)]), ListChanges(reconfiguredRows: [ip(0, 1)])], newState: new)
+        }
+        #expect(table.sections == new)
+        accepts(ListChanges(insertedRows: [ip(0, 0)], reloadedRows: [ip(0, 0)]), from: old, to: new)
+        // A reconfigure that the batch leaves in place is fine.
+        accepts(
+            ListChanges(insertedRows: [ip(0, 1)], reconfiguredRows: [ip(0, 0)]), from: old,
+            to: state(("A", [1, 3, 2]), changed: [1]))
+
+        // Its section shifting moves the row too: a section delete before it, or a section move.
+        let twoSections = state(("A", [1]), ("B", [2, 4]))
+        let deleted = rejection(
+            ListChanges(deletedSections: [0], reconfiguredRows: [ip(1, 1)]), from: twoSections,
+            to: state(("B", [2, 4]), changed: [4]))
+        #expect(deleted?.batchError == .reconfiguredRowShifts(from: ip(1, 1), to: ip(0, 1)))
+        let moved = rejection(
+            ListChanges(movedSections: [.init(from: 1, to: 0)], reconfiguredRows: [ip(1, 0)]), from: twoSections,
+            to: state(("B", [2, 4]), ("A", [1]), changed: [2]))
+        #expect(moved?.batchError == .reconfiguredRowShifts(from: ip(1, 0), to: ip(0, 0)))
+    }
+
     @Test func rule17NoBatchWhileNotVisible() {
         let old = state(("A", [1]))
         let new = state(("A", [1, 2]))
@@ -434,9 +479,10 @@ struct ListSimulatorRuleTests {
             .duplicateRowDelete(indexPath: ip(0, 0), count: 2),
             .rowChangeInMovedSection(.init(from: 0, to: 1), .insert, indexPath: ip(1, 0)),
             .movedRowNotRefreshed(from: ip(0, 0), to: ip(0, 1), shown: "a", current: "b"),
+            .reconfiguredRowShifts(from: ip(0, 0), to: ip(0, 1)),
             .batchWhileNotVisible,
         ]
-        #expect(strictOnly.map(\.rule) == [14, 15, 16, 17])
+        #expect(strictOnly.map(\.rule) == [14, 15, 16, 16, 17])
         #expect(strictOnly.allSatisfy { $0.isStrictOnly })
         let always: [BatchUpdateError] = [
             .sectionOutOfBounds(.delete, section: 0, sectionCount: 0),

@@ -13,10 +13,15 @@ struct RandomUpdate {
     var new: [Table.Section]
     /// The structural stage.
     var changes: ListChanges
-    /// Reconfigures, at after-positions, of rows that moved and changed content.
+    /// Reconfigures, at after-positions, of rows that moved and changed content, and (strict
+    /// flavour) of reconfigured rows whose position the structural stage changes: a
+    /// reconfigure there would be ambiguous (rule 16).
     var refreshes: [IndexPath]
     /// The same rows' before-positions: where a general set of changes names their refresh.
     var refreshSources: [IndexPath]
+    /// Whether some refresh is of a row that moved (itself or with its section), so that
+    /// leaving it out breaks rule 16 rather than only leaving a stale row in place.
+    var refreshesMovedRows: Bool
     /// The deletes, inserts and moves that matter (not the rule 9 and 12 noise).
     var realDeletes: [IndexPath]
     var realInserts: [IndexPath]
@@ -141,6 +146,16 @@ struct RandomUpdate {
             }
         }
 
+        // Strict: a reconfigured row that the structural stage shifts is refreshed later.
+        var refreshed = needsRefresh
+        if strict {
+            reconfigures.removeAll { path in
+                let id = old[path[0]].rows[path[1]].id
+                guard afterPath[id] != path else { return false }
+                refreshed.insert(id)
+                return true
+            }
+        }
         let moves = moving.map { ListChanges.RowMove(from: $0.from, to: afterPath[$0.row.id]!) }
         let inserts = insertedIDs.map { afterPath[$0]! }
         var changes = ListChanges(
@@ -173,8 +188,9 @@ struct RandomUpdate {
         self.old = old
         self.new = new
         self.changes = changes
-        self.refreshes = needsRefresh.compactMap { afterPath[$0] }.sorted()
-        self.refreshSources = needsRefresh.compactMap { beforePath[$0] }.sorted()
+        self.refreshes = refreshed.compactMap { afterPath[$0] }.sorted()
+        self.refreshSources = refreshed.compactMap { beforePath[$0] }.sorted()
+        self.refreshesMovedRows = !needsRefresh.isEmpty
         self.realDeletes = deletes
         self.realInserts = inserts
         self.realMoves = moves

@@ -7,6 +7,18 @@ import TestSupport
 struct RandomBatches {
     private(set) var nextID = 1
 
+    /// How often (in percent) a row of a section that a step deletes or reloads survives it,
+    /// moved into another section (and updated, some of the time). The batch then names it as
+    /// a move out of the gone section or as an insert, at random.
+    var rescuePercent = 0
+    /// How often (in percent) a step deletes a section, and how often it reloads one.
+    var sectionDeletePercent = 15
+    var sectionReloadPercent = 8
+
+    init(rescuePercent: Int = 0) {
+        self.rescuePercent = rescuePercent
+    }
+
     mutating func newID() -> Int {
         defer { nextID += 1 }
         return nextID
@@ -30,8 +42,9 @@ struct RandomBatches {
         var next = state
         var reloadedIDs = Set<Int>()
         var sectionsMoved = false
-        if !next.isEmpty && Int.random(in: 0..<100, using: &rng) < 15 {
-            next.remove(at: Int.random(in: 0..<next.count, using: &rng))
+        if !next.isEmpty && Int.random(in: 0..<100, using: &rng) < sectionDeletePercent {
+            let gone = next.remove(at: Int.random(in: 0..<next.count, using: &rng))
+            rescue(gone.rows, into: &next, using: &rng)
         }
         if Int.random(in: 0..<100, using: &rng) < 20 || next.isEmpty {
             let rows = (0..<Int.random(in: 0...4, using: &rng)).map { _ in ReferenceRow(id: newID(), version: 0) }
@@ -41,11 +54,13 @@ struct RandomBatches {
             let section = next.remove(at: Int.random(in: 0..<next.count, using: &rng))
             next.insert(section, at: Int.random(in: 0...next.count, using: &rng))
             sectionsMoved = true
-        } else if !next.isEmpty && Int.random(in: 0..<100, using: &rng) < 8 {
+        } else if !next.isEmpty && Int.random(in: 0..<100, using: &rng) < sectionReloadPercent {
             let index = Int.random(in: 0..<next.count, using: &rng)
             if state.contains(where: { $0.id == next[index].id }) {
                 reloadedIDs.insert(next[index].id)
+                let old = next[index].rows
                 next[index].rows = (0..<Int.random(in: 0...4, using: &rng)).map { _ in ReferenceRow(id: newID(), version: 0) }
+                rescue(old, into: &next, avoiding: index, using: &rng)
             }
         }
         for _ in 0..<Int.random(in: 0...rowChanges, using: &rng) {
@@ -73,6 +88,21 @@ struct RandomBatches {
         return (next, changes)
     }
 
+    /// Moves some of `rows` (rows of a section that is going) into the other sections of
+    /// `next`, at random places, some of them updated.
+    private func rescue(
+        _ rows: [ReferenceRow], into next: inout [ReferenceSection], avoiding avoided: Int? = nil,
+        using rng: inout SeededGenerator
+    ) {
+        let targets = next.indices.filter { $0 != avoided }
+        guard rescuePercent > 0, !targets.isEmpty else { return }
+        for var row in rows where Int.random(in: 0..<100, using: &rng) < rescuePercent {
+            if Bool.random(using: &rng) { row.version += 1 }
+            let t = targets.randomElement(using: &rng)!
+            next[t].rows.insert(row, at: Int.random(in: 0...next[t].rows.count, using: &rng))
+        }
+    }
+
     /// Indices (into `values`) of a longest increasing subsequence.
     private func increasing(_ values: [Int]) -> Set<Int> {
         var tails: [Int] = []
@@ -98,7 +128,9 @@ struct RandomBatches {
 
     /// A general batch from `before` to `after`, worked out from identities: moves only where
     /// needed (plus a few that change nothing), updated rows reconfigured or reloaded, a moved
-    /// and updated row a reconfigured move source.
+    /// and updated row a reconfigured move source. A row that leaves a deleted or reloaded
+    /// section for a surviving one is an insert, or a move out of the gone section (refreshed
+    /// at its source when it changed), as a general batch may say.
     func derive(
         from before: [ReferenceSection], to after: [ReferenceSection], reloaded: Set<Int>, allowSectionMoves: Bool,
         using rng: inout SeededGenerator
@@ -129,6 +161,11 @@ struct RandomBatches {
         for (s, section) in before.enumerated() where alive(section.id) {
             for (r, row) in section.rows.enumerated() { beforeRows[row.id] = (IndexPath(row: r, section: s), row) }
         }
+        // Rows of sections deleted or reloaded, which may survive elsewhere.
+        var goneRows: [Int: (path: IndexPath, row: ReferenceRow)] = [:]
+        for (s, section) in before.enumerated() where !alive(section.id) {
+            for (r, row) in section.rows.enumerated() { goneRows[row.id] = (IndexPath(row: r, section: s), row) }
+        }
         var afterIDs = Set<Int>()
         for (s, section) in after.enumerated() where alive(section.id) {
             let old = beforeIndex[section.id]!
@@ -141,7 +178,18 @@ struct RandomBatches {
             for (r, row) in section.rows.enumerated() {
                 let to = IndexPath(row: r, section: s)
                 guard let source = beforeRows[row.id] else {
-                    changes.insertedRows.append(to)
+                    if let gone = goneRows[row.id], Bool.random(using: &rng) {
+                        changes.movedRows.append(.init(from: gone.path, to: to))
+                        if gone.row.version != row.version {
+                            if Int.random(in: 0..<100, using: &rng) < 25 {
+                                changes.reloadedRows.append(gone.path)
+                            } else {
+                                changes.reconfiguredRows.append(gone.path)
+                            }
+                        }
+                    } else {
+                        changes.insertedRows.append(to)
+                    }
                     continue
                 }
                 let updated = source.row.version != row.version

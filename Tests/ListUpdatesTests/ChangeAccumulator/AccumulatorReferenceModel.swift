@@ -27,8 +27,10 @@ struct ReferenceError: Error, CustomStringConvertible {
 /// displayed sections, the simple way: sections first, then rows removed from the before
 /// state and placed at their after-positions. Inserted or reloaded sections and rows take
 /// their content from `data`; a refreshed row takes its content (not its identity) from
-/// `data` at its after-position, so a misplaced refreshed row still shows up. Throws when the
-/// batch is out of bounds, contradicts itself, or does not produce `data`'s counts.
+/// `data` at its after-position, so a misplaced refreshed row still shows up. A row may move
+/// out of a deleted or reloaded section, refreshed (reloaded or reconfigured at its source)
+/// or not. Throws when the batch is out of bounds, contradicts itself, or does not produce
+/// `data`'s counts.
 func referenceApply(_ changes: ListChanges, to displayed: [ReferenceSection], data: [ReferenceSection]) throws
     -> [ReferenceSection]
 {
@@ -88,6 +90,9 @@ func referenceApply(_ changes: ListChanges, to displayed: [ReferenceSection], da
         if refreshed[path] == true { throw ReferenceError("row \(path) reloaded and reconfigured") }
         refreshed[path] = false
     }
+    // Refreshes of rows that move out of a deleted or reloaded section travel with the row.
+    let goneSources = Set(changes.movedRows.map(\.from).filter { !survives($0.section) })
+    let goneRefreshed = Set(changes.reloadedRows + changes.reconfiguredRows).intersection(goneSources)
     for path in changes.deletedRows where survives(path.section) {
         try checkRow(path)
         if refreshed[path] == true { throw ReferenceError("row \(path) deleted and reloaded") }
@@ -101,7 +106,10 @@ func referenceApply(_ changes: ListChanges, to displayed: [ReferenceSection], da
             throw ReferenceError("row \(move.from) removed twice")
         }
         if movedRows[move.to] != nil { throw ReferenceError("two rows moved to \(move.to)") }
-        movedRows[move.to] = (displayed[move.from.section].rows[move.from.row], refreshed[move.from] == false)
+        movedRows[move.to] = (
+            displayed[move.from.section].rows[move.from.row],
+            refreshed[move.from] == false || goneRefreshed.contains(move.from)
+        )
     }
     var inserted = Set<IndexPath>()
     for path in changes.insertedRows {

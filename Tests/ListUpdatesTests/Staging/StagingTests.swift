@@ -14,17 +14,62 @@ struct StagingTests {
     }
 
     @Test func aStageStaysOneStage() {
+        // Section 0 stays section 0 and its row 0 stays row 0, so its reconfigure is unambiguous.
         let stage = ListChanges(
             deletedSections: [3],
-            insertedSections: [0],
+            insertedSections: [3],
             movedSections: [.init(from: 1, to: 2)],
-            deletedRows: [path(0, 1)],
+            deletedRows: [path(0, 2)],
             insertedRows: [path(1, 0)],
-            movedRows: [move(path(0, 0), path(1, 2))],
+            movedRows: [move(path(0, 1), path(1, 2))],
             reloadedRows: [path(0, 3)],
-            reconfiguredRows: [path(0, 2)]
+            reconfiguredRows: [path(0, 0)]
         )
         #expect(stage.staged() == [stage])
+    }
+
+    /// A reconfigure names a row by its position before the batch, but Apple does not say
+    /// which index space `reconfigureRows(at:)` reads inside a batch. A row whose position
+    /// changes in the structural stage is therefore reconfigured in the refresh stage, where
+    /// both readings name the same row.
+    @Test func aReconfiguredRowThatShiftsIsRefreshedInALaterStage() {
+        // Pushed down by an insert above it.
+        #expect(
+            ListChanges(insertedRows: [path(0, 0)], reconfiguredRows: [path(0, 1)]).staged() == [
+                ListChanges(insertedRows: [path(0, 0)]), ListChanges(reconfiguredRows: [path(0, 2)]),
+            ])
+        // Pulled up by a delete and a move out above it; the row above them stays.
+        #expect(
+            ListChanges(
+                deletedRows: [path(0, 1)], movedRows: [move(path(0, 2), path(1, 0))],
+                reconfiguredRows: [path(0, 0), path(0, 4)]
+            ).staged() == [
+                ListChanges(deletedRows: [path(0, 1)], movedRows: [move(path(0, 2), path(1, 0))], reconfiguredRows: [path(0, 0)]),
+                ListChanges(reconfiguredRows: [path(0, 2)]),
+            ])
+        // Its section shifts: a section deleted or inserted before it.
+        #expect(
+            ListChanges(deletedSections: [0], reconfiguredRows: [path(1, 3)]).staged() == [
+                ListChanges(deletedSections: [0]), ListChanges(reconfiguredRows: [path(0, 3)]),
+            ])
+        #expect(
+            ListChanges(insertedSections: [0], reconfiguredRows: [path(0, 3)]).staged() == [
+                ListChanges(insertedSections: [0]), ListChanges(reconfiguredRows: [path(1, 3)]),
+            ])
+        // A delete and an insert above it cancel out: it stays put and stays in stage 1.
+        let balanced = ListChanges(deletedRows: [path(0, 0)], insertedRows: [path(0, 1)], reconfiguredRows: [path(0, 2)])
+        #expect(balanced.staged() == [balanced])
+        // A reload is a delete plus an insert, well defined in any index space: it stays.
+        let reload = ListChanges(insertedRows: [path(0, 0)], reloadedRows: [path(0, 1)])
+        #expect(reload.staged() == [reload])
+        // A shifting reconfigure and a moved changed row share the refresh stage.
+        #expect(
+            ListChanges(
+                insertedRows: [path(0, 0)], movedRows: [move(path(0, 3), path(0, 1))], reconfiguredRows: [path(0, 3), path(0, 0)]
+            ).staged() == [
+                ListChanges(insertedRows: [path(0, 0)], movedRows: [move(path(0, 3), path(0, 1))]),
+                ListChanges(reconfiguredRows: [path(0, 1), path(0, 2)]),
+            ])
     }
 
     @Test func reconfiguredMoveSourceIsRefreshedAtItsDestinationLater() {

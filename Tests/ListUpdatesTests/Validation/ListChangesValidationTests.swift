@@ -135,6 +135,7 @@ struct ListChangesValidationTests {
             (.duplicateRowDelete(indexPath: ip(0, 0), count: 2), 14),
             (.rowChangeInMovedSection(sectionMove, .insert, indexPath: ip(1, 0)), 15),
             (.movedRowNotRefreshed(from: ip(0, 0), to: ip(0, 1), shown: "a", current: "b"), 16),
+            (.reconfiguredRowShifts(from: ip(0, 0), to: ip(0, 1)), 16),
             (.batchWhileNotVisible, 17),
         ]
         for (error, rule) in cases {
