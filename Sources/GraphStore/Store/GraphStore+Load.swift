@@ -1,0 +1,158 @@
+import Foundation
+import ObjectGraph
+
+extension GraphStore {
+    /// What reading a store's files produced.
+    struct Loaded {
+        var graph: ObjectGraph
+        var report: OpenReport
+        /// The snapshot's generation (0 when there is none yet).
+        var generation: UInt64
+        var snapshotBytes: UInt64
+        /// The journal scanned, to append to; `nil` when a new one must be written.
+        var journal: RecordScan?
+        /// The sequence number the next journal record takes.
+        var nextSequence: UInt64
+        /// Damage was found: the store is rewritten from what was read (the damaged files
+        /// are kept under other names).
+        var needsRewrite: Bool
+    }
+
+    /// Reads the snapshot and replays the journal, treating damage as `mode` says.
+    static func load(path: String, schema: StoreSchema, mode: Recovery, fileSystem: any StoreFileSystem) throws(GraphStoreError) -> Loaded {
+        let snapshotPath = path + "/snapshot"
+        let journalPath = path + "/journal"
+        var report = OpenReport()
+        let recordMode: RecordRecoveryMode = switch mode {
+        case .refuse: .refuse
+        case .stopAtDamage: .stopAtDamage
+        case .salvage: .salvage
+        }
+        func note(_ damage: RecordReader.Damage, in file: String) {
+            report.damage.append(Damage(
+                file: file, offset: damage.offset, length: damage.length, afterSequence: damage.afterSequence,
+                beforeSequence: damage.beforeSequence, reason: damage.reason.description))
+        }
+
+        let hasSnapshot = fileSystem.fileExists(snapshotPath)
+        let hasJournal = fileSystem.fileExists(journalPath)
+        guard hasSnapshot || hasJournal else {
+            report.created = true
+            let graph = ObjectGraph()
+            for entity in schema.entities { graph.register(entity.description.objectType) }
+            return Loaded(graph: graph, report: report, generation: 0, snapshotBytes: 0, journal: nil, nextSequence: 1, needsRewrite: false)
+        }
+
+        // The snapshot.
+        let graph: ObjectGraph
+        var generation: UInt64 = 0
+        var includedSequence: UInt64 = 0
+        var snapshotBytes: UInt64 = 0
+        var damaged = false
+        if hasSnapshot {
+            let bytes = try io { try fileSystem.readFile(snapshotPath) }
+            snapshotBytes = UInt64(bytes.count)
+            let scan = try io { try RecordScan(bytes: bytes, path: snapshotPath, kind: .snapshot, mode: recordMode) }
+            for damage in scan.damages { note(damage, in: "snapshot") }
+            // A snapshot is complete before it is renamed into place: a torn end is damage.
+            if let tail = scan.tail {
+                if mode == .refuse {
+                    throw .damaged(file: snapshotPath, offset: tail.offset, afterSequence: tail.afterSequence, reason: "the snapshot ends early (\(tail.reason))")
+                }
+                note(tail, in: "snapshot")
+            }
+            generation = scan.header.generation
+            graph = ObjectGraph(identifier: scan.header.graphID)
+            for entity in schema.entities { graph.register(entity.description.objectType) }
+            let loaded = try Snapshot.load(scan.records, into: graph, schema: schema, path: snapshotPath)
+            if !loaded.hasTrailer {
+                if mode == .refuse {
+                    throw .damaged(file: snapshotPath, offset: scan.validEnd, afterSequence: scan.records.last?.sequence, reason: "the snapshot has no trailer")
+                }
+                if scan.damages.isEmpty && scan.tail == nil {
+                    report.damage.append(Damage(file: "snapshot", offset: scan.validEnd, length: 0, reason: "the snapshot has no trailer"))
+                }
+            }
+            includedSequence = loaded.includedSequence
+            report.lostObjects += loaded.losses.lostObjects
+            report.cutReferences += loaded.losses.cutReferences
+            damaged = !report.damage.isEmpty || !loaded.hasTrailer
+        } else {
+            // A journal with no snapshot: the snapshot was lost.
+            guard mode == .salvage else {
+                throw .damaged(file: snapshotPath, offset: 0, afterSequence: nil, reason: "the snapshot is missing while a journal exists")
+            }
+            let header = try io { try RecordFileHeader.decode(try fileSystem.readFile(journalPath).prefix(RecordFormat.fileHeaderSize), path: journalPath) }
+            graph = ObjectGraph(identifier: header.graphID)
+            for entity in schema.entities { graph.register(entity.description.objectType) }
+            generation = header.generation
+            report.damage.append(Damage(file: "snapshot", offset: 0, length: 0, reason: "the snapshot is missing"))
+            damaged = true
+        }
+
+        // The journal.
+        var journal: RecordScan?
+        var nextSequence = includedSequence + 1
+        if hasJournal {
+            let bytes = try io { try fileSystem.readFile(journalPath) }
+            let header = try io { try RecordFileHeader.decode(bytes.prefix(RecordFormat.fileHeaderSize), path: journalPath) }
+            guard header.graphID == graph.identifier else {
+                throw .foreignFile(file: journalPath, reason: "it belongs to the graph \(header.graphID), not \(graph.identifier)")
+            }
+            if header.generation < generation {
+                // A compaction put its snapshot in place and stopped before its journal:
+                // everything this journal holds is in the snapshot.
+                report.discardedOldJournal = true
+            } else if header.generation > generation {
+                throw .damaged(
+                    file: snapshotPath, offset: 0, afterSequence: nil,
+                    reason: "the snapshot (generation \(generation)) is older than the journal (generation \(header.generation))")
+            } else {
+                let scan = try io { try RecordScan(bytes: bytes, path: journalPath, kind: .journal, graphID: graph.identifier, generation: generation, mode: recordMode) }
+                for damage in scan.damages {
+                    note(damage, in: "journal")
+                    if let after = damage.afterSequence, let before = damage.beforeSequence, before > after + 1 {
+                        report.lostSequences.append((after + 1)...(before - 1))
+                    }
+                }
+                if let tail = scan.tail { report.tornTailBytes = tail.length }
+                if let first = scan.records.first {
+                    let file = try GraphRecordDecoder.schema(of: first.payload, current: schema, path: journalPath, sequence: first.sequence)
+                    var decoder = GraphRecordDecoder(graph: graph, file: file, path: journalPath)
+                    for record in scan.records.dropFirst() where record.sequence > includedSequence {
+                        do {
+                            try decoder.applyCommit(record.payload, sequence: record.sequence)
+                            report.replayedCommits += 1
+                        } catch {
+                            if case .incompatibleSchema = error { throw error }
+                            guard mode == .salvage else {
+                                if mode == .refuse { throw error }
+                                report.damage.append(Damage(file: "journal", offset: record.offset, length: record.endOffset - record.offset, reason: "\(error)"))
+                                break
+                            }
+                            report.damage.append(Damage(file: "journal", offset: record.offset, length: record.endOffset - record.offset, reason: "\(error)"))
+                            report.lostSequences.append(record.sequence...record.sequence)
+                        }
+                    }
+                    report.cutReferences += decoder.losses.cutReferences
+                    nextSequence = max(nextSequence, (scan.records.last?.sequence ?? 0) + 1)
+                } else if mode == .refuse {
+                    throw .damaged(file: journalPath, offset: scan.validEnd, afterSequence: nil, reason: "the journal has no schema record")
+                }
+                damaged = damaged || !report.damage.isEmpty
+                journal = scan
+            }
+        }
+        if damaged && mode == .salvage {
+            report.repairedRelationships = RelationshipRepair.repair(graph, schema: schema)
+        } else if damaged {
+            // Stopping at damage cuts records in the middle of the history: references to
+            // objects a cut record made are repaired too, so the graph stays consistent.
+            report.repairedRelationships = RelationshipRepair.repair(graph, schema: schema)
+        }
+        graph.checkRestoredInvariants()
+        return Loaded(
+            graph: graph, report: report, generation: generation, snapshotBytes: snapshotBytes,
+            journal: damaged ? nil : journal, nextSequence: nextSequence, needsRewrite: damaged)
+    }
+}

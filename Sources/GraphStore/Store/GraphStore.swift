@@ -1,0 +1,319 @@
+import Foundation
+import ObjectGraph
+
+/// Keeps an ``ObjectGraph`` on disk: a snapshot of the whole graph plus a journal with one
+/// checksummed record per commit, written (and, by default, synced) before anyone hears of
+/// the commit.
+///
+/// ```swift
+/// let store = try GraphStore.open(at: directory, schema: StoreSchema([Item.self, Location.self]))
+/// let graph = store.graph           // the saved objects, with their identity and IDs
+/// graph.insert(Item()).name = "Milk"
+/// try graph.commit()                // durable when it returns
+/// ```
+///
+/// Opening replays the journal on top of the snapshot; the graph keeps its
+/// ``ObjectGraph/identifier`` and every object its ``ObjectID``, so URIs and restoration
+/// identifiers saved by an app resolve after a relaunch. A directory can be open in one
+/// store at a time (a lock file, across processes too). The store compacts the journal
+/// into a new snapshot when it outgrows it.
+///
+/// The store and its graph keep each other alive until ``close()``. A store is confined to
+/// its graph's isolation domain.
+public final class GraphStore {
+    /// The graph, loaded from the files; its commits are written by this store.
+    public let graph: ObjectGraph
+    /// What opening found (replayed commits, damage, losses).
+    public private(set) var openReport: OpenReport
+    /// The store's directory.
+    public let directory: String
+    /// The schema the store writes with.
+    public let schema: StoreSchema
+
+    let options: Options
+    let fileSystem: any StoreFileSystem
+    private let encoder: GraphRecordEncoder
+    private var lock: (any StoreLock)?
+    private var journal: RecordWriter?
+    private var generation: UInt64
+    private var snapshotBytes: UInt64
+    /// Why the store stopped writing, once it has; every later commit is refused.
+    private var failure: String?
+    private var lastSync = ContinuousClock.now
+    private var hasUnsyncedCommits = false
+    private var observation: GraphObservation?
+
+    private var snapshotPath: String { directory + "/snapshot" }
+    private var journalPath: String { directory + "/journal" }
+
+    /// Opens the store in a directory, creating it (and the directory) when there is none.
+    ///
+    /// - Parameters:
+    ///   - directory: The store's directory (a file URL).
+    ///   - schema: The classes the graph holds.
+    ///   - options: Recovery, durability and compaction.
+    /// - Returns: The open store; its ``graph`` holds the saved objects.
+    /// - Throws: ``GraphStoreError``: `.locked` when the directory is open elsewhere,
+    ///   `.damaged` (with `.refuse`), `.incompatibleSchema` (nothing is changed), `.io`.
+    /// - Complexity: O(*n* + *j*) for *n* objects in the snapshot and *j* journal bytes.
+    public static func open(at directory: URL, schema: StoreSchema, options: Options = Options()) throws(GraphStoreError) -> GraphStore {
+        try open(path: directory.path, schema: schema, options: options, fileSystem: PosixFileSystem())
+    }
+
+    /// Opens the store through a given file system (a simulated one, in tests).
+    package static func open(
+        path: String, schema: StoreSchema, options: Options, fileSystem: any StoreFileSystem
+    ) throws(GraphStoreError) -> GraphStore {
+        try io { try fileSystem.createDirectory(path) }
+        let lock: any StoreLock
+        do {
+            lock = try fileSystem.lockFile(path + "/LOCK")
+        } catch let error as StoreFileError where error.isLockHeld {
+            throw .locked(directory: path)
+        } catch {
+            throw mapped(error)
+        }
+        do {
+            let loaded = try load(path: path, schema: schema, mode: options.recovery, fileSystem: fileSystem)
+            return try GraphStore(loaded: loaded, path: path, schema: schema, options: options, fileSystem: fileSystem, lock: lock)
+        } catch {
+            lock.unlock()
+            throw error
+        }
+    }
+
+    /// Checks a store without opening it for writes: every checksum of both files, the
+    /// schema, every record's contents and the agreement of every relationship with its
+    /// inverse. The files are not changed.
+    ///
+    /// - Parameters:
+    ///   - directory: The store's directory.
+    ///   - schema: The classes the graph holds.
+    /// - Returns: What an open in `.salvage` mode would find; ``OpenReport/isClean`` says
+    ///   whether the store is intact.
+    /// - Throws: ``GraphStoreError`` when the files cannot be read at all.
+    public static func verify(at directory: URL, schema: StoreSchema) throws(GraphStoreError) -> OpenReport {
+        try load(path: directory.path, schema: schema, mode: .salvage, fileSystem: PosixFileSystem()).report
+    }
+
+    private init(loaded: Loaded, path: String, schema: StoreSchema, options: Options, fileSystem: any StoreFileSystem, lock: any StoreLock) throws(GraphStoreError) {
+        graph = loaded.graph
+        directory = path
+        self.schema = schema
+        self.options = options
+        self.fileSystem = fileSystem
+        self.lock = lock
+        encoder = GraphRecordEncoder(schema: schema)
+        generation = loaded.generation
+        snapshotBytes = loaded.snapshotBytes
+        openReport = loaded.report
+        if let scan = loaded.journal, !loaded.needsRewrite {
+            journal = try Self.io {
+                try RecordWriter.append(
+                    path: path + "/journal", fileSystem: fileSystem, header: scan.header, endOffset: scan.validEnd,
+                    nextSequence: (scan.records.last?.sequence).map { $0 + 1 } ?? loaded.nextSequence)
+            }
+        } else {
+            if loaded.needsRewrite {
+                // Keep the damaged files for inspection; the store goes on from what was read.
+                for name in ["snapshot", "journal"] where fileSystem.fileExists(path + "/" + name) {
+                    let kept = "\(name).damaged-\(loaded.generation)"
+                    try Self.io { try fileSystem.rename(path + "/" + name, to: path + "/" + kept) }
+                    openReport.preservedFiles.append(kept)
+                }
+                try Self.io { try fileSystem.syncDirectory(path) }
+            }
+            try writeGeneration(includedSequence: loaded.nextSequence - 1)
+        }
+        graph.commitHook = _Hook(store: self)
+        observation = graph.addObserver { [unowned self] _ in self.compactIfDue() }
+    }
+
+    deinit {
+        journal?.close()
+        lock?.unlock()
+    }
+
+    // MARK: Writing
+
+    /// Writes (and syncs, per ``Options/durability``) one commit: called by the graph.
+    fileprivate func write(_ commit: PendingCommit) throws(GraphStoreError) {
+        if let failure { throw .poisoned(cause: failure) }
+        guard let journal else { throw .poisoned(cause: "the store is closed") }
+        let record = try encoder.commitRecord(commit)
+        do {
+            _ = try journal.append(record)
+            switch options.durability {
+            case .synchronous:
+                try journal.sync()
+                lastSync = .now
+            case .deferred(let interval):
+                if ContinuousClock.now - lastSync >= interval {
+                    try journal.sync()
+                    lastSync = .now
+                    hasUnsyncedCommits = false
+                } else {
+                    hasUnsyncedCommits = true
+                }
+            }
+        } catch {
+            // Fail-stop: a failed write or sync is never retried (a second fsync can report
+            // success for data the first one lost); reopening finds what is really on disk.
+            failure = "\(error)"
+            throw Self.mapped(error)
+        }
+    }
+
+    /// Syncs the commits written since the last sync (with ``Durability/deferred(interval:)``);
+    /// does nothing when everything is synced.
+    ///
+    /// - Throws: ``GraphStoreError/poisoned(cause:)`` after an earlier failure, or the
+    ///   sync's error (the store then stops writing).
+    public func flush() throws(GraphStoreError) {
+        if let failure { throw .poisoned(cause: failure) }
+        guard hasUnsyncedCommits, let journal else { return }
+        do {
+            try journal.sync()
+            lastSync = .now
+            hasUnsyncedCommits = false
+        } catch {
+            failure = "\(error)"
+            throw Self.mapped(error)
+        }
+    }
+
+    /// Writes the graph's committed state as a new snapshot and starts an empty journal.
+    ///
+    /// In order: the new snapshot and journal are written and synced under temporary names,
+    /// the snapshot is renamed into place and the directory synced, then the journal. A crash
+    /// at any point leaves a store that opens to the same state.
+    ///
+    /// - Throws: ``GraphStoreError``; when the failure comes after the new snapshot is in
+    ///   place, the store stops writing (reopen it).
+    /// - Complexity: O(*n*) for *n* objects.
+    public func compact() throws(GraphStoreError) {
+        if let failure { throw .poisoned(cause: failure) }
+        try flush()
+        guard let journal else { throw .poisoned(cause: "the store is closed") }
+        try writeGeneration(includedSequence: journal.nextSequence - 1)
+    }
+
+    /// Compacts when the journal has outgrown the snapshot (see ``Options/compactionFactor``).
+    private func compactIfDue() {
+        guard failure == nil, let factor = options.compactionFactor, let journal else { return }
+        let limit = max(UInt64(options.minimumCompactionBytes), UInt64(Double(snapshotBytes) * factor))
+        guard journal.endOffset > limit else { return }
+        // A failure before the snapshot is in place leaves the store as it was; one after
+        // it stops the store, and the next commit says why.
+        try? compact()
+    }
+
+    /// Writes the next generation: snapshot and journal under temporary names, then renamed.
+    private func writeGeneration(includedSequence: UInt64) throws(GraphStoreError) {
+        let next = generation + 1
+        let snapshotTemp = directory + "/snapshot.tmp"
+        let journalTemp = directory + "/journal.tmp"
+        let fingerprint = schema.fingerprint
+        let newJournal: RecordWriter
+        do {
+            let snapshot = try RecordWriter.create(
+                path: snapshotTemp, fileSystem: fileSystem,
+                header: RecordFileHeader(kind: .snapshot, schemaFingerprint: fingerprint, graphID: graph.identifier, generation: next),
+                firstSequence: 0)
+            try Snapshot.write(graph, schema: schema, includedSequence: includedSequence, to: snapshot)
+            try snapshot.sync()
+            let bytes = snapshot.endOffset
+            snapshot.close()
+            newJournal = try RecordWriter.create(
+                path: journalTemp, fileSystem: fileSystem,
+                header: RecordFileHeader(kind: .journal, schemaFingerprint: fingerprint, graphID: graph.identifier, generation: next),
+                firstSequence: includedSequence + 1)
+            _ = try newJournal.append(encoder.schemaRecord())
+            try newJournal.sync()
+            try fileSystem.rename(snapshotTemp, to: snapshotPath)
+            snapshotBytes = bytes
+        } catch {
+            try? fileSystem.remove(snapshotTemp)
+            try? fileSystem.remove(journalTemp)
+            throw Self.mapped(error)
+        }
+        do {
+            // From here the new snapshot may be on disk: the old journal must not take
+            // another commit, whatever happens.
+            try fileSystem.syncDirectory(directory)
+            try fileSystem.rename(journalTemp, to: journalPath)
+            try fileSystem.syncDirectory(directory)
+        } catch {
+            failure = "\(error)"
+            throw Self.mapped(error)
+        }
+        journal?.close()
+        journal = newJournal
+        generation = next
+        lastSync = .now
+        hasUnsyncedCommits = false
+    }
+
+    /// Syncs what is unsynced, releases the directory's lock and stops writing: later
+    /// commits of the graph throw ``CommitError/persistenceFailed(_:)``.
+    public func close() {
+        if failure == nil { try? flush() }
+        journal?.close()
+        journal = nil
+        if failure == nil { failure = "the store is closed" }
+        observation?.cancel()
+        observation = nil
+        lock?.unlock()
+        lock = nil
+        // The graph's hook keeps the store alive until now.
+        graph.commitHook = nil
+        graph.commitHook = _ClosedHook()
+    }
+
+    // MARK: Errors
+
+    static func io<Result>(_ body: () throws -> Result) throws(GraphStoreError) -> Result {
+        do {
+            return try body()
+        } catch {
+            throw mapped(error)
+        }
+    }
+
+    static func mapped(_ error: any Error) -> GraphStoreError {
+        switch error {
+        case let error as GraphStoreError: return error
+        case let error as StoreFileError: return .io(error)
+        case let error as RecordFileError:
+            switch error {
+            case .poisoned(_, let cause): return .poisoned(cause: "\(cause)")
+            case .badHeader(let path, let reason): return .foreignFile(file: path, reason: reason)
+            case .foreignHeader(let path, let field, let expected, let found):
+                return .foreignFile(file: path, reason: "its \(field) is \(found), not \(expected)")
+            case .damaged(let path, let offset, _, let after, _, let reason):
+                return .damaged(file: path, offset: offset, afterSequence: after, reason: reason)
+            }
+        default: return .poisoned(cause: "\(error)")
+        }
+    }
+}
+
+@available(*, unavailable, message: "a store is confined to its graph's isolation domain")
+extension GraphStore: Sendable {}
+
+/// The graph's hook into its store (holding it: the store lives as long as the graph
+/// commits through it).
+private final class _Hook: CommitHook {
+    let store: GraphStore
+    init(store: GraphStore) { self.store = store }
+    func graphWillCommit(_ commit: PendingCommit) throws {
+        try store.write(commit)
+    }
+}
+
+/// The hook of a closed store's graph: every commit is refused, so nothing is lost silently.
+private final class _ClosedHook: CommitHook {
+    func graphWillCommit(_ commit: PendingCommit) throws {
+        throw GraphStoreError.poisoned(cause: "the store is closed")
+    }
+}
