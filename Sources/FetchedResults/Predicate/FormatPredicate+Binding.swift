@@ -129,7 +129,7 @@ struct PredicateBinder {
         _ comparison: FormatPredicate.Comparison, _ quantifier: FormatPredicate.Quantifier, _ split: ToManySplit,
         path: [String], offset: Int, start: Int, rhs: PredicateOperand, written: String
     ) throws(PredicateSyntaxError) -> PredicateStep {
-        let target = split.toMany.target
+        let target = split.target
         let element: PredicateStep
         // `start` is the offset of the split's key path, `offset` the whole path's.
         let restOffset = start + split.prefix.utf8.count + 1
@@ -188,6 +188,8 @@ struct PredicateBinder {
         /// The to-one hops before the to-many relationship.
         var owner: (AnyObject) -> AnyObject?
         var toMany: ErasedToMany
+        /// The entity of the related objects.
+        var target: AnyPredicateEntity
         var relationship: String
         var prefix: String
         /// The key path after the to-many relationship, relative to its target.
@@ -219,7 +221,7 @@ struct PredicateBinder {
                 return nil
             case .toOne(let target, let read):
                 hops.append(read)
-                current = target
+                current = current.entity(target)
             case .toMany(let toMany):
                 if index + 1 < components.count, components[index + 1] == "@count" { return nil }
                 guard index + 1 < components.count else {
@@ -227,7 +229,7 @@ struct PredicateBinder {
                         expected: "a key path to an attribute (\(name) is a to-many relationship; use \(name).@count)")
                 }
                 return ToManySplit(
-                    owner: Self.compose(hops), toMany: toMany, relationship: name,
+                    owner: Self.compose(hops), toMany: toMany, target: current.entity(toMany.target), relationship: name,
                     prefix: components[...index].joined(separator: "."), rest: Array(components[(index + 1)...]))
             }
         }
@@ -287,7 +289,7 @@ struct PredicateBinder {
                 if isLast {
                     return PredicateOperand(object: Self.compose(hops), hops: hops.count, offset: offset, text: text)
                 }
-                current = target
+                current = current.entity(target)
             case .toMany(let toMany):
                 guard index + 2 == components.count, components[index + 1] == "@count" else {
                     // Callers split to-many key paths first; stay an error, never a trap.

@@ -104,9 +104,13 @@ extension PredicateBinder {
                 let bytes = constant.bytes
                 return PredicateStep(evaluate: { right($0)?.bytes == bytes }, cost: 3, describe: { "" })
             }
+            // nil equals only nil, as without options.
             return PredicateStep(evaluate: { object in
-                guard let l = left(object), let r = right(object) else { return false }
-                return l.bytes == r.bytes
+                switch (left(object), right(object)) {
+                case (nil, nil): true
+                case (let l?, let r?): l.bytes == r.bytes
+                default: false
+                }
             }, cost: 4, describe: { "" })
         case .string:
             return PredicateStep(evaluate: Self.equal(lhs.string!, rhs.string!, lhs, rhs), cost: 2, describe: { "" })

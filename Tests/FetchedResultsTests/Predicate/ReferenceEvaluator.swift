@@ -42,7 +42,14 @@ enum ReferenceEvaluator {
     static func resolve(_ path: [String], _ object: AnyObject) -> Resolved {
         var current: AnyObject? = object
         for (index, key) in path.enumerated() {
-            guard let here = current else { return .value(nil) }
+            guard let here = current else {
+                // A nil to-one hop before a to-many relationship: no related objects.
+                let rest = path[index...]
+                let crossesToMany = zip(rest, rest.dropFirst().map(Optional.some) + [nil]).contains { key, next in
+                    ["tags", "items"].contains(key) && next != "@count"
+                }
+                return crossesToMany ? .many([], rest: []) : .value(nil)
+            }
             if let related = toMany(here, key) {
                 if index + 1 < path.count, path[index + 1] == "@count" { return .value(related.count) }
                 return .many(related, rest: Array(path[(index + 1)...]))
