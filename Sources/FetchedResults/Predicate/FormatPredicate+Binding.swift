@@ -95,34 +95,66 @@ struct PredicateBinder {
                 throw failure(.typeMismatch, at: offset, token: components.joined(separator: "."),
                     expected: "ANY, ALL or NONE before a comparison over the to-many relationship \(split.relationship)")
             }
-            let owner = split.owner
-            let toMany = split.toMany
-            let elementComparison = FormatPredicate.Comparison(
-                .keyPath(split.rest, offset: offset), comparison.op, options: comparison.options, rhsExpression,
-                offset: comparison.offset)
-            let element = try compare(elementComparison, lhsExpression: .keyPath(split.rest, offset: offset),
-                rhsExpression: rhsExpression, toMany.target)
-            let test = element.evaluate
-            let contains = toMany.contains
-            let evaluate: (AnyObject) -> Bool
-            switch quantifier {
-            case .any:
-                evaluate = { object in owner(object).map { contains($0, test) } ?? false }
-            case .all:
-                evaluate = { object in owner(object).map { !contains($0) { !test($0) } } ?? true }
-            case .notAny:
-                evaluate = { object in owner(object).map { !contains($0, test) } ?? true }
-            }
-            let prefix = split.prefix
-            return PredicateStep(evaluate: evaluate, cost: 10 + 4 * element.cost, describe: {
-                "\(quantifier.rawValue) \(prefix).\(element.describe())"
-            })
+            // The right side belongs to the evaluated object, as in NSPredicate: it is
+            // resolved against this entity and read from the object being tested, which the
+            // context holds while the related objects are visited.
+            let context = PredicateContext()
+            var rhs = try operand(rhsExpression, entity)
+            if !rhs.isConstant { rhs = rhs.reading(from: context) }
+            let written = FormatPredicate.Comparison(
+                quantifier: quantifier, lhsExpression, comparison.op, options: comparison.options, rhsExpression
+            ).description
+            let step = try quantified(
+                comparison, quantifier, split, path: components, offset: offset, start: offset, rhs: rhs, written: written)
+            guard !rhs.isConstant else { return step }
+            let test = step.evaluate
+            return PredicateStep(evaluate: { object in
+                let saved = context.object
+                context.object = object
+                defer { context.object = saved }
+                return test(object)
+            }, cost: step.cost, describe: step.describe)
         }
         if let quantifier = comparison.quantifier {
             throw failure(.typeMismatch, at: comparison.lhs.offset, token: comparison.lhs.description,
                 expected: "a key path through a to-many relationship after \(quantifier.rawValue)")
         }
         return try compare(comparison, lhsExpression: lhsExpression, rhsExpression: rhsExpression, entity)
+    }
+
+    /// `ANY`/`ALL`/`NONE` over the objects a to-many key path reaches, through every
+    /// to-many hop in it (flattened, as NSPredicate does: `ANY tags.items.name == 'x'` is
+    /// true when some item of some tag is named x).
+    private func quantified(
+        _ comparison: FormatPredicate.Comparison, _ quantifier: FormatPredicate.Quantifier, _ split: ToManySplit,
+        path: [String], offset: Int, start: Int, rhs: PredicateOperand, written: String
+    ) throws(PredicateSyntaxError) -> PredicateStep {
+        let target = split.target
+        let element: PredicateStep
+        // `start` is the offset of the split's key path, `offset` the whole path's.
+        let restOffset = start + split.prefix.utf8.count + 1
+        if let inner = try splitAtToMany(split.rest, restOffset, target, path: path, pathOffset: offset) {
+            // Another to-many hop: ANY and NONE look for one match among all the objects
+            // reached, ALL needs every one of them to match.
+            element = try quantified(comparison, quantifier == .all ? .all : .any, inner, path: path, offset: offset,
+                start: restOffset, rhs: rhs, written: written)
+        } else {
+            let lhs = try operand(.keyPath(split.rest, offset: restOffset), target)
+            element = try compare(comparison, lhs, rhs, written: written)
+        }
+        let test = element.evaluate
+        let owner = split.owner
+        let contains = split.toMany.contains
+        let evaluate: (AnyObject) -> Bool
+        switch quantifier {
+        case .any:
+            evaluate = { object in owner(object).map { contains($0, test) } ?? false }
+        case .all:
+            evaluate = { object in owner(object).map { !contains($0) { !test($0) } } ?? true }
+        case .notAny:
+            evaluate = { object in owner(object).map { !contains($0, test) } ?? true }
+        }
+        return PredicateStep(evaluate: evaluate, cost: 10 + 4 * element.cost, describe: { written })
     }
 
     // MARK: Variables
@@ -156,6 +188,8 @@ struct PredicateBinder {
         /// The to-one hops before the to-many relationship.
         var owner: (AnyObject) -> AnyObject?
         var toMany: ErasedToMany
+        /// The entity of the related objects.
+        var target: AnyPredicateEntity
         var relationship: String
         var prefix: String
         /// The key path after the to-many relationship, relative to its target.
@@ -169,8 +203,11 @@ struct PredicateBinder {
     }
 
     /// Finds a to-many relationship inside `components` (not one followed by `@count`).
+    ///
+    /// `path` and `pathOffset` are the whole key path and its offset when `components` is
+    /// its tail after an earlier to-many hop (for error messages).
     private func splitAtToMany(
-        _ components: [String], _ offset: Int, _ entity: AnyPredicateEntity
+        _ components: [String], _ offset: Int, _ entity: AnyPredicateEntity, path: [String]? = nil, pathOffset: Int? = nil
     ) throws(PredicateSyntaxError) -> ToManySplit? {
         var current = entity
         var hops: [(AnyObject) -> AnyObject?] = []
@@ -184,15 +221,15 @@ struct PredicateBinder {
                 return nil
             case .toOne(let target, let read):
                 hops.append(read)
-                current = target
+                current = current.entity(target)
             case .toMany(let toMany):
                 if index + 1 < components.count, components[index + 1] == "@count" { return nil }
                 guard index + 1 < components.count else {
-                    throw failure(.typeMismatch, at: offset, token: components.joined(separator: "."),
+                    throw failure(.typeMismatch, at: pathOffset ?? offset, token: (path ?? components).joined(separator: "."),
                         expected: "a key path to an attribute (\(name) is a to-many relationship; use \(name).@count)")
                 }
                 return ToManySplit(
-                    owner: Self.compose(hops), toMany: toMany, relationship: name,
+                    owner: Self.compose(hops), toMany: toMany, target: current.entity(toMany.target), relationship: name,
                     prefix: components[...index].joined(separator: "."), rest: Array(components[(index + 1)...]))
             }
         }
@@ -252,10 +289,12 @@ struct PredicateBinder {
                 if isLast {
                     return PredicateOperand(object: Self.compose(hops), hops: hops.count, offset: offset, text: text)
                 }
-                current = target
+                current = current.entity(target)
             case .toMany(let toMany):
                 guard index + 2 == components.count, components[index + 1] == "@count" else {
-                    preconditionFailure("internal inconsistency: to-many key paths are split before resolving")
+                    // Callers split to-many key paths first; stay an error, never a trap.
+                    throw failure(.typeMismatch, at: offset, token: text,
+                        expected: "ANY, ALL or NONE before a comparison over the to-many relationship \(name)")
                 }
                 let owner = Self.compose(hops)
                 let count = toMany.count

@@ -11,15 +11,20 @@
 /// `LIKE` (`*`, `?`) and `MATCHES` (an ICU regular expression matching the whole string),
 /// each optionally followed by `[c]`, `[d]` or `[cd]`; `AND`/`&&`, `OR`/`||`, `NOT`/`!`,
 /// parentheses; `TRUEPREDICATE`, `FALSEPREDICATE`; `nil`/`NULL`; string (`"…"` or `'…'`),
-/// number, boolean (`TRUE`/`YES`, `FALSE`/`NO`) and array (`{…}`) literals; dotted key paths
-/// through to-one relationships and one to-many relationship, `@count` over a to-many
-/// relationship; `ANY`/`SOME`, `ALL`, `NONE` before a comparison over a to-many key path;
+/// number, boolean (`TRUE`/`YES`, `FALSE`/`NO`), date (`CAST(seconds since 2001, "NSDate")`)
+/// and array (`{…}`) literals; dotted key paths through to-one and to-many relationships,
+/// `@count` over a to-many relationship; `ANY`/`SOME`, `ALL`, `NONE` before a comparison over
+/// a to-many key path (through several to-many hops, the related objects are flattened; a
+/// key path on the right side reads the evaluated object, as in NSPredicate);
 /// `%@` (a value), `%K` (a key path), `%d`/`%i`/`%ld`/`%lld` (an integer), `%f`/`%lf` (a
 /// number), and `$NAME` variables. Keywords are case-insensitive; `#name` uses a keyword as
 /// a key.
 ///
 /// Parsing checks only the grammar; ``bind(to:variables:)`` checks keys and types against an
-/// entity and returns the executable ``BoundFormatPredicate``.
+/// entity and returns the executable ``BoundFormatPredicate``. A `MATCHES` pattern that does
+/// not compile is an error when it is written in the format, and matches nothing when it
+/// comes from a `$VARIABLE`; a match that needs more than about a million regular-expression
+/// steps (plus 10 000 per thousand characters of text) is abandoned and counts as no match.
 public struct FormatPredicate: Hashable, Sendable, CustomStringConvertible {
     /// The format string as given.
     public let format: String
@@ -59,7 +64,9 @@ public struct FormatPredicate: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The tree in canonical format syntax (fully parenthesized compounds, upper-case
-    /// keywords); parsing it yields the same tree.
+    /// keywords); parsing it yields an equal tree (offsets aside) for every tree the parser
+    /// builds, and for built trees whose compounds have two or more operands and do not
+    /// directly nest a compound of the same kind.
     public var description: String { root.description }
 }
 

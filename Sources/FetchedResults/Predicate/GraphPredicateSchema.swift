@@ -36,32 +36,35 @@ public final class GraphPredicateSchema {
     ///   relationship (`precondition`: each relationship's destination is among them).
     /// - Complexity: O(p) for p properties in all: one prototype per class.
     public init(_ types: [GraphObject.Type]) {
-        var entities: [String: PredicateEntity<GraphObject>] = [:]
-        var descriptions: [String: EntityDescription] = [:]
-        for type in types {
-            let description = type.entity
-            entities[description.name] = PredicateEntity<GraphObject>(description.name)
-            descriptions[description.name] = description
-        }
+        // Relationships name their targets and entities share one table of properties, so
+        // entities that point at each other form no reference cycle (see PredicateEntityGroup).
+        var names: Set<String> = []
+        for type in types { names.insert(type.entity.name) }
+        var properties: [String: [String: ErasedProperty]] = [:]
         var folded: [String: [GraphFoldedAttribute]] = [:]
         for type in types {
             let description = type.entity
-            let entity = entities[description.name]!
             let prototype = type.init()
+            var entityProperties = properties[description.name] ?? [:]
+            func register(_ name: String, _ property: ErasedProperty) {
+                precondition(entityProperties[name] == nil, "PredicateEntity \(description.name): property \(name) is declared twice")
+                entityProperties[name] = property
+            }
             for property in description.properties {
                 let name = property.name
                 if let relationship = property.relationship {
-                    guard let target = entities[relationship.destinationName] else {
+                    guard names.contains(relationship.destinationName) else {
                         preconditionFailure(
                             "GraphPredicateSchema: \(description.name).\(name) leads to \(relationship.destinationName), which is not among the schema's types")
                     }
+                    let target = EntityReference.named(relationship.destinationName)
                     switch relationship.kind {
                     case .toOne:
-                        entity.register(name, .toOne(target: target, read: { object in
+                        register(name, .toOne(target: target, read: { object in
                             unsafeDowncast(object, to: GraphObject.self).value(forKey: name) as? GraphObject
                         }))
                     case .toMany, .orderedToMany:
-                        entity.register(name, .toMany(ErasedToMany(
+                        register(name, .toMany(ErasedToMany(
                             target: target,
                             contains: { object, body in
                                 Self.objects(in: unsafeDowncast(object, to: GraphObject.self).value(forKey: name)).contains { body($0) }
@@ -82,9 +85,13 @@ public final class GraphPredicateSchema {
                         store.folded(unsafeDowncast(object, to: GraphObject.self).objectID, value, options: options)
                     }
                 }
-                entity.register(name, .attribute(attribute))
+                register(name, .attribute(attribute))
             }
+            properties[description.name] = entityProperties
         }
+        let group = PredicateEntityGroup(properties: properties)
+        var entities: [String: PredicateEntity<GraphObject>] = [:]
+        for name in names { entities[name] = PredicateEntity<GraphObject>(name, group: group) }
         self.entities = entities
         self.foldedAttributes = folded
     }

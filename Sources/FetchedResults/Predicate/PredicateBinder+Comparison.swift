@@ -8,14 +8,27 @@ extension PredicateBinder {
     ) throws(PredicateSyntaxError) -> PredicateStep {
         let lhs = try operand(lhsExpression, entity)
         let rhs = try operand(rhsExpression, entity)
+        let written = FormatPredicate.Comparison(lhsExpression, comparison.op, options: comparison.options, rhsExpression).description
+        return try compare(comparison, lhs, rhs, written: written)
+    }
+
+    /// Type-checks one comparison of resolved operands and compiles it.
+    ///
+    /// `comparison` is the comparison as written (before variables are substituted), for its
+    /// operator, options and where its pattern came from; `written` is its text in plans.
+    func compare(
+        _ comparison: FormatPredicate.Comparison, _ lhs: PredicateOperand, _ rhs: PredicateOperand, written: String
+    ) throws(PredicateSyntaxError) -> PredicateStep {
         let op = comparison.op
         let options = comparison.options
-        let written = FormatPredicate.Comparison(lhsExpression, op, options: options, rhsExpression).description
         let hops = Double(lhs.hops + rhs.hops)
         if !options.isEmpty {
-            let textual = lhs.kind == .string && (rhs.kind == .string || rhs.kind == .array || rhs.kind == .null)
+            // Either side may be the key path; each must be text (or nil, or an array for IN).
+            let textKinds: [PredicateOperand.Kind] = [.string, .array, .null]
+            let textual = (lhs.kind == .string || rhs.kind == .string) && textKinds.contains(lhs.kind)
+                && textKinds.contains(rhs.kind)
             guard textual else {
-                let culprit = lhs.kind == .string ? rhs : lhs
+                let culprit = textKinds.contains(lhs.kind) ? rhs : lhs
                 throw mismatch(culprit, expected: "a string: \(options) applies to strings only (\(culprit.role))")
             }
         }
@@ -38,7 +51,9 @@ extension PredicateBinder {
         case .like:
             step = try like(lhs, rhs, options: options)
         case .matches:
-            step = try matches(lhs, rhs, options: options)
+            var isVariable = false
+            if case .variable = comparison.rhs { isVariable = true }
+            step = try matches(lhs, rhs, options: options, patternIsVariable: isVariable)
         }
         step.cost += hops
         step.describe = { written }
@@ -80,13 +95,22 @@ extension PredicateBinder {
         switch lhs.kind {
         case .string where !options.isEmpty:
             let left = lhs.folded!(options), right = rhs.folded!(options)
-            if let constant = right(Placeholder.shared), !lhs.isConstant {
+            // Only a constant side may be read from the placeholder; a key path reads objects.
+            if rhs.isConstant, !lhs.isConstant, let constant = right(Placeholder.shared) {
                 let bytes = constant.bytes
                 return PredicateStep(evaluate: { left($0)?.bytes == bytes }, cost: 3, describe: { "" })
             }
+            if lhs.isConstant, !rhs.isConstant, let constant = left(Placeholder.shared) {
+                let bytes = constant.bytes
+                return PredicateStep(evaluate: { right($0)?.bytes == bytes }, cost: 3, describe: { "" })
+            }
+            // nil equals only nil, as without options.
             return PredicateStep(evaluate: { object in
-                guard let l = left(object), let r = right(object) else { return false }
-                return l.bytes == r.bytes
+                switch (left(object), right(object)) {
+                case (nil, nil): true
+                case (let l?, let r?): l.bytes == r.bytes
+                default: false
+                }
             }, cost: 4, describe: { "" })
         case .string:
             return PredicateStep(evaluate: Self.equal(lhs.string!, rhs.string!, lhs, rhs), cost: 2, describe: { "" })
@@ -322,16 +346,18 @@ extension PredicateBinder {
         return PredicateStep(evaluate: { text($0).map(pattern.matches) ?? false }, cost: simple ? 4 : 8, describe: { "" })
     }
 
-    private func matches(_ lhs: PredicateOperand, _ rhs: PredicateOperand, options: TextComparisonOptions) throws(PredicateSyntaxError) -> PredicateStep {
+    /// `MATCHES`: a constant pattern that does not compile is an error at its offset; one
+    /// that came from a variable (a search field's text) matches nothing.
+    private func matches(
+        _ lhs: PredicateOperand, _ rhs: PredicateOperand, options: TextComparisonOptions, patternIsVariable: Bool
+    ) throws(PredicateSyntaxError) -> PredicateStep {
         try requireText(lhs, rhs, .matches)
         let pattern = try constantPattern(rhs, .matches)
-        let regex: NSRegularExpression
+        let regex: PredicateRegex
         do {
-            // The pattern compiles on its own, so wrapping it in a group keeps its meaning.
-            _ = try NSRegularExpression(pattern: pattern)
-            regex = try NSRegularExpression(
-                pattern: "\\A(?:\(pattern))\\z", options: options.contains(.caseInsensitive) ? [.caseInsensitive] : [])
+            regex = try PredicateRegex(pattern: pattern, caseInsensitive: options.contains(.caseInsensitive))
         } catch {
+            if patternIsVariable { return .constant(false) }
             throw failure(.invalidRegularExpression, at: rhs.offset, token: rhs.text,
                 expected: "an ICU regular expression (\(error.localizedDescription))")
         }
@@ -342,10 +368,10 @@ extension PredicateBinder {
         } else {
             read = lhs.string!
         }
+        // A match that exceeds the step budget counts as no match (see PredicateRegex).
         return PredicateStep(evaluate: { object in
             guard let text = read(object) else { return false }
-            let range = NSRange(text.startIndex..<text.endIndex, in: text)
-            return regex.firstMatch(in: text, options: [], range: range) != nil
+            return regex.wholeMatch(text) ?? false
         }, cost: 20, describe: { "" })
     }
 }

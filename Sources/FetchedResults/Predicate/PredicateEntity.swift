@@ -37,9 +37,25 @@ public class AnyPredicateEntity {
     /// The entity's name (in error messages).
     public let name: String
     var properties: [String: ErasedProperty] = [:]
+    /// The shared table of a schema's entities, when this entity was made from one: its
+    /// relationships name their targets, which are looked up there (no reference cycles).
+    let group: PredicateEntityGroup?
 
-    init(name: String) {
+    init(name: String, group: PredicateEntityGroup? = nil) {
         self.name = name
+        self.group = group
+        if let group { properties = group.properties[name] ?? [:] }
+    }
+
+    /// The entity a relationship leads to.
+    func entity(_ target: EntityReference) -> AnyPredicateEntity {
+        switch target {
+        case .entity(let entity):
+            return entity
+        case .named(let name):
+            guard let group else { preconditionFailure("internal inconsistency: a named relationship target outside a schema") }
+            return group.entity(named: name)
+        }
     }
 
     /// The names of the attributes and relationships, sorted.
@@ -93,6 +109,11 @@ public final class PredicateEntity<Object: AnyObject>: AnyPredicateEntity {
     /// - Parameter name: The entity's name (in error messages).
     public init(_ name: String) {
         super.init(name: name)
+    }
+
+    /// An entity of a schema's shared table.
+    init(_ name: String, group: PredicateEntityGroup) {
+        super.init(name: name, group: group)
     }
 
     private func attribute(
@@ -288,7 +309,7 @@ public final class PredicateEntity<Object: AnyObject>: AnyPredicateEntity {
     public func toOne<Target: AnyObject>(
         _ name: String, _ target: PredicateEntity<Target>, _ read: @escaping (Object) -> Target?
     ) -> Self {
-        register(name, .toOne(target: target, read: { read(unsafeDowncast($0, to: Object.self)) }))
+        register(name, .toOne(target: .entity(target), read: { read(unsafeDowncast($0, to: Object.self)) }))
         return self
     }
 
@@ -304,7 +325,7 @@ public final class PredicateEntity<Object: AnyObject>: AnyPredicateEntity {
         _ name: String, _ target: PredicateEntity<Target>, _ read: @escaping (Object) -> Related
     ) -> Self {
         register(name, .toMany(ErasedToMany(
-            target: target,
+            target: .entity(target),
             contains: { object, body in read(unsafeDowncast(object, to: Object.self)).contains { body($0) } },
             count: { read(unsafeDowncast($0, to: Object.self)).count }
         )))
@@ -315,9 +336,38 @@ public final class PredicateEntity<Object: AnyObject>: AnyPredicateEntity {
 /// A property with its reads erased to `AnyObject`.
 enum ErasedProperty {
     case attribute(ErasedAttribute)
-    case toOne(target: AnyPredicateEntity, read: (AnyObject) -> AnyObject?)
+    case toOne(target: EntityReference, read: (AnyObject) -> AnyObject?)
     case toMany(ErasedToMany)
 }
+
+/// A relationship's target: an entity declared by hand (held strongly, as its declarer
+/// wired it), or the name of an entity in the same ``PredicateEntityGroup``.
+enum EntityReference {
+    case entity(AnyPredicateEntity)
+    case named(String)
+}
+
+/// The properties of a set of entities whose relationships refer to each other by name.
+///
+/// A schema's entities point at each other both ways (`Item.location`, `Location.items`);
+/// holding the targets strongly would make a cycle that is never freed. Entities made from
+/// a group hold the group, the group holds only properties, and a relationship's target is
+/// made from the group when a key path crosses it.
+final class PredicateEntityGroup {
+    let properties: [String: [String: ErasedProperty]]
+
+    init(properties: [String: [String: ErasedProperty]]) {
+        self.properties = properties
+    }
+
+    /// An entity of the group (a new handle sharing the group's properties and caches).
+    func entity(named name: String) -> AnyPredicateEntity {
+        AnyPredicateEntity(name: name, group: self)
+    }
+}
+
+@available(*, unavailable)
+extension PredicateEntityGroup: Sendable {}
 
 struct ErasedAttribute {
     var kind: PredicateAttributeKind
@@ -335,7 +385,7 @@ struct ErasedAttribute {
 }
 
 struct ErasedToMany {
-    var target: AnyPredicateEntity
+    var target: EntityReference
     /// Whether some related object satisfies the body (stops at the first).
     var contains: (AnyObject, (AnyObject) -> Bool) -> Bool
     var count: (AnyObject) -> Int

@@ -11,6 +11,8 @@ struct PredicateLexer {
             case atWord(String)
             case string(String)
             case integer(Int)
+            /// 9223372036854775808: valid only after `-`, as `Int.min`.
+            case minimumIntegerMagnitude
             case double(Double)
             /// `$NAME`.
             case variable(String)
@@ -40,6 +42,14 @@ struct PredicateLexer {
         reserved.contains(word.uppercased())
     }
 
+    /// Whether `component` is a key the grammar can spell: a word (a keyword is written with
+    /// `#`) or `@count`.
+    static func isKey(_ component: String) -> Bool {
+        if component == "@count" { return true }
+        guard let first = component.utf8.first, isWordStart(first) else { return false }
+        return component.utf8.allSatisfy(isWordByte)
+    }
+
     let format: String
     let bytes: [UInt8]
     var position = 0
@@ -61,11 +71,11 @@ struct PredicateLexer {
         return PredicateSyntaxError(.syntax, format: format, offset: offset, token: token, expected: message)
     }
 
-    private static func isWordStart(_ byte: UInt8) -> Bool {
+    static func isWordStart(_ byte: UInt8) -> Bool {
         (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x5F || byte >= 0x80
     }
 
-    private static func isWordByte(_ byte: UInt8) -> Bool {
+    static func isWordByte(_ byte: UInt8) -> Bool {
         isWordStart(byte) || (byte >= 0x30 && byte <= 0x39)
     }
 
@@ -104,18 +114,27 @@ struct PredicateLexer {
         return String(decoding: bytes[start..<position], as: UTF8.self)
     }
 
+    /// A string literal, decoded in one pass: unescaped runs are copied as bytes, escapes
+    /// append their scalar's UTF-8, and the result is decoded once at the end.
+    ///
+    /// - Complexity: O(n) in the literal's length.
     private mutating func string(quote: UInt8) throws(PredicateSyntaxError) -> String {
         let start = position
         position += 1
-        var scalars = String.UnicodeScalarView()
+        var decoded: [UInt8] = []
         var run = position
-        func flush(_ end: Int) { scalars.append(contentsOf: String(decoding: bytes[run..<end], as: UTF8.self).unicodeScalars) }
+        func flush(_ end: Int) {
+            if run < end { decoded.append(contentsOf: bytes[run..<end]) }
+        }
+        func append(_ scalar: Unicode.Scalar) {
+            UTF8.encode(scalar) { decoded.append($0) }
+        }
         while position < bytes.count {
             let byte = bytes[position]
             if byte == quote {
                 flush(position)
                 position += 1
-                return String(scalars)
+                return String(decoding: decoded, as: UTF8.self)
             }
             if byte == 0x5C {  // backslash
                 flush(position)
@@ -123,13 +142,13 @@ struct PredicateLexer {
                 position += 1
                 guard position < bytes.count else { break }
                 switch bytes[position] {
-                case 0x6E: scalars.append("\n")
-                case 0x74: scalars.append("\t")
-                case 0x72: scalars.append("\r")
-                case 0x30: scalars.append("\0")
+                case 0x6E: append("\n")
+                case 0x74: append("\t")
+                case 0x72: append("\r")
+                case 0x30: append("\0")
                 case 0x75:  // \uXXXX or \u{X…}
                     position += 1
-                    scalars.append(try unicodeEscape(from: escape))
+                    append(try unicodeEscape(from: escape))
                     run = position
                     continue
                 default:
@@ -137,7 +156,7 @@ struct PredicateLexer {
                     // multi-byte character whole.
                     var end = position + 1
                     while end < bytes.count, bytes[end] & 0xC0 == 0x80 { end += 1 }
-                    scalars.append(contentsOf: String(decoding: bytes[position..<end], as: UTF8.self).unicodeScalars)
+                    decoded.append(contentsOf: bytes[position..<end])
                     position = end
                     run = position
                     continue
@@ -151,12 +170,27 @@ struct PredicateLexer {
         throw error("a closing \(Character(Unicode.Scalar(quote)))", at: start, length: position - start)
     }
 
+    /// `\uXXXX` or `\u{X…}` after `\u`, read as bytes (no intermediate strings).
     private mutating func unicodeEscape(from escape: Int) throws(PredicateSyntaxError) -> Unicode.Scalar {
-        var digits = ""
+        var value: UInt32 = 0
+        var digits = 0
+        var valid = true
+        func digit(_ byte: UInt8) -> UInt32? {
+            switch byte {
+            case 0x30...0x39: UInt32(byte - 0x30)
+            case 0x41...0x46: UInt32(byte - 0x41 + 10)
+            case 0x61...0x66: UInt32(byte - 0x61 + 10)
+            default: nil
+            }
+        }
+        func accumulate(_ byte: UInt8) {
+            if let digit = digit(byte) { value = value << 4 | digit } else { valid = false }
+            digits += 1
+        }
         if position < bytes.count, bytes[position] == 0x7B {  // {
             position += 1
-            while position < bytes.count, bytes[position] != 0x7D, digits.count < 8 {
-                digits.unicodeScalars.append(Unicode.Scalar(bytes[position]))
+            while position < bytes.count, bytes[position] != 0x7D, digits < 8 {
+                accumulate(bytes[position])
                 position += 1
             }
             guard position < bytes.count, bytes[position] == 0x7D else {
@@ -164,12 +198,12 @@ struct PredicateLexer {
             }
             position += 1
         } else {
-            while position < bytes.count, digits.count < 4 {
-                digits.unicodeScalars.append(Unicode.Scalar(bytes[position]))
+            while position < bytes.count, digits < 4 {
+                accumulate(bytes[position])
                 position += 1
             }
         }
-        guard !digits.isEmpty, let value = UInt32(digits, radix: 16), let scalar = Unicode.Scalar(value) else {
+        guard digits > 0, valid, let scalar = Unicode.Scalar(value) else {
             throw error("a Unicode scalar escape (\\uXXXX or \\u{X…})", at: escape, length: position - escape)
         }
         return scalar
@@ -214,6 +248,7 @@ struct PredicateLexer {
             return .double(value)
         }
         guard let value = Int(text) else {
+            if text.drop(while: { $0 == "0" }) == "9223372036854775808" { return .minimumIntegerMagnitude }
             throw error("an integer that fits in 64 bits", at: start, length: position - start)
         }
         return .integer(value)

@@ -198,3 +198,46 @@ struct PredicateOperand {
 
 @available(*, unavailable)
 extension PredicateOperand: Sendable {}
+
+/// The object a quantified comparison is evaluated for, while its related objects are
+/// visited: right-hand key paths read from it, not from each related object.
+final class PredicateContext {
+    var object: AnyObject?
+
+    /// The object being evaluated (set for the duration of the quantified comparison).
+    var current: AnyObject {
+        guard let object else { preconditionFailure("internal inconsistency: a quantified comparison read its object outside its evaluation") }
+        return object
+    }
+}
+
+@available(*, unavailable)
+extension PredicateContext: Sendable {}
+
+extension PredicateOperand {
+    /// The same operand reading from the context's current object instead of the object it
+    /// is given (a related object inside `ANY`/`ALL`/`NONE`).
+    func reading(from context: PredicateContext) -> PredicateOperand {
+        func rebase<T>(_ read: ((AnyObject) -> T)?) -> ((AnyObject) -> T)? {
+            read.map { read in { _ in read(context.current) } }
+        }
+        var result = self
+        let isNil = self.isNil
+        result.isNil = { _ in isNil(context.current) }
+        result.string = rebase(string)
+        result.integer = rebase(integer)
+        result.double = rebase(double)
+        result.bool = rebase(bool)
+        result.date = rebase(date)
+        result.object = rebase(object)
+        result.folded = folded.map { folded in
+            { options in
+                let read = folded(options)
+                return { _ in read(context.current) }
+            }
+        }
+        result.slotted = nil
+        result.maintained = nil
+        return result
+    }
+}

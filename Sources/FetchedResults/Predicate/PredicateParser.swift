@@ -1,3 +1,5 @@
+import Foundation
+
 /// A recursive-descent parser from format string to ``FormatPredicate/Node``.
 ///
 /// Precedence, loosest first: `OR`, `AND`, `NOT`, then comparisons and parentheses.
@@ -200,12 +202,17 @@ struct PredicateParser {
             case .integer(let value):
                 try advance()
                 return .value(.integer(-value), offset: token.offset)
+            case .minimumIntegerMagnitude:
+                try advance()
+                return .value(.integer(.min), offset: token.offset)
             case .double(let value):
                 try advance()
                 return .value(.double(-value), offset: token.offset)
             default:
                 throw error("a number after -")
             }
+        case .minimumIntegerMagnitude:
+            throw error("an integer that fits in 64 bits")
         case .symbol("{"):
             return try parseArray()
         case .variable(let name):
@@ -225,6 +232,8 @@ struct PredicateParser {
             case "FALSE", "NO":
                 try advance()
                 return .value(.bool(false), offset: token.offset)
+            case "CAST" where nextIsSymbol("("):
+                return try parseCast()
             case let upper where PredicateLexer.reserved.contains(upper):
                 throw error("a key path, literal or variable (use #\(word) for a key named \(word))")
             default:
@@ -235,6 +244,41 @@ struct PredicateParser {
         default:
             throw error("a key path, literal, variable or format specifier")
         }
+    }
+
+    /// Whether the token after the current one is the symbol `symbol` (one token of
+    /// look-ahead, so `cast` stays an ordinary key unless a parenthesis follows).
+    private func nextIsSymbol(_ symbol: String) -> Bool {
+        var probe = lexer
+        guard let next = try? probe.next() else { return false }
+        return next.kind == .symbol(symbol)
+    }
+
+    /// `CAST(number, "NSDate")`: a date, as seconds since 2001-01-01 (how dates print).
+    private mutating func parseCast() throws(PredicateSyntaxError) -> FormatPredicate.Expression {
+        let start = current.offset
+        try advance()  // CAST
+        try advance()  // (
+        let number = current
+        let interval: Double
+        var sign = 1.0
+        if isSymbol("-") {
+            sign = -1
+            try advance()
+        }
+        switch current.kind {
+        case .integer(let value): interval = sign * Double(value)
+        case .double(let value): interval = sign * value
+        default: throw error("a number of seconds since 2001 in CAST(…, \"NSDate\")", at: number)
+        }
+        try advance()
+        guard isSymbol(",") else { throw error(", \"NSDate\")") }
+        try advance()
+        guard case .string("NSDate") = current.kind else { throw error("\"NSDate\" (CAST makes only dates)", .unsupported) }
+        try advance()
+        guard isSymbol(")") else { throw error("a closing parenthesis after CAST(…, \"NSDate\"") }
+        try advance()
+        return .value(.date(Date(timeIntervalSinceReferenceDate: interval)), offset: start)
     }
 
     private mutating func parseArray() throws(PredicateSyntaxError) -> FormatPredicate.Expression {
@@ -290,6 +334,9 @@ struct PredicateParser {
         }
         let value = arguments[nextArgument]
         nextArgument += 1
+        guard value.isFinite else {
+            throw error("a finite number for \(specifier) (got \(value))", .invalidArgument, at: token)
+        }
         switch specifier {
         case "%@":
             return .value(value, offset: token.offset)
@@ -298,8 +345,10 @@ struct PredicateParser {
                 throw error("a string key path for %K (got \(value))", .invalidArgument, at: token)
             }
             let components = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-            guard !components.isEmpty, components.allSatisfy({ !$0.isEmpty }) else {
-                throw error("a dotted key path for %K (got \(PredicateValue.quoted(path)))", .invalidArgument, at: token)
+            // Each key must be one the grammar can spell (so the predicate prints and parses
+            // back): a word, which may be a keyword (printed with #), or @count.
+            guard !components.isEmpty, components.allSatisfy(PredicateLexer.isKey) else {
+                throw error("a dotted key path of words for %K (got \(PredicateValue.quoted(path)))", .invalidArgument, at: token)
             }
             return .keyPath(components, offset: token.offset)
         case "%f", "%lf", "%g":

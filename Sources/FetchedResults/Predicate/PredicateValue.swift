@@ -21,7 +21,8 @@ public enum PredicateValue: Hashable, Sendable, CustomStringConvertible {
     /// An array: `{1, 2, 3}`.
     case array([PredicateValue])
 
-    /// The value as written in a format string (dates as their time interval since 2001).
+    /// The value as written in a format string; dates as `CAST(seconds since 2001, "NSDate")`,
+    /// which the parser reads back.
     public var description: String {
         switch self {
         case .null: "nil"
@@ -31,6 +32,16 @@ public enum PredicateValue: Hashable, Sendable, CustomStringConvertible {
         case .string(let value): Self.quoted(value)
         case .date(let value): "CAST(\(value.timeIntervalSinceReferenceDate), \"NSDate\")"
         case .array(let values): "{" + values.map(\.description).joined(separator: ", ") + "}"
+        }
+    }
+
+    /// Whether every number in the value is finite (non-finite numbers have no literal).
+    var isFinite: Bool {
+        switch self {
+        case .double(let value): value.isFinite
+        case .date(let value): value.timeIntervalSinceReferenceDate.isFinite
+        case .array(let values): values.allSatisfy(\.isFinite)
+        default: true
         }
     }
 

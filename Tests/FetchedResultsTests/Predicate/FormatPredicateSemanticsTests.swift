@@ -26,7 +26,7 @@ import TestSupport
     static func comparison(_ rng: inout SeededGenerator, arguments: inout [PredicateValue]) -> String {
         let orderings = ["==", "!=", "<", "<=", ">", ">=", "=", "<>", "=<", "=>"]
         let options = optionSuffixes.randomElement(using: &rng)!
-        switch Int.random(in: 0..<16, using: &rng) {
+        switch Int.random(in: 0..<21, using: &rng) {
         case 0:
             return "quantity \(orderings.randomElement(using: &rng)!) \(Int.random(in: -2...6, using: &rng))"
         case 1:
@@ -70,9 +70,43 @@ import TestSupport
             return "\(["ANY", "ALL", "NONE", "SOME"].randomElement(using: &rng)!) tags.label \(["CONTAINS", "==", "BEGINSWITH"].randomElement(using: &rng)!)\(options) %@"
         case 14:
             return "\(["ANY", "ALL", "NONE"].randomElement(using: &rng)!) tags.weight \(orderings.randomElement(using: &rng)!) \(Int.random(in: 0...4, using: &rng))"
-        default:
+        case 15:
             arguments.append(.string(needle(&rng)))
             return "name \(["<", ">", "<=", ">="].randomElement(using: &rng)!)\(options) %@"
+        default:
+            return keyPathComparison(&rng, arguments: &arguments)
+        }
+    }
+
+    /// A comparison with a key path on the left, the right or both sides, with text options
+    /// and quantifiers (a right-hand key path always reads the evaluated item).
+    static func keyPathComparison(_ rng: inout SeededGenerator, arguments: inout [PredicateValue]) -> String {
+        let options = optionSuffixes.randomElement(using: &rng)!
+        let textOperators = ["==", "!=", "<", "<=", ">", ">=", "CONTAINS", "BEGINSWITH", "ENDSWITH"]
+        let numberOperators = ["==", "!=", "<", "<=", ">", ">="]
+        let quantifier = ["ANY", "ALL", "NONE", "SOME"].randomElement(using: &rng)!
+        switch Int.random(in: 0..<7, using: &rng) {
+        case 0:
+            // Key paths on both sides.
+            return "\(stringKey(&rng)) \(textOperators.randomElement(using: &rng)!)\(options) \(stringKey(&rng))"
+        case 1:
+            // A constant on the left, a key path on the right.
+            arguments.append(.string(needle(&rng)))
+            return "%@ \(textOperators.randomElement(using: &rng)!)\(options) \(stringKey(&rng))"
+        case 2:
+            return "\(["quantity", "price", "location.floor", "tags.@count"].randomElement(using: &rng)!) \(numberOperators.randomElement(using: &rng)!) \(["quantity", "price", "location.floor", "location.items.@count"].randomElement(using: &rng)!)"
+        case 3:
+            return "\(quantifier) tags.label \(textOperators.randomElement(using: &rng)!)\(options) \(stringKey(&rng))"
+        case 4:
+            return "\(quantifier) tags.weight \(numberOperators.randomElement(using: &rng)!) \(["quantity", "location.floor", "tags.@count"].randomElement(using: &rng)!)"
+        case 5:
+            // Two to-many hops, with a key path or a constant on the right.
+            if Bool.random(using: &rng) {
+                return "\(quantifier) tags.items.name \(["==", "!=", "BEGINSWITH", "<"].randomElement(using: &rng)!)\(options) \(stringKey(&rng))"
+            }
+            return "\(quantifier) tags.items.quantity \(numberOperators.randomElement(using: &rng)!) \(Int.random(in: -2...6, using: &rng))"
+        default:
+            return "\(quantifier) location.items.name \(["==", "CONTAINS", ">="].randomElement(using: &rng)!)\(options) \(stringKey(&rng))"
         }
     }
 
@@ -115,6 +149,6 @@ import TestSupport
                 if !failures.isEmpty { break }
             }
         }
-        #expect(failures.isEmpty, "\(failures.count) failures:\n\(failures.prefix(10).joined(separator: "\n"))")
+        #expect(failures.isEmpty, "seed \(seed): \(failures.count) failures:\n\(failures.prefix(10).joined(separator: "\n"))")
     }
 }

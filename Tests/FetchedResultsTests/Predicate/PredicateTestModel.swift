@@ -28,6 +28,8 @@ final class TestLocation {
 final class TestTag {
     var label: String
     var weight: Int
+    /// The items that carry this tag (a second to-many hop after `Item.tags`).
+    var items: [TestItem] = []
 
     init(label: String, weight: Int) {
         self.label = label
@@ -120,6 +122,7 @@ struct TestSchema {
         tag
             .attribute("label") { $0.label }
             .attribute("weight") { $0.weight }
+            .toMany("items", item) { $0.items }
         item
             .attribute("note") { $0.note }
             .attribute("quantity") { $0.quantity }
@@ -170,6 +173,7 @@ enum TestData {
                     TestTag(label: text(&rng, maxLength: 3), weight: Int.random(in: 0...4, using: &rng))
                 })
             item.location?.items.append(item)
+            for tag in item.tags { tag.items.append(item) }
             return item
         }
     }

@@ -28,6 +28,7 @@ enum ReferenceEvaluator {
         switch (object, key) {
         case (let item as TestItem, "tags"): item.tags
         case (let location as TestLocation, "items"): location.items
+        case (let tag as TestTag, "items"): tag.items
         default: nil
         }
     }
@@ -41,7 +42,14 @@ enum ReferenceEvaluator {
     static func resolve(_ path: [String], _ object: AnyObject) -> Resolved {
         var current: AnyObject? = object
         for (index, key) in path.enumerated() {
-            guard let here = current else { return .value(nil) }
+            guard let here = current else {
+                // A nil to-one hop before a to-many relationship: no related objects.
+                let rest = path[index...]
+                let crossesToMany = zip(rest, rest.dropFirst().map(Optional.some) + [nil]).contains { key, next in
+                    ["tags", "items"].contains(key) && next != "@count"
+                }
+                return crossesToMany ? .many([], rest: []) : .value(nil)
+            }
             if let related = toMany(here, key) {
                 if index + 1 < path.count, path[index + 1] == "@count" { return .value(related.count) }
                 return .many(related, rest: Array(path[(index + 1)...]))
@@ -75,12 +83,21 @@ enum ReferenceEvaluator {
         }
     }
 
+    /// The values a key path reaches through every to-many hop (flattened, as NSPredicate
+    /// flattens `ANY tags.items.name`), or `nil` when it crosses no to-many relationship.
+    static func flattened(_ path: [String], _ object: AnyObject) -> [Any?]? {
+        guard case .many(let elements, let rest) = resolve(path, object) else { return nil }
+        return elements.flatMap { element -> [Any?] in
+            flattened(rest, element) ?? [operand(.keyPath(rest, offset: 0), element)]
+        }
+    }
+
     static func evaluate(_ comparison: FormatPredicate.Comparison, _ object: AnyObject) -> Bool {
-        if case .keyPath(let path, _) = comparison.lhs, case .many(let elements, let rest) = resolve(path, object) {
-            var element = comparison
-            element.quantifier = nil
-            element.lhs = .keyPath(rest, offset: 0)
-            let results = elements.map { evaluate(element, $0) }
+        // Both sides read from the evaluated object; a to-many left side yields one value
+        // per related object, compared with the right side read once from the object.
+        let rhs = operand(comparison.rhs, object)
+        if case .keyPath(let path, _) = comparison.lhs, let values = flattened(path, object) {
+            let results = values.map { compare($0, comparison.op, comparison.options, rhs) }
             switch comparison.quantifier {
             case .any: return results.contains(true)
             case .all: return !results.contains(false)
@@ -89,7 +106,6 @@ enum ReferenceEvaluator {
             }
         }
         let lhs = operand(comparison.lhs, object)
-        let rhs = operand(comparison.rhs, object)
         return compare(lhs, comparison.op, comparison.options, rhs)
     }
 
@@ -166,8 +182,10 @@ enum ReferenceEvaluator {
         case .matches:
             guard var text = lhs as? String, let pattern = rhs as? String else { return false }
             if options.contains(.diacriticInsensitive) { text = text.folding(options: .diacriticInsensitive, locale: nil) }
-            let regex = try! NSRegularExpression(
+            // A pattern that does not compile matches nothing.
+            guard let regex = try? NSRegularExpression(
                 pattern: "^(?:\(pattern))$", options: options.contains(.caseInsensitive) ? [.caseInsensitive] : [])
+            else { return false }
             return regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
         }
     }
