@@ -208,9 +208,33 @@ package struct RecordReader {
                     return nil
                 }
             }
-            position = min(position + blockLeft, end)
+            position = resynchronize(from: position + 1, blockEnd: min(position + blockLeft, end))
             return nil
         }
+    }
+
+    /// The first offset in `start..<blockEnd` where an intact fragment begins, or `blockEnd`.
+    ///
+    /// Searching byte by byte, rather than skipping to the next block, finds the records
+    /// after damage in the last block of a file, so damage there is told apart from a torn
+    /// last record. Only offsets whose type byte names a fragment type are checksummed
+    /// (random bytes pass that test once in 64); a checksum includes the file's salt, so
+    /// damage passes for a fragment about once in 2^32 tries.
+    ///
+    /// - Complexity: O(*b*·*c*) for a block of *b* bytes and *c* candidate offsets; only
+    ///   damaged blocks are searched.
+    private func resynchronize(from start: Int, blockEnd: Int) -> Int {
+        let headerSize = RecordFormat.fragmentHeaderSize
+        var candidate = start
+        while candidate + headerSize <= blockEnd {
+            if RecordFormat.FragmentType(rawValue: bytes[candidate + 6]) != nil,
+                case .valid = parseFragment(at: candidate, blockLeft: RecordFormat.blockSize - candidate % RecordFormat.blockSize)
+            {
+                return candidate
+            }
+            candidate += 1
+        }
+        return blockEnd
     }
 
     private enum Fragment {

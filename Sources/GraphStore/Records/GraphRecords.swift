@@ -61,7 +61,13 @@ struct GraphRecordEncoder {
     }
 
     /// The record of a commit.
-    func commitRecord(_ commit: PendingCommit) throws(GraphStoreError) -> [UInt8] {
+    ///
+    /// - Parameters:
+    ///   - commit: The commit.
+    ///   - serialCounts: Entities (by code) whose serial count grew past what the last record
+    ///     said, and the count: objects inserted and deleted before a commit, or rolled
+    ///     back, used serials no record names.
+    func commitRecord(_ commit: PendingCommit, serialCounts: [(code: Int, count: Int)]) throws(GraphStoreError) -> [UInt8] {
         var writer = ByteWriter(capacity: 1_024)
         writer.byte(GraphRecordType.commit.rawValue)
         var inserted: [GraphObject] = []
@@ -98,6 +104,11 @@ struct GraphRecordEncoder {
             guard let code = schema.entityIndex[id.entityName] else { throw .missingEntity(id.entityName, referencedBy: "a deleted object") }
             writer.varint(code)
             writer.varint(id.serialNumber)
+        }
+        writer.varint(serialCounts.count)
+        for (code, count) in serialCounts {
+            writer.varint(code)
+            writer.varint(count)
         }
         return writer.bytes
     }
@@ -239,6 +250,12 @@ struct GraphRecordDecoder {
             let deleteCount = try reader.count(limit: payload.count)
             for _ in 0..<deleteCount {
                 if let object = try readReference(&reader) { graph.restoreDeletion(object) }
+            }
+            let countCount = try reader.count(limit: file.entities.count)
+            for _ in 0..<countCount {
+                let entity = try entity(try reader.count(), reader)
+                let count = try reader.count(limit: 1 << 32)
+                if let current = entity.current { graph.restoreSerialCount(count, of: current.description.objectType) }
             }
             guard reader.isAtEnd else { throw reader.failure("bytes follow the commit") }
         }

@@ -42,6 +42,8 @@ public final class GraphStore {
     private var lastSync = ContinuousClock.now
     private var hasUnsyncedCommits = false
     private var observation: GraphObservation?
+    /// Each entity's serial count as the files say it, by schema position.
+    private var serialCounts: [Int]
 
     private var snapshotPath: String { directory + "/snapshot" }
     private var journalPath: String { directory + "/journal" }
@@ -104,6 +106,7 @@ public final class GraphStore {
         self.fileSystem = fileSystem
         self.lock = lock
         encoder = GraphRecordEncoder(schema: schema)
+        serialCounts = schema.entities.map { loaded.graph.serialCount(of: $0.description) }
         generation = loaded.generation
         snapshotBytes = loaded.snapshotBytes
         openReport = loaded.report
@@ -140,9 +143,15 @@ public final class GraphStore {
     fileprivate func write(_ commit: PendingCommit) throws(GraphStoreError) {
         if let failure { throw .poisoned(cause: failure) }
         guard let journal else { throw .poisoned(cause: "the store is closed") }
-        let record = try encoder.commitRecord(commit)
+        var grown: [(code: Int, count: Int)] = []
+        for (code, entity) in schema.entities.enumerated() {
+            let count = graph.serialCount(of: entity.description)
+            if count > serialCounts[code] { grown.append((code, count)) }
+        }
+        let record = try encoder.commitRecord(commit, serialCounts: grown)
         do {
             _ = try journal.append(record)
+            for (code, count) in grown { serialCounts[code] = count }
             switch options.durability {
             case .synchronous:
                 try journal.sync()

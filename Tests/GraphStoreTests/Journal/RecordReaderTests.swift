@@ -65,7 +65,7 @@ struct RecordReaderTests {
         #expect(scan.tail == nil)
     }
 
-    @Test("a bad length skips to the next block and keeps what follows")
+    @Test("a bad length is skipped up to the next intact fragment, in the same block, and what follows is kept")
     func badLength() throws {
         // Records 1...3 in block 0, record 4 starts block 1.
         let fill = blockSize - RecordFormat.fileHeaderSize - 3 * (7 + 8) - 200
@@ -75,13 +75,13 @@ struct RecordReaderTests {
         let second = Int(fixture.extents[2]!.lowerBound)
         bytes.storeUInt16(40_000, at: second + 4)
         let scan = try fixture.scan(bytes)
-        #expect(scan.records.map(\.sequence) == [1, 4, 5])
+        #expect(scan.records.map(\.sequence) == [1, 3, 4, 5])
         #expect(scan.damages.count == 1)
         let damage = try #require(scan.damages.first)
         #expect(damage.reason == .badLength)
         #expect(damage.offset == UInt64(second))
-        #expect(damage.length == UInt64(blockSize - second))
-        #expect(damage.afterSequence == 1 && damage.beforeSequence == 4)
+        #expect(damage.length == fixture.extents[2]!.upperBound - UInt64(second))
+        #expect(damage.afterSequence == 1 && damage.beforeSequence == 3)
     }
 
     @Test("a truncated trailing record is a torn tail, not damage, and the writer continues before it")

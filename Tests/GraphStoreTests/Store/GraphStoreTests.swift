@@ -1,0 +1,118 @@
+import Foundation
+@testable import GraphStore
+import ObjectGraph
+import Testing
+import TestSupport
+
+@Suite("GraphStore: a graph kept on disk")
+struct GraphStoreTests {
+    @Test("A new directory starts empty; what was committed is there after a reopen, IDs and URIs included")
+    func roundTrip() throws {
+        let directory = TemporaryDirectory()
+        var workload = StoreWorkload(seed: 7)
+        let expected: [String]
+        let identifier: UUID
+        let uris: [String]
+        do {
+            let store = try GraphStore.open(at: directory.url, schema: storeSchema)
+            #expect(store.openReport.created)
+            #expect(store.graph.objects(of: Product.self).isEmpty)
+            for _ in 0..<200 { try workload.commitEdits(store.graph) }
+            expected = dump(store.graph)
+            identifier = store.graph.identifier
+            uris = store.graph.objects(of: Product.self).map(\.objectID.uriRepresentation)
+            store.close()
+        }
+        let store = try GraphStore.open(at: directory.url, schema: storeSchema)
+        defer { store.close() }
+        #expect(store.openReport.isClean, "\(store.openReport)")
+        #expect(store.openReport.replayedCommits > 0)
+        #expect(store.graph.identifier == identifier)
+        #expect(dump(store.graph) == expected)
+        for uri in uris {
+            let id = try #require(store.graph.objectID(forURIRepresentation: uri), "\(uri)")
+            #expect(store.graph.object(with: id) != nil)
+        }
+        // New objects never reuse a serial, even of an object deleted before the reopen.
+        let before = store.graph.serialCount(of: Product.entity)
+        let product = store.graph.insert(Product())
+        try store.graph.commit()
+        #expect(product.objectID.serialNumber == before)
+    }
+
+    @Test("Randomized graphs survive compaction and reopening, at every step", arguments: testSeeds(count: 6))
+    func randomizedRoundTrips(seed: UInt64) throws {
+        let directory = TemporaryDirectory()
+        var workload = StoreWorkload(seed: seed)
+        var expected: [String]?
+        for round in 0..<4 {
+            let store = try GraphStore.open(at: directory.url, schema: storeSchema)
+            if let expected { #expect(dump(store.graph) == expected, "seed \(seed), round \(round): reopen\(difference(dump(store.graph), expected))") }
+            #expect(store.openReport.isClean, "seed \(seed), round \(round): \(store.openReport)")
+            for step in 0..<60 {
+                try workload.commitEdits(store.graph)
+                if step == 30 && round % 2 == 1 { try store.compact() }
+            }
+            expected = dump(store.graph)
+            store.close()
+        }
+        let report = try GraphStore.verify(at: directory.url, schema: storeSchema)
+        #expect(report.isClean, "seed \(seed): \(report)")
+    }
+
+    @Test("A second open of the same directory is refused while the first is open")
+    func lock() throws {
+        let directory = TemporaryDirectory()
+        let store = try GraphStore.open(at: directory.url, schema: storeSchema)
+        #expect {
+            _ = try GraphStore.open(at: directory.url, schema: storeSchema)
+        } throws: { error in
+            guard case GraphStoreError.locked = error else { return false }
+            return true
+        }
+        store.close()
+        let again = try GraphStore.open(at: directory.url, schema: storeSchema)
+        again.close()
+    }
+
+    @Test("A closed store's graph refuses commits instead of losing them")
+    func closedStoreRefusesCommits() throws {
+        let directory = TemporaryDirectory()
+        let store = try GraphStore.open(at: directory.url, schema: storeSchema)
+        let graph = store.graph
+        store.close()
+        graph.insert(Shelf()).name = "late"
+        #expect(throws: CommitError.self) { try graph.commit() }
+        #expect(graph.hasChanges)
+    }
+
+    @Test("An attribute the store cannot save is an error naming it")
+    func unsupportedAttribute() {
+        struct Opaque {}
+        final class Odd: GraphObject {
+            @Attribute var range: Opaque? = nil
+        }
+        #expect {
+            _ = try StoreSchema([Odd.self])
+        } throws: { error in
+            guard case GraphStoreError.unsupportedAttribute(let entity, let property, _) = error else { return false }
+            return entity == "Odd" && property == "range"
+        }
+    }
+
+    @Test("The journal is compacted automatically once it outgrows the snapshot")
+    func automaticCompaction() throws {
+        let directory = TemporaryDirectory()
+        let options = GraphStore.Options(compactionFactor: 2, minimumCompactionBytes: 16 << 10)
+        var workload = StoreWorkload(seed: 3)
+        let store = try GraphStore.open(at: directory.url, schema: storeSchema, options: options)
+        for _ in 0..<300 { try workload.commitEdits(store.graph) }
+        let expected = dump(store.graph)
+        store.close()
+        let journalSize = try FileManager.default.attributesOfItem(atPath: directory.url.appendingPathComponent("journal").path)[.size] as? Int ?? 0
+        #expect(journalSize < 64 << 10, "the journal was never compacted: \(journalSize) bytes")
+        let reopened = try GraphStore.open(at: directory.url, schema: storeSchema)
+        defer { reopened.close() }
+        #expect(dump(reopened.graph) == expected)
+    }
+}
