@@ -72,6 +72,8 @@ enum Snapshot {
         var includedSequence: UInt64
         var hasTrailer: Bool
         var losses: RecordLosses
+        /// Whether the snapshot was written with the current schema.
+        var schemaIsCurrent = true
     }
 
     /// Loads the records of a snapshot into an empty graph.
@@ -151,6 +153,7 @@ enum Snapshot {
             }
         }
         loaded.losses = decoder.losses
+        loaded.schemaIsCurrent = file.isCurrent
         return loaded
     }
 }

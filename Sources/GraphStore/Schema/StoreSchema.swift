@@ -138,6 +138,8 @@ struct FileSchema {
     }
 
     let entities: [Entity]
+    /// Whether the file's schema is the current one, word for word.
+    let isCurrent: Bool
 
     /// Reads a schema's text form and maps it onto `schema`.
     ///
@@ -206,6 +208,7 @@ struct FileSchema {
         }
         finish()
         self.entities = entities
+        isCurrent = text == schema.text
     }
 }
 

@@ -16,6 +16,9 @@ extension GraphStore {
         /// Damage was found: the store is rewritten from what was read (the damaged files
         /// are kept under other names).
         var needsRewrite: Bool
+        /// The files were written with another schema: the store is rewritten in the
+        /// current one before anything is appended.
+        var schemaChanged = false
     }
 
     /// Reads the snapshot and replays the journal, treating damage as `mode` says.
@@ -49,6 +52,7 @@ extension GraphStore {
         var includedSequence: UInt64 = 0
         var snapshotBytes: UInt64 = 0
         var damaged = false
+        var schemaChanged = false
         if hasSnapshot {
             let bytes = try io { try fileSystem.readFile(snapshotPath) }
             snapshotBytes = UInt64(bytes.count)
@@ -74,6 +78,7 @@ extension GraphStore {
                 }
             }
             includedSequence = loaded.includedSequence
+            schemaChanged = !loaded.schemaIsCurrent
             report.lostObjects += loaded.losses.lostObjects
             report.cutReferences += loaded.losses.cutReferences
             damaged = !report.damage.isEmpty || !loaded.hasTrailer
@@ -118,6 +123,7 @@ extension GraphStore {
                 if let tail = scan.tail { report.tornTailBytes = tail.length }
                 if let first = scan.records.first {
                     let file = try GraphRecordDecoder.schema(of: first.payload, current: schema, path: journalPath, sequence: first.sequence)
+                    schemaChanged = schemaChanged || !file.isCurrent
                     var decoder = GraphRecordDecoder(graph: graph, file: file, path: journalPath)
                     for record in scan.records.dropFirst() where record.sequence > includedSequence {
                         do {
@@ -153,6 +159,7 @@ extension GraphStore {
         graph.checkRestoredInvariants()
         return Loaded(
             graph: graph, report: report, generation: generation, snapshotBytes: snapshotBytes,
-            journal: damaged ? nil : journal, nextSequence: nextSequence, needsRewrite: damaged)
+            journal: damaged || schemaChanged ? nil : journal, nextSequence: nextSequence, needsRewrite: damaged,
+            schemaChanged: schemaChanged)
     }
 }
