@@ -33,7 +33,7 @@ let package = Package(
         .target(name: "GraphStore", dependencies: ["ObjectGraph"], swiftSettings: settings),
         .target(
             name: "FetchedResultsKit",
-            dependencies: ["ObjectGraph", "ListUpdates", "FetchedResults"],
+            dependencies: ["ObjectGraph", "ListUpdates", "FetchedResults", "GraphStore"],
             swiftSettings: settings
         ),
         .executableTarget(

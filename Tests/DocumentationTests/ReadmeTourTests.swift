@@ -268,3 +268,25 @@ final class ChangesRecorder: ResultsControllerDelegate {
         record(changes)
     }
 }
+
+// MARK: - "Keeping data"
+
+@Suite("README tour: keeping data")
+struct ReadmeKeepingDataTests {
+    @Test func keepingData() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("readme-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try GraphStore.open(at: directory, schema: StoreSchema([Item.self, Location.self]))
+        let graph = store.graph
+        let milk = graph.insert(Item())
+        milk.name = "Milk"
+        try graph.commit()
+        let saved = milk.objectID.uriRepresentation
+        store.close()
+        let reopened = try GraphStore.open(at: directory, schema: StoreSchema([Item.self, Location.self]))
+        let id = reopened.graph.objectID(forURIRepresentation: saved)
+        #expect(id.flatMap { reopened.graph.object(with: $0) as? Item }?.name == "Milk")
+        #expect(reopened.graph.identifier == graph.identifier)
+        reopened.close()
+    }
+}
