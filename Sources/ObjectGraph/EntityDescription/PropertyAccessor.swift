@@ -181,6 +181,8 @@ internal final class _PropertyAccessor {
     func hashable(_ object: GraphObject) -> AnyHashable? { ops.hashable(ops.readAny(object, offset)) }
     /// A loose value as a dictionary key, when it is `Hashable`.
     func hashable(value: Any) -> AnyHashable? { ops.hashable(value) }
+    /// The value of an attribute kept by ``save(_:)``.
+    func savedAttribute(_ saved: any _SavedValue) -> Any { ops.savedValue(saved) }
 
     // Relationships.
 
@@ -218,6 +220,7 @@ internal struct _PropertyOperations {
     @usableFromInline var store: (GraphObject, Int, Any) -> Void = { _, _, _ in preconditionFailure("internal inconsistency: not an attribute") }
     @usableFromInline var isEqual: (GraphObject, Int, Any) -> Bool = { _, _, _ in false }
     @usableFromInline var hashable: (Any) -> AnyHashable? = { _ in nil }
+    @usableFromInline var savedValue: (any _SavedValue) -> Any = { _ in preconditionFailure("internal inconsistency: not an attribute") }
     @usableFromInline var objects: (GraphObject, Int) -> [GraphObject] = { _, _ in [] }
     @usableFromInline var savedObjects: (any _SavedValue) -> [GraphObject] = { _ in [] }
     @usableFromInline var isEmpty: (GraphObject, Int) -> Bool = { _, _ in true }
@@ -264,6 +267,7 @@ internal struct _PropertyOperations {
             return _equalIfEquatable(_storagePointer(object, at: offset, as: Storage.self).pointee._value, value) ?? false
         }
         ops.hashable = { value in (value as? any Hashable).map { AnyHashable($0) } }
+        ops.savedValue = { saved in unsafeDowncast(saved, to: _SavedStorage<Storage>.self).value._value }
         ops.storageSize = MemoryLayout<Storage>.size
         return ops
     }

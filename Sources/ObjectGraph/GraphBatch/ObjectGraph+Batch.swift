@@ -19,6 +19,8 @@ extension ObjectGraph {
     @discardableResult
     public func apply(_ batch: GraphBatch, author: String? = nil) throws(CommitError) -> GraphChanges? {
         precondition(!hasChanges, "apply(_:author:): commit or roll back the pending changes first")
+        _applyingBatch = true
+        defer { _applyingBatch = false }
         do {
             try _apply(batch)
             return try commit(author: author)

@@ -37,6 +37,7 @@ extension ObjectGraph {
                 throw error
             }
         }
+        _recordForUndo(changes)
         _pending.withUnsafeBufferPointer { entries in
             for position in entries.indices {
                 let object = entries[position].object

@@ -70,6 +70,12 @@ public final class ObjectGraph {
 
     /// The hook every commit passes through before it is published (a durable store).
     internal var _commitHook: (any CommitHook)?
+    /// Records commits for undo.
+    internal var _undoManager: GraphUndoManager?
+    /// The action name given to ``commit(author:actionName:)`` for the commit in progress.
+    internal var _pendingActionName: String?
+    /// A batch is being applied: its commit is not recorded for undo.
+    internal var _applyingBatch = false
 
     /// The observers, in registration order.
     internal var _observers: [_Observer] = []
