@@ -41,12 +41,15 @@ extension GroceryApp {
     }
 
     private func searchLine(_ screen: ListScreen) -> String {
+        if let prompt, prompt.purpose == .confirmDelete {
+            return "Delete \"\(prompt.text)\"? y deletes, any other key keeps it"
+        }
         if let prompt {
             let label = prompt.purpose == .add ? "New item" : "Rename to"
             return "\(label): \(prompt.text)_   (Enter saves, Esc cancels)"
         }
         if searchText.isEmpty {
-            return "type to search · Space list · Tab view · ^N add ^R rename ^D delete ^O import"
+            return "type to search · Space/Enter list · Tab view · ^N add ^R rename ^D delete ^O import"
         }
         let base = panes[activeTab.rawValue].list.rowCount
         return "search: \(screen.list.predicateFormat) → \(screen.totalRows) of \(base) (Esc clears)"
