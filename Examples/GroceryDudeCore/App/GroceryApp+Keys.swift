@@ -99,9 +99,15 @@ extension GroceryApp {
 }
 
 extension GroceryApp {
+    /// Whether any screen shows marks of the last animated batch.
+    public var hasMarks: Bool {
+        panes.contains { !$0.screen.marked.isEmpty } || searchPane?.screen.marked.isEmpty == false
+    }
+
     /// Removes the marks of the last animated batch from every screen (they show "for a
     /// moment": until the next command, or until the interactive session lets them fade).
     public func clearMarks() {
+        guard hasMarks else { return }
         for pane in panes { pane.screen.clearMarks() }
         searchPane?.screen.clearMarks()
     }
