@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -46,9 +45,8 @@ public final class InteractiveSession {
         defer { terminal.restore() }
         let app = makeApp(TerminalSize.current() ?? TerminalSize(width: 80, height: 24))
         let inbox = SessionInbox()
-        let signalSources = Self.installSignalHandlers(inbox)
+        Self.installSignalHandlers(inbox)
         defer {
-            for source in signalSources { source.cancel() }
             for number in Self.handledSignals { signal(number, SIG_DFL) }
         }
         Self.startReader(inbox)
@@ -174,11 +172,30 @@ public final class InteractiveSession {
     }
 
     /// Routes the signals the session handles to the inbox instead of their default actions.
-    private nonisolated static func installSignalHandlers(_ inbox: SessionInbox) -> [any DispatchSourceSignal] {
-        handledSignals.map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
+    ///
+    /// Each handler only writes the signal's number to a pipe (async-signal-safe); a thread
+    /// reads the pipe and posts to the inbox. (Dispatch signal sources were tried first: with
+    /// the signal ignored, one delivered to a thread that does not block it was lost.)
+    private nonisolated static func installSignalHandlers(_ inbox: SessionInbox) {
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { return }
+        signalPipeWriteEnd = ends[1]
+        for number in handledSignals {
+            signal(number) { number in
+                let saved = errno
+                var byte = UInt8(truncatingIfNeeded: number)
+                _ = write(signalPipeWriteEnd, &byte, 1)
+                errno = saved
+            }
+        }
+        let readEnd = ends[0]
+        let thread = Thread {
+            var byte: UInt8 = 0
+            while true {
+                let count = read(readEnd, &byte, 1)
+                if count < 0 && errno == EINTR { continue }
+                if count <= 0 { return }
+                let number = Int32(byte)
                 inbox.post { batch in
                     switch number {
                     case SIGTSTP: batch.suspend = true
@@ -188,8 +205,11 @@ public final class InteractiveSession {
                     }
                 }
             }
-            source.resume()
-            return source
         }
+        thread.start()
     }
 }
+
+/// The write end of the pipe the session's signal handlers write to. Set once, before any
+/// handler is installed, and only read afterwards (by the handlers).
+nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1

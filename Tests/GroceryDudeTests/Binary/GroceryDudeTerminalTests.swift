@@ -24,13 +24,13 @@ final class TerminalRun: @unchecked Sendable {
         // posix_openpt and friends are not imported; use the Linux interface they wrap.
         let getNumber: UInt = 0x8004_5430  // TIOCGPTN
         let setLock: UInt = 0x4004_5431  // TIOCSPTLCK
-        master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+        master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
         var unlock: Int32 = 0
         var number: UInt32 = 0
         guard master >= 0, ioctl(master, setLock, &unlock) == 0, ioctl(master, getNumber, &number) == 0 else {
             throw CocoaError(.fileReadUnknown, userInfo: [NSDebugDescriptionErrorKey: "no pseudo-terminal"])
         }
-        slave = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY)
+        slave = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard slave >= 0 else { throw CocoaError(.fileReadUnknown) }
         var size = winsize(ws_row: height, ws_col: width, ws_xpixel: 0, ws_ypixel: 0)
         _ = ioctl(master, UInt(TIOCSWINSZ), &size)
@@ -67,6 +67,14 @@ final class TerminalRun: @unchecked Sendable {
     /// Everything the app wrote so far, as text.
     var text: String { output.bytes.withLock { String(decoding: $0, as: UTF8.self) } }
 
+    /// How many bytes the app wrote so far.
+    var byteCount: Int { output.bytes.withLock { $0.count } }
+
+    /// What the app wrote after its first `offset` bytes, as text.
+    func text(after offset: Int) -> String {
+        output.bytes.withLock { String(decoding: $0.dropFirst(offset), as: UTF8.self) }
+    }
+
     /// Sends bytes as typed keys.
     func type(_ bytes: [UInt8]) {
         var bytes = bytes
@@ -79,7 +87,10 @@ final class TerminalRun: @unchecked Sendable {
         let deadline = Date().addingTimeInterval(30)
         while !condition() {
             if Date() > deadline {
-                Issue.record("timed out waiting for \(what)", sourceLocation: sourceLocation)
+                let seen = String(text.suffix(600)).debugDescription
+                Issue.record(
+                    "timed out waiting for \(what); pid \(process.processIdentifier) state \(state.map(String.init) ?? "gone"), last output: \(seen)",
+                    sourceLocation: sourceLocation)
                 return false
             }
             usleep(5_000)
@@ -147,16 +158,17 @@ struct GroceryDudeTerminalTests {
 
     @Test func ctrlZSuspendsAndContinuingRedraws() throws {
         let run = try start()
-        let before = run.text.count
+        let before = run.byteCount
         run.type([0x1A])
-        try #require(run.wait("the app to stop") { run.state == "T" })
-        let suspended = String(run.text.dropFirst(before))
-        #expect(suspended.contains(TerminalRun.leaveScreen) && suspended.contains(TerminalRun.showCursor))
+        try #require(run.wait("the app to put the terminal back and stop") {
+            run.state == "T" && run.text(after: before).contains(TerminalRun.leaveScreen)
+                && run.text(after: before).contains(TerminalRun.showCursor)
+        })
         #expect(run.isCooked, "a suspended app leaves the terminal as it found it")
-        let stopped = run.text.count
+        let stopped = run.byteCount
         kill(run.process.processIdentifier, SIGCONT)
         run.wait("a whole redraw") {
-            let again = run.text.dropFirst(stopped)
+            let again = run.text(after: stopped)
             return again.contains(TerminalRun.enterScreen) && again.contains(" Grocery Dude ")
                 && again.contains(TerminalRun.endOfWholeFrame)
         }
