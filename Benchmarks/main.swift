@@ -21,6 +21,7 @@ let all: [Benchmark] = [
     controllerBenchmarks(),
     searchKeystrokeBenchmarks(),
     orderedBenchmarks(),
+    demoBenchmarks(),
 ].flatMap { $0 }
 
 var arguments = Array(CommandLine.arguments.dropFirst())
