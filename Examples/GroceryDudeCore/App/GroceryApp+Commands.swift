@@ -45,10 +45,20 @@ extension GroceryApp {
         selectPending()
     }
 
-    /// Deletes the selected item.
+    /// Deletes the selected item at once (the script's `delete`; the keyboard asks first).
     public func deleteSelected() {
+        delete(selectedItem?.objectID)
+    }
+
+    /// Deletes an item.
+    ///
+    /// - Parameter id: The item; `nil` (no selection) or an item already gone says so on the
+    ///   status line.
+    func delete(_ id: ObjectID?) {
         command { () throws(GroceryError) in
-            guard let item = selectedItem else { throw .noSelection }
+            guard let id, let item = store.graph.object(with: id, as: Item.self), !item.isDeleted else {
+                throw .noSelection
+            }
             let name = item.name
             try store.delete(item)
             return "deleted \(name)"
@@ -146,7 +156,8 @@ extension GroceryApp {
 
     /// Opens a prompt.
     ///
-    /// - Parameter purpose: What the prompt is for; renaming starts from the selected name.
+    /// - Parameter purpose: What the prompt is for; renaming starts from the selected name,
+    ///   a delete confirmation names the selected item.
     public func openPrompt(_ purpose: Prompt.Purpose) {
         switch purpose {
         case .add:
@@ -157,6 +168,12 @@ extension GroceryApp {
                 return
             }
             prompt = Prompt(purpose: .rename, text: item.name)
+        case .confirmDelete:
+            guard let item = selectedItem else {
+                status = "error: \(GroceryError.noSelection)"
+                return
+            }
+            prompt = Prompt(purpose: .confirmDelete, text: item.name, item: item.objectID)
         }
     }
 
@@ -167,6 +184,7 @@ extension GroceryApp {
         switch prompt.purpose {
         case .add: add(name: prompt.text)
         case .rename: renameSelected(to: prompt.text)
+        case .confirmDelete: delete(prompt.item)
         }
     }
 

@@ -2,7 +2,8 @@ extension GroceryApp {
     /// What the screen shows now.
     ///
     /// - Returns: The frame for ``size``.
-    /// - Complexity: O(n) for n items (the title line counts them), plus the visible lines.
+    /// - Complexity: O(s + h log n) for s sections and h visible lines of n items: it reads
+    ///   only the rows it shows, and the title's counts come from the controllers.
     public func frame() -> Frame {
         let screen = visibleScreen
         var body = screen.lines(height: bodyHeight)
@@ -27,12 +28,14 @@ extension GroceryApp {
                 titles.append(title)
             }
         }
-        let items = store.items
-        let listed = items.reduce(0) { $0 + ($1.listed ? 1 : 0) }
+        // Prepare fetches every item and Shop every listed one: their controllers keep the
+        // counts, so a frame never counts items.
+        let items = panes[ListKind.prepare.rawValue].list.rowCount
+        let listed = panes[ListKind.shop.rawValue].list.rowCount
         return Frame(
             tabs: ListKind.allCases.map(\.description),
             activeTab: activeTab.rawValue,
-            summary: "\(items.count) items · \(listed) listed",
+            summary: "\(items) items · \(listed) listed",
             body: body,
             indexTitles: titles,
             currentIndexTitle: screen.selectedIndexPath.map { titleOfSection[$0.section] },
@@ -41,12 +44,15 @@ extension GroceryApp {
     }
 
     private func searchLine(_ screen: ListScreen) -> String {
+        if let prompt, prompt.purpose == .confirmDelete {
+            return "Delete \"\(prompt.text)\"? y deletes, any other key keeps it"
+        }
         if let prompt {
             let label = prompt.purpose == .add ? "New item" : "Rename to"
             return "\(label): \(prompt.text)_   (Enter saves, Esc cancels)"
         }
         if searchText.isEmpty {
-            return "type to search · Space list · Tab view · ^N add ^R rename ^D delete ^O import"
+            return "type to search · Space/Enter list · Tab view · ^N add ^R rename ^D delete ^O import"
         }
         let base = panes[activeTab.rawValue].list.rowCount
         return "search: \(screen.list.predicateFormat) → \(screen.totalRows) of \(base) (Esc clears)"

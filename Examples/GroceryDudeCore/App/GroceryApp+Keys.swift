@@ -2,16 +2,28 @@ extension GroceryApp {
     /// Reacts to a key as the interactive app does.
     ///
     /// Browsing: arrows, Page Up/Down, Home/End move the cursor (Left/Right jump between
-    /// sections, as the section index does); Space toggles the selected item's listed state;
+    /// sections, as the section index does); Enter toggles the selected item's listed state,
+    /// and so does Space while no search is typed (while one is, Space types a space);
     /// Tab switches between Prepare and Shop; typed characters search, Backspace edits the
     /// search and Escape clears it; Ctrl-N adds an item, Ctrl-R renames the selected one,
-    /// Ctrl-D or Delete deletes it; Ctrl-O imports ``keyboardImportCount`` items; Ctrl-Q or
-    /// Ctrl-C quits. While a prompt is open, keys edit it: Enter confirms, Escape cancels.
+    /// Ctrl-D or Delete asks whether to delete it (`y` deletes, any other key keeps it);
+    /// Ctrl-O imports ``keyboardImportCount`` items; Ctrl-Q or Ctrl-C quits. While a prompt is
+    /// open, keys edit it: Enter confirms, Escape cancels. While the terminal is too small to
+    /// show the lists, only Ctrl-Q and Ctrl-C do anything: nothing changes that the user
+    /// cannot see.
     ///
     /// - Parameter key: The key pressed.
     public func press(_ key: Key) {
-        if prompt != nil {
-            pressInPrompt(key)
+        guard size.isLargeEnough else {
+            if key == .control("q") || key == .control("c") { isFinished = true }
+            return
+        }
+        if let prompt {
+            if prompt.purpose == .confirmDelete {
+                answerDeleteConfirmation(key)
+            } else {
+                pressInPrompt(key)
+            }
             return
         }
         let screen = visibleScreen
@@ -25,11 +37,12 @@ extension GroceryApp {
         case .left: moveCursor { screen.moveCursor(sections: -1) }
         case .right: moveCursor { screen.moveCursor(sections: 1) }
         case .tab: switchTab()
-        case .space: toggleSelected()
-        case .enter: break
+        case .space:
+            if searchText.isEmpty { toggleSelected() } else { type(" ") }
+        case .enter: toggleSelected()
         case .escape: escape()
         case .backspace: backspace()
-        case .delete, .control("d"): deleteSelected()
+        case .delete, .control("d"): openPrompt(.confirmDelete)
         case .character(let character): type(String(character))
         case .control("n"): openPrompt(.add)
         case .control("r"): openPrompt(.rename)
@@ -56,6 +69,19 @@ extension GroceryApp {
         }
     }
 
+    /// `y` deletes the item the confirmation names; any other key keeps it (so holding Delete
+    /// or Ctrl-D asks and keeps, asks and keeps, and never deletes).
+    private func answerDeleteConfirmation(_ key: Key) {
+        switch key {
+        case .character("y"), .character("Y"): submitPrompt()
+        case .control("q"), .control("c"): isFinished = true
+        default:
+            let name = prompt?.text ?? ""
+            prompt = nil
+            status = "kept \(name)"
+        }
+    }
+
     /// Moves the cursor; the marks of the previous command go, the status line stays.
     private func moveCursor(_ move: () -> Void) {
         for pane in panes { pane.screen.clearMarks() }
@@ -73,9 +99,15 @@ extension GroceryApp {
 }
 
 extension GroceryApp {
+    /// Whether any screen shows marks of the last animated batch.
+    public var hasMarks: Bool {
+        panes.contains { !$0.screen.marked.isEmpty } || searchPane?.screen.marked.isEmpty == false
+    }
+
     /// Removes the marks of the last animated batch from every screen (they show "for a
     /// moment": until the next command, or until the interactive session lets them fade).
     public func clearMarks() {
+        guard hasMarks else { return }
         for pane in panes { pane.screen.clearMarks() }
         searchPane?.screen.clearMarks()
     }

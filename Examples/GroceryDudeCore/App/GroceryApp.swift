@@ -18,12 +18,29 @@ public final class GroceryApp {
             case add
             /// A new name for the selected item.
             case rename
+            /// Whether to delete ``Prompt/item`` (named ``Prompt/text``): `y` deletes, any
+            /// other key keeps it.
+            case confirmDelete
         }
 
         /// What the prompt is for.
         public var purpose: Purpose
-        /// The text typed so far.
+        /// The text typed so far (for a confirmation, the name of the item it is about).
         public var text: String
+        /// The item the prompt is about, for a confirmation.
+        public var item: ObjectID?
+
+        /// Makes a prompt.
+        ///
+        /// - Parameters:
+        ///   - purpose: What the prompt is for.
+        ///   - text: The text it starts with.
+        ///   - item: The item a confirmation is about.
+        public init(purpose: Purpose, text: String, item: ObjectID? = nil) {
+            self.purpose = purpose
+            self.text = text
+            self.item = item
+        }
     }
 
     /// One list, the screen that shows it, and the accumulator between them.

@@ -18,9 +18,12 @@ public enum CommandLineOptions: Sendable, Hashable {
           --tour          play the built-in tour and print each frame as text
 
         keys: arrows, Page Up/Down, Home/End move (Left/Right jump between sections);
-          Space lists or unlists the item; Tab switches Prepare/Shop; typing searches
+          Enter lists or unlists the item (Space too, unless a search is being typed:
+          then Space types a space); Tab switches Prepare/Shop; typing searches
           (name CONTAINS[cd]), Backspace edits, Esc clears; Ctrl-N adds, Ctrl-R renames,
-          Ctrl-D deletes; Ctrl-O imports 5000 items in the background; Ctrl-Q quits.
+          Ctrl-D or Delete asks to delete (y deletes, any other key keeps the item);
+          Ctrl-O imports 5000 items in the background; Ctrl-Z suspends; Ctrl-Q quits.
+          While the terminal is too small, only Ctrl-Q (and resizing) does anything.
 
         script commands, one per line (# starts a comment):
           \(ScriptParser.syntax.joined(separator: "\n  "))

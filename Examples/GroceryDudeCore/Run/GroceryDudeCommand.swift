@@ -54,6 +54,16 @@ public enum GroceryDudeCommand {
         }
     }
 
+    /// Builds the app and the graph under it: the one place that decides where the groceries
+    /// come from (the seeded in-memory store today), for the interactive session, the tour
+    /// and scripts alike.
+    ///
+    /// - Parameter size: The terminal size to draw frames for.
+    /// - Returns: A new app.
+    public static func makeApp(size: TerminalSize) -> GroceryApp {
+        GroceryApp(store: GroceryStore(), size: size)
+    }
+
     /// Parses and plays a script; a malformed line stops everything before it starts.
     private static func play(
         _ text: String, named name: String, output: @escaping (String) -> Void, errors: (String) -> Void
@@ -65,7 +75,7 @@ public enum GroceryDudeCommand {
             errors("grocery-dude: \(name): \(error)")
             return 2
         }
-        await ScriptPlayer(output: output).play(script)
+        await ScriptPlayer(app: makeApp(size: .script), output: output).play(script)
         return 0
     }
 

@@ -7,81 +7,209 @@ import Musl
 import Darwin
 #endif
 
-/// The app on a real terminal: raw keys in, styled frames out, redrawn after every key, every
-/// import event and every quarter second (to follow resizes and let marks fade).
+/// The app on a real terminal: raw keys in, styled frames out.
+///
+/// The session sleeps until something happens — a key, an import event, a resize, a signal,
+/// marks that should fade — then handles everything that is already waiting (every buffered
+/// key) and draws once, writing only the lines that changed. It never wakes on a timer while
+/// idle. Ctrl-Z (or SIGTSTP) puts the terminal back and suspends; SIGCONT redraws.
+/// SIGTERM, SIGHUP and SIGINT put the terminal back and end the process by that signal.
 @MainActor
 public final class InteractiveSession {
-    /// What wakes the session.
-    enum Event: Sendable {
-        case input([UInt8])
-        case inputClosed
-        case tick
-        case importEvent(ImportJob.Event)
-    }
+    /// How long input must stay quiet after an escape byte before it is the Escape key.
+    nonisolated static let escapeTimeoutMilliseconds: Int32 = 30
+    /// How long the marks of the last batch show before they fade.
+    static let markLifetime = Duration.seconds(1)
+    /// The signals the session handles itself.
+    nonisolated static let handledSignals = [SIGTERM, SIGHUP, SIGINT, SIGTSTP, SIGCONT, SIGWINCH]
 
     private let terminal = RawTerminal()
-    private var decoder = KeyDecoder()
-    private var quietTicks = 0
+    private let makeApp: @MainActor (TerminalSize) -> GroceryApp
+    private var updater = ScreenUpdater()
+    private var fadeTask: Task<Void, Never>?
 
     /// Makes a session; nothing happens until ``run()``.
-    public init() {}
+    ///
+    /// - Parameter makeApp: Builds the app for the terminal's size (see
+    ///   ``GroceryDudeCommand/makeApp(size:)``).
+    public init(makeApp: @escaping @MainActor (TerminalSize) -> GroceryApp = GroceryDudeCommand.makeApp(size:)) {
+        self.makeApp = makeApp
+    }
 
-    /// Runs until the user quits or standard input closes.
+    /// Runs until the user quits, standard input closes, or a terminating signal arrives (the
+    /// process then ends by that signal once the terminal is restored).
     ///
     /// - Returns: `false` when the terminal could not be put in raw mode (nothing was drawn).
     public func run() async -> Bool {
         guard terminal.enable() else { return false }
         defer { terminal.restore() }
-        let app = GroceryApp(size: TerminalSize.current() ?? TerminalSize(width: 80, height: 24))
-        app.keyboardImportCount = 5000
-        let (events, continuation) = AsyncStream.makeStream(of: Event.self)
-        let reader = Thread {
-            var buffer = [UInt8](repeating: 0, count: 256)
-            while true {
-                let count = read(STDIN_FILENO, &buffer, buffer.count)
-                if count <= 0 {
-                    continuation.yield(.inputClosed)
-                    return
-                }
-                continuation.yield(.input(Array(buffer[0..<count])))
-            }
+        let app = makeApp(TerminalSize.current() ?? TerminalSize(width: 80, height: 24))
+        let inbox = SessionInbox()
+        Self.installSignalHandlers(inbox)
+        defer {
+            for number in Self.handledSignals { signal(number, SIG_DFL) }
         }
-        reader.start()
-        let ticker = Task {
-            while !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(250))
-                continuation.yield(.tick)
-            }
-        }
-        defer { ticker.cancel() }
-
+        Self.startReader(inbox)
         draw(app)
-        for await event in events {
-            switch event {
-            case .input(let bytes):
-                quietTicks = 0
-                for key in decoder.keys(from: bytes) { app.press(key) }
-                if let count = app.takeRequestedImport(), let stream = app.beginImport(count: count) {
-                    Task {
-                        for await importEvent in stream { continuation.yield(.importEvent(importEvent)) }
-                    }
-                }
-            case .inputClosed:
-                return true
-            case .tick:
-                quietTicks += 1
-                if quietTicks == 4 { app.clearMarks() }
-                if let size = TerminalSize.current() { app.size = size }
-            case .importEvent(let importEvent):
-                app.apply(importEvent)
+        for await _ in inbox.wakeUps {
+            let batch = inbox.take()
+            if let number = batch.terminatingSignal {
+                terminal.restore()
+                Self.die(by: number)
             }
-            if app.isFinished { return true }
+            if batch.continued { resume(app) }
+            if batch.resized, let size = TerminalSize.current() {
+                app.size = size
+                updater.invalidate()
+            }
+            for event in batch.importEvents { app.apply(event) }
+            if batch.fade { app.clearMarks() }
+            var suspend = batch.suspend
+            for key in batch.keys {
+                if key == .control("z") {
+                    suspend = true
+                    break  // the keys typed after Ctrl-Z wait for the user to come back
+                }
+                app.press(key)
+                if app.isFinished { return true }
+            }
+            if batch.inputClosed || app.isFinished { return true }
+            startRequestedImport(app, inbox: inbox)
             draw(app)
+            scheduleFade(app, inbox: inbox, keepCurrent: batch.keys.isEmpty && batch.importEvents.isEmpty)
+            if suspend { self.suspend(app) }
         }
         return true
     }
 
+    // MARK: Steps
+
     private func draw(_ app: GroceryApp) {
-        terminal.draw(app.render(styled: true))
+        terminal.send(updater.update(to: app.render(styled: true)))
+    }
+
+    private func startRequestedImport(_ app: GroceryApp, inbox: SessionInbox) {
+        guard let count = app.takeRequestedImport(), let stream = app.beginImport(count: count) else { return }
+        Task {
+            for await event in stream { inbox.post { $0.importEvents.append(event) } }
+        }
+    }
+
+    /// Lets the marks of the last batch fade a moment after the last command that made them.
+    private func scheduleFade(_ app: GroceryApp, inbox: SessionInbox, keepCurrent: Bool) {
+        guard app.hasMarks else {
+            fadeTask?.cancel()
+            fadeTask = nil
+            return
+        }
+        if keepCurrent && fadeTask != nil { return }
+        fadeTask?.cancel()
+        fadeTask = Task {
+            try? await Task.sleep(for: Self.markLifetime)
+            if !Task.isCancelled { inbox.post { $0.fade = true } }
+        }
+    }
+
+    /// Puts the terminal back and stops the process until it is continued.
+    private func suspend(_ app: GroceryApp) {
+        terminal.restore()
+        // SIGSTOP, not SIGTSTP: it stops the process even when its process group is orphaned
+        // (SIGTSTP would then be discarded and the app would stay running in a cooked terminal).
+        raise(SIGSTOP)
+        resume(app)
+    }
+
+    /// Back from a suspension: raw mode and the alternate screen again (unless they still
+    /// hold), and a whole redraw.
+    private func resume(_ app: GroceryApp) {
+        if terminal.isEnabled { terminal.reassert() } else { _ = terminal.enable() }
+        if let size = TerminalSize.current() { app.size = size }
+        updater.invalidate()
+        draw(app)
+    }
+
+    // MARK: Threads and signals
+
+    /// Ends the process by a signal's default action, as its parent expects.
+    private nonisolated static func die(by number: Int32) -> Never {
+        signal(number, SIG_DFL)
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, number)
+        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+        raise(number)
+        exit(128 + number)  // not reached: the default action ends the process
+    }
+
+    /// Reads standard input on a thread of its own, decoding keys as a byte stream; an escape
+    /// byte that input leaves alone for ``escapeTimeoutMilliseconds`` is the Escape key.
+    private nonisolated static func startReader(_ inbox: SessionInbox) {
+        let reader = Thread {
+            var decoder = KeyDecoder()
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                if decoder.hasPending {
+                    var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+                    let ready = poll(&descriptor, 1, escapeTimeoutMilliseconds)
+                    if ready < 0 && errno == EINTR { continue }
+                    if ready == 0 {
+                        let keys = decoder.flush()
+                        inbox.post { $0.keys += keys }
+                        continue
+                    }
+                }
+                let count = read(STDIN_FILENO, &buffer, buffer.count)
+                if count < 0 && errno == EINTR { continue }
+                if count <= 0 {
+                    inbox.post { $0.inputClosed = true }
+                    return
+                }
+                let keys = decoder.keys(from: Array(buffer[0..<count]))
+                if !keys.isEmpty { inbox.post { $0.keys += keys } }
+            }
+        }
+        reader.start()
+    }
+
+    /// Routes the signals the session handles to the inbox instead of their default actions.
+    ///
+    /// Each handler only writes the signal's number to a pipe (async-signal-safe); a thread
+    /// reads the pipe and posts to the inbox. (Dispatch signal sources were tried first: with
+    /// the signal ignored, one delivered to a thread that does not block it was lost.)
+    private nonisolated static func installSignalHandlers(_ inbox: SessionInbox) {
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { return }
+        signalPipeWriteEnd = ends[1]
+        for number in handledSignals {
+            signal(number) { number in
+                let saved = errno
+                var byte = UInt8(truncatingIfNeeded: number)
+                _ = write(signalPipeWriteEnd, &byte, 1)
+                errno = saved
+            }
+        }
+        let readEnd = ends[0]
+        let thread = Thread {
+            var byte: UInt8 = 0
+            while true {
+                let count = read(readEnd, &byte, 1)
+                if count < 0 && errno == EINTR { continue }
+                if count <= 0 { return }
+                let number = Int32(byte)
+                inbox.post { batch in
+                    switch number {
+                    case SIGTSTP: batch.suspend = true
+                    case SIGCONT: batch.continued = true
+                    case SIGWINCH: batch.resized = true
+                    default: batch.terminatingSignal = number
+                    }
+                }
+            }
+        }
+        thread.start()
     }
 }
+
+/// The write end of the pipe the session's signal handlers write to. Set once, before any
+/// handler is installed, and only read afterwards (by the handlers).
+nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1

@@ -24,11 +24,23 @@ public enum Tour {
         say Escape clears the search; the full list reloads, as it changed while hidden.
         escape
         frame
-        say Ctrl-N adds, Ctrl-R renames and Ctrl-D deletes.
+        say Ctrl-N adds an item next to the selected one.
         add Oat milk
         frame
-        rename Oat drink
-        delete
+        say Ctrl-R renames the selected item; the prompt starts from its name.
+        key ctrl-r
+        key backspace
+        key backspace
+        key backspace
+        key backspace
+        type drink
+        frame
+        key enter
+        say Ctrl-D (or Delete) asks first: y deletes, any other key keeps the item.
+        key ctrl-d
+        frame
+        key y
+        frame
         say Ctrl-O imports 5000 items built off the main actor, committed in one batch.
         import 5000
         frame

@@ -43,6 +43,18 @@ public final class RawTerminal {
         return true
     }
 
+    /// Puts raw mode and the alternate screen back if something else (a shell that stopped
+    /// and continued the process) changed the terminal meanwhile.
+    public func reassert() {
+        guard isRaw else { return }
+        var current = termios()
+        guard tcgetattr(STDIN_FILENO, &current) == 0,
+              current.c_lflag & tcflag_t(ECHO | ICANON) != 0
+        else { return }
+        isRaw = false
+        _ = enable()
+    }
+
     /// Leaves the alternate screen, shows the cursor and restores the terminal's attributes.
     public func restore() {
         guard isRaw else { return }
@@ -51,20 +63,18 @@ public final class RawTerminal {
         isRaw = false
     }
 
-    /// Draws a frame over the whole screen.
+    /// Whether the terminal is in raw mode on the alternate screen now.
+    public var isEnabled: Bool { isRaw }
+
+    /// Writes output for the screen (see ``ScreenUpdater``) unbuffered.
     ///
-    /// - Parameter lines: The frame's lines, already styled and no wider than the screen.
-    public func draw(_ lines: [String]) {
-        var text = "\u{1B}[H"
-        for (number, line) in lines.enumerated() {
-            text += line + "\u{1B}[0m\u{1B}[K"
-            if number < lines.count - 1 { text += "\r\n" }
-        }
-        text += "\u{1B}[J"
+    /// - Parameter text: Styled text and cursor movements.
+    public func send(_ text: String) {
+        guard !text.isEmpty else { return }
         emit(text)
     }
 
-    /// Writes text to standard output unbuffered.
+    /// Writes text to standard output unbuffered, retrying after a signal interrupts it.
     private func emit(_ text: String) {
         var bytes = Array(text.utf8)
         var offset = 0
@@ -72,6 +82,7 @@ public final class RawTerminal {
             let written = bytes.withUnsafeMutableBytes { buffer in
                 write(STDOUT_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
             }
+            if written < 0 && errno == EINTR { continue }
             if written <= 0 { return }
             offset += written
         }

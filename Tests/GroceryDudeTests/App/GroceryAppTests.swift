@@ -120,6 +120,8 @@ struct GroceryAppTests {
 
         let count = app.store.items.count
         app.press(.control("d"))
+        #expect(app.store.items.count == count, "Ctrl-D asks first")
+        app.press(.character("y"))
         #expect(app.store.items.count == count - 1)
         #expect(kale.isDeleted)
     }

@@ -167,5 +167,17 @@ struct GroceryDudeBinaryTests {
         #expect(run.output.contains("terminal too small"))
         #expect(run.output.contains("reloaded (5000 changes exceed the limit of 500) · imported 5000 items"))
         #expect(run.output.contains("nothing committed"))
+        // Every feature a caption names has a frame that shows it.
+        #expect(run.output.contains("Rename to: Oat drink_"))
+        #expect(run.output.contains("Delete \"Oat drink\"? y deletes, any other key keeps it"))
+        #expect(run.output.contains("deleted Oat drink"))
+    }
+
+    @Test func theHelpNamesTheKeys() throws {
+        let run = try Self.run(arguments: ["--help"])
+        #expect(run.status == 0)
+        #expect(run.output.contains("Space types a space"))
+        #expect(run.output.contains("Ctrl-D or Delete asks to delete"))
+        #expect(run.output.contains("Ctrl-Z suspends"))
     }
 }

@@ -3,9 +3,59 @@ import Testing
 
 @Suite("Key decoding")
 struct KeyDecoderTests {
+    /// Decodes chunks as separate reads, then lets the input go quiet (an Escape alone is
+    /// only known to be the Escape key once nothing follows it).
     private func decode(_ chunks: [UInt8]...) -> [Key] {
+        decode(chunks)
+    }
+
+    private func decode(_ chunks: [[UInt8]]) -> [Key] {
         var decoder = KeyDecoder()
-        return chunks.flatMap { decoder.keys(from: $0) }
+        return chunks.flatMap { decoder.keys(from: $0) } + decoder.flush()
+    }
+
+    /// Every key sequence a terminal sends for one key, with the key it means.
+    private static let sequences: [(bytes: [UInt8], key: Key)] = {
+        var table: [(String, Key)] = []
+        for (final, key) in [("A", Key.up), ("B", .down), ("C", .right), ("D", .left), ("H", .home), ("F", .end)] {
+            table += [("\u{1B}[" + final, key), ("\u{1B}O" + final, key), ("\u{1B}[1;5" + final, key)]
+        }
+        for (code, key) in [("1", Key.home), ("7", .home), ("4", .end), ("8", .end), ("3", .delete), ("5", .pageUp), ("6", .pageDown)] {
+            table += [("\u{1B}[" + code + "~", key), ("\u{1B}[" + code + ";2~", key)]
+        }
+        table += [("\u{1B}[Z", .tab), ("é", .character("é")), ("€", .character("€")), ("🍓", .character("🍓"))]
+        return table.map { (Array($0.0.utf8), $0.1) }
+    }()
+
+    @Test func everySplitPointOfEveryKeySequence() {
+        let before: [UInt8] = Array("a".utf8)
+        let after: [UInt8] = Array("b".utf8)
+        for (sequence, key) in Self.sequences {
+            let input = before + sequence + after
+            for split in 0...input.count {
+                let keys = decode(Array(input[..<split]), Array(input[split...]))
+                #expect(keys == [.character("a"), key, .character("b")], "\(sequence) split at \(split)")
+            }
+            // And one byte per read.
+            #expect(decode(input.map { [$0] }) == [.character("a"), key, .character("b")], "\(sequence) byte by byte")
+        }
+    }
+
+    @Test func aBurstOfDownsReadInChunksOf256Bytes() {
+        let burst = Array(String(repeating: "\u{1B}[B", count: 400).utf8)
+        let chunks = stride(from: 0, to: burst.count, by: 256).map { Array(burst[$0..<min($0 + 256, burst.count)]) }
+        #expect(decode(chunks) == Array(repeating: Key.down, count: 400))
+    }
+
+    @Test func anEscapeThatEndsAReadWaitsForWhatFollows() {
+        var decoder = KeyDecoder()
+        #expect(decoder.keys(from: [0x1B]) == [])
+        #expect(decoder.hasPending)
+        #expect(decoder.keys(from: Array("[A".utf8)) == [.up])
+        #expect(!decoder.hasPending)
+        #expect(decoder.keys(from: [0x1B]) == [])
+        #expect(decoder.flush() == [.escape], "nothing followed: it was the Escape key")
+        #expect(decoder.flush() == [])
     }
 
     private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }

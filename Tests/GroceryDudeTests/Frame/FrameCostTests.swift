@@ -1,0 +1,33 @@
+import FetchedResultsKit
+import GroceryDudeCore
+import Testing
+
+/// What drawing a frame costs: it reads the items it shows and nothing else, however many
+/// items there are (the title's counts come from the controllers, not from counting items).
+@Suite("Frame cost")
+@MainActor
+struct FrameCostTests {
+    @Test func aFrameReadsOnlyTheItemsItShows() async {
+        let app = GroceryApp(size: TerminalSize(width: 80, height: 20))
+        await runImport(app, count: 2000)
+        app.press(.pageDown)
+        let (lines, reads) = app.store.graph.trackReads { app.render() }
+        let shown = app.frame().body.filter { if case .row = $0 { true } else { false } }.count
+        #expect(lines.count == 20)
+        #expect(reads.objectIDs.count <= shown, "read \(reads.objectIDs.count) objects to show \(shown) rows")
+        let listed = app.store.items.filter(\.listed).count
+        #expect(lines[0].hasSuffix("2042 items · \(listed) listed "), "\(lines[0])")
+    }
+
+    @Test func theTitleCountsFollowEveryCommit() throws {
+        let app = GroceryApp()
+        #expect(app.frame().summary == "42 items · 9 listed")
+        app.select(named: "Butter")
+        app.toggleSelected()
+        #expect(app.frame().summary == "42 items · 10 listed")
+        app.type("jam")
+        #expect(app.frame().summary == "42 items · 10 listed", "a search does not change the counts")
+        app.add(name: "Fig jam")
+        #expect(app.frame().summary == "43 items · 10 listed")
+    }
+}
