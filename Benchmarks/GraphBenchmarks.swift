@@ -111,13 +111,18 @@ private final class CommitShape {
         locations = graph.objects(of: BenchLocation.self)
     }
 
+    /// The items the last ``write()`` deleted.
+    var lastDeleted: [BenchItem] = []
+
     /// Makes the 120 writes; they stay pending.
     func write() {
         round += 1
+        lastDeleted = []
         for _ in 0..<100 { items.randomElement(using: &rng)!.name = "Item \(round) \(UInt32.random(in: 0..<UInt32.max, using: &rng))" }
         for _ in 0..<10 {
             // Committed items only: an item inserted and deleted in one transaction is no change.
             let index = Int.random(in: 0..<items.count, using: &rng)
+            lastDeleted.append(items[index])
             graph.delete(items[index])
             items.swapAt(index, items.count - 1)
             items.removeLast()
@@ -128,6 +133,13 @@ private final class CommitShape {
             item.location = locations[index * 7]
             items.append(item)
         }
+    }
+
+    /// Takes the last ``write()``'s inserts and deletes back out of `items`, after an undo of
+    /// its commit.
+    func undidLastWrite() {
+        items.removeLast(10)
+        items.append(contentsOf: lastDeleted)
     }
 
     /// Commits the writes.
@@ -276,6 +288,48 @@ func graphBenchmarks() -> [Benchmark] {
                     small.write()
                     let changes = stopwatch.measure { small.commit() }
                     precondition(changes?.deleted.count == 10)
+                }
+            )
+        },
+        Benchmark("graph.undo.120.1m", baseline: "the original commit of the same 120 changes", runs: 9) {
+            // Each subject run commits a fresh 120-change commit (untimed) and times its undo:
+            // one commit that brings 10 deleted items back with their IDs and relationships,
+            // deletes the 10 inserted ones and restores 100 names.
+            let shape = CommitShape(count: million)
+            let undo = GraphUndoManager(levelsOfUndo: 32)
+            shape.graph.undoManager = undo
+            return .init(
+                subject: { stopwatch in
+                    shape.write()
+                    _ = shape.commit()
+                    let changes = stopwatch.measure { () -> Bool in
+                        do {
+                            try undo.undo()
+                            return true
+                        } catch {
+                            preconditionFailure("the benchmark's undo failed: \(error)")
+                        }
+                    }
+                    precondition(changes && shape.graph.count(of: BenchItem.self) == shape.items.count)
+                    shape.undidLastWrite()
+                },
+                baseline: { stopwatch in
+                    shape.write()
+                    let changes = stopwatch.measure { shape.commit() }
+                    precondition(changes?.deleted.count == 10)
+                },
+                memory: {
+                    // The heap one recorded commit adds, per change, with and without the
+                    // undo manager: what the undo stack keeps per change, and the commit's own.
+                    func growth(recording: Bool) -> Double {
+                        shape.graph.undoManager = recording ? undo : nil
+                        defer { shape.graph.undoManager = undo }
+                        shape.write()
+                        let before = allocatedBytes()
+                        _ = shape.commit()
+                        return Double(allocatedBytes() - before) / 120
+                    }
+                    return (growth(recording: true), growth(recording: false))
                 }
             )
         },
