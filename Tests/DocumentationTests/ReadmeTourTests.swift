@@ -290,3 +290,22 @@ struct ReadmeKeepingDataTests {
         reopened.close()
     }
 }
+
+// MARK: - "Undo and redo"
+
+@Suite("README tour: undo and redo")
+struct ReadmeUndoTests {
+    @Test func undoAndRedo() throws {
+        let graph = ObjectGraph()
+        let milk = graph.insert(Item())
+        milk.name = "Milk"
+        try graph.commit()
+        let undo = GraphUndoManager(levelsOfUndo: 50)
+        graph.undoManager = undo
+        graph.delete(milk)
+        try graph.commit(actionName: "Delete Milk")
+        try undo.undo()
+        #expect(!milk.isDeleted && graph.object(with: milk.objectID) === milk)
+        #expect(undo.redoActionName == "Delete Milk")
+    }
+}
