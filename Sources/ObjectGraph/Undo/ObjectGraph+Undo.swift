@@ -118,6 +118,10 @@ extension ObjectGraph {
     internal func _reverse(_ step: _UndoStep) throws(CommitError) {
         var resurrected: [(object: GraphObject, bits: UInt64)] = []
         for record in step.records.reversed() {
+            // The objects the commit inserted leave at the end; members they are of need
+            // no restoring for them.
+            let inserted = record.inserted.compactMap { object(with: $0) }
+            let leaving = Set(inserted.lazy.map(ObjectIdentifier.init))
             // The deleted objects come back first, with the same IDs, so the relationships
             // restored next can name them.
             for (object, originals) in record.deleted {
@@ -148,8 +152,11 @@ extension ObjectGraph {
                         guard let delta = saved as? any _MembershipChange else { continue }
                         let added = delta.addedMembers
                         let removed = delta.removedMembers
-                        // Often the other side's restore has put the members back already.
-                        if !added.contains(where: { accessor.contains(object, $0) }) && removed.allSatisfy({ accessor.contains(object, $0) }) {
+                        // Usually the other sides' restores have put the members back already
+                        // (and inserted members leave with their objects): O(change), not
+                        // O(members).
+                        let addedStay = added.contains { accessor.contains(object, $0) && !leaving.contains(ObjectIdentifier($0)) }
+                        if !addedStay && removed.allSatisfy({ accessor.contains(object, $0) }) {
                             continue
                         }
                         let drop = Set(added.map(ObjectIdentifier.init))
@@ -160,9 +167,14 @@ extension ObjectGraph {
                 }
             }
             for (object, entity, index, members) in ordered { _assign(object, entity, index, members, direct: true) }
-            // The inserted objects go.
-            for id in record.inserted.reversed() {
-                if let object = object(with: id) { delete(object) }
+            // The inserted objects go, after leaving every relationship (so no delete rule
+            // reaches an object that was there before the commit).
+            for object in inserted.reversed() where !object.isDeleted {
+                let entity = _state(of: object)
+                for (index, accessor) in entity.relationships where !accessor.isEmpty(object) {
+                    _assign(object, entity, index, [], direct: true)
+                }
+                delete(object)
             }
         }
         do {
