@@ -20,7 +20,19 @@ final class TerminalRun: @unchecked Sendable {
         let bytes = Mutex<[UInt8]>([])
     }
 
-    init(width: UInt16 = 80, height: UInt16 = 20) throws {
+    /// Where the app keeps its list (`XDG_DATA_HOME`): a fresh temporary directory (removed
+    /// with the run) unless given.
+    let dataHome: URL
+    private let ownsDataHome: Bool
+
+    /// Starts the app on a new pseudo-terminal.
+    ///
+    /// - Parameters:
+    ///   - arguments: The app's arguments.
+    ///   - dataHome: `XDG_DATA_HOME` for the app; a new temporary directory when `nil`.
+    init(width: UInt16 = 80, height: UInt16 = 20, arguments: [String] = [], dataHome: URL? = nil) throws {
+        ownsDataHome = dataHome == nil
+        self.dataHome = try dataHome ?? makeTemporaryDirectory()
         // posix_openpt and friends are not imported; use the Linux interface they wrap.
         let getNumber: UInt = 0x8004_5430  // TIOCGPTN
         let setLock: UInt = 0x4004_5431  // TIOCSPTLCK
@@ -35,7 +47,11 @@ final class TerminalRun: @unchecked Sendable {
         var size = winsize(ws_row: height, ws_col: width, ws_xpixel: 0, ws_ypixel: 0)
         _ = ioctl(master, UInt(TIOCSWINSZ), &size)
         process.executableURL = try GroceryDudeBinaryTests.executable()
-        process.arguments = []
+        process.arguments = arguments
+        // Interactive runs keep the list under XDG_DATA_HOME: never the real home folder.
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_DATA_HOME"] = self.dataHome.path
+        process.environment = environment
         let terminal = FileHandle(fileDescriptor: slave, closeOnDealloc: false)
         process.standardInput = terminal
         process.standardOutput = terminal
@@ -62,6 +78,7 @@ final class TerminalRun: @unchecked Sendable {
         }
         close(slave)
         close(master)
+        if ownsDataHome { try? FileManager.default.removeItem(at: dataHome) }
     }
 
     /// Everything the app wrote so far, as text.
