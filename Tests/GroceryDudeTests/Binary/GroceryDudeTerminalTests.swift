@@ -208,4 +208,26 @@ struct GroceryDudeTerminalTests {
         #expect(!update.contains(TerminalRun.endOfWholeFrame), "no whole frame")
         #expect(update.components(separatedBy: ";1H").count - 1 == 2, "\(update.debugDescription)")
     }
+
+    @Test func aRelaunchShowsTheSameListWithTheCursorOnTheSameItem() throws {
+        let dataHome = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dataHome) }
+        let first = try TerminalRun(dataHome: dataHome)
+        first.wait("the first frame") { first.text.contains(" Grocery Dude ") && first.text.contains(TerminalRun.endOfWholeFrame) }
+        // Bathroom: Dental floss, Hand soap, Shampoo…; Down, Down, Enter lists Shampoo.
+        first.type(Array("\u{1B}[B\u{1B}[B\r".utf8))
+        first.wait("the item to be listed") { first.text.contains("listed Shampoo") }
+        first.type(Array("\u{11}".utf8))  // Ctrl-Q
+        try #require(first.waitForExit())
+        let store = dataHome.appendingPathComponent("grocery-dude")
+        #expect(FileManager.default.fileExists(atPath: store.appendingPathComponent("journal").path), "the list is kept under XDG_DATA_HOME")
+        #expect(FileManager.default.fileExists(atPath: store.appendingPathComponent("grocery-dude-cursor.json").path))
+
+        let second = try TerminalRun(dataHome: dataHome)
+        second.wait("the first frame") { second.text.contains(" Grocery Dude ") && second.text.contains(TerminalRun.endOfWholeFrame) }
+        #expect(second.text.contains("42 items · 10 listed"), "the change was kept")
+        #expect(second.text.contains("> [x] Shampoo"), "the cursor is on Shampoo again: \(second.text.debugDescription)")
+        second.type(Array("\u{11}".utf8))
+        try #require(second.waitForExit())
+    }
 }
