@@ -61,7 +61,7 @@ extension GroceryApp {
             }
             let name = item.name
             try store.delete(item)
-            return "deleted \(name)"
+            return "deleted \(name) (Ctrl-U undoes)"
         }
     }
 
@@ -189,7 +189,7 @@ extension GroceryApp {
     }
 
     /// Moves the visible screen's cursor to the item a command just made or renamed.
-    private func selectPending() {
+    func selectPending() {
         if let id = pendingSelection { visibleScreen.select(id) }
         pendingSelection = nil
     }

@@ -52,7 +52,7 @@ extension GroceryApp {
             return "\(label): \(prompt.text)_   (Enter saves, Esc cancels)"
         }
         if searchText.isEmpty {
-            return "type to search · Space/Enter list · Tab view · ^N add ^R rename ^D delete ^O import"
+            return "type to search · Enter list · Tab · ^N add ^R rename ^D delete ^U undo ^Y redo"
         }
         let base = panes[activeTab.rawValue].list.rowCount
         return "search: \(screen.list.predicateFormat) → \(screen.totalRows) of \(base) (Esc clears)"

@@ -178,6 +178,26 @@ public final class GroceryList {
     /// - Returns: Its index path, or `nil` when the list does not show it.
     /// - Complexity: O(log n).
     public func indexPath(of id: ObjectID) -> IndexPath? { controller.indexPath(forObjectID: id) }
+
+    /// A stable string naming the item at an index path, valid across relaunches of a kept
+    /// store (the item's URI), to save the cursor.
+    ///
+    /// - Parameter indexPath: A section and row.
+    /// - Returns: The identifier, or `nil` when no row is there.
+    /// - Complexity: O(log n).
+    public func restorationIdentifier(at indexPath: IndexPath) -> String? {
+        controller.restorationIdentifier(forObjectAt: indexPath)
+    }
+
+    /// Where the item a restoration identifier names is now.
+    ///
+    /// - Parameter identifier: A string from ``restorationIdentifier(at:)``.
+    /// - Returns: Its index path, or `nil` when the item is gone, not in this list, or the
+    ///   identifier is of another graph.
+    /// - Complexity: O(log n) plus the identifier's length.
+    public func indexPath(forRestorationIdentifier identifier: String) -> IndexPath? {
+        controller.indexPath(forRestorationIdentifier: identifier)
+    }
 }
 
 extension GroceryList: ResultsControllerDelegate {

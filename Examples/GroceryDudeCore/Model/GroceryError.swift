@@ -13,6 +13,8 @@ public enum GroceryError: Error, Sendable, Hashable, CustomStringConvertible {
     case importFailed(built: Int, total: Int)
     /// The graph refused a commit; every change of the command was rolled back.
     case commitFailed(String)
+    /// An undo (or, when `isRedo`, a redo) of `action` was refused; nothing changed.
+    case undoRefused(action: String, isRedo: Bool, reason: String)
 
     /// A sentence for the status line.
     public var description: String {
@@ -24,6 +26,7 @@ public enum GroceryError: Error, Sendable, Hashable, CustomStringConvertible {
         case .importFailed(let built, let total):
             "import failed after \(built) of \(total) items, nothing committed"
         case .commitFailed(let reason): "commit refused (\(reason)); nothing changed"
+        case .undoRefused(let action, let isRedo, let reason): "cannot \(isRedo ? "redo" : "undo") \(action): \(reason)"
         }
     }
 }

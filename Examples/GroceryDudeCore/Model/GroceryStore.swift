@@ -20,14 +20,54 @@ public final class GroceryStore {
 
     /// The author tag of the store's commits.
     public static let author = "grocery-dude"
+    /// The author tag of imports (applied as one `GraphBatch`, which undo does not record).
+    public static let importAuthor = "grocery-dude.import"
+    /// How many user actions undo remembers.
+    public static let levelsOfUndo = 100
 
-    /// Makes a store, filled with ``GroceryStore/seed`` unless `seeded` is `false`.
+    /// Records every user action (not the seed, not imports) so that it can be undone.
+    public let undoManager = GraphUndoManager(levelsOfUndo: GroceryStore.levelsOfUndo)
+    /// The durable store the graph is kept in, or `nil` when nothing is kept.
+    public private(set) var durableStore: GraphStore?
+    /// Whether this store was filled with the seed groceries when it was made (a new or
+    /// empty store).
+    public private(set) var wasSeeded = false
+    /// The changes of the last commit, to find the item an undo or redo brought back.
+    var lastChanges: GraphChanges?
+    private var lastChangesObservation: GraphObservation?
+
+    /// Makes a store in memory, filled with ``GroceryStore/seed`` unless `seeded` is `false`.
     ///
     /// - Parameter seeded: Whether to add the seed groceries.
-    public init(seeded: Bool = true) {
-        graph = ObjectGraph()
+    public convenience init(seeded: Bool = true) {
+        self.init(graph: ObjectGraph(), seedIfEmpty: seeded)
+    }
+
+    /// Makes a store over a graph (one loaded from a ``GraphStore``, say): its locations and
+    /// aisles are the graph's, and a graph that holds no object at all is filled with
+    /// ``GroceryStore/seed`` (one commit, which undo does not record) when `seedIfEmpty`.
+    ///
+    /// - Parameters:
+    ///   - graph: The graph; it must have no pending changes.
+    ///   - seedIfEmpty: Whether to seed a graph with no objects.
+    ///   - durableStore: The store the graph is kept in; closed by ``close()``.
+    /// - Complexity: O(n) for n objects in the graph.
+    public init(graph: ObjectGraph, seedIfEmpty: Bool = true, durableStore: GraphStore? = nil) {
+        precondition(!graph.hasChanges, "GroceryStore(graph:): the graph has pending changes")
+        self.graph = graph
+        self.durableStore = durableStore
         foldedTextMaintenance = predicateSchema.maintainFoldedText(in: graph)
-        guard seeded else { return }
+        locations = graph.objects(of: Location.self)
+        aisles = graph.objects(of: Aisle.self)
+        let isEmpty = locations.isEmpty && aisles.isEmpty && graph.objects(of: Item.self).isEmpty
+        if seedIfEmpty && isEmpty { seed() }
+        lastChangesObservation = graph.addObserver { [weak self] changes in self?.lastChanges = changes }
+        graph.undoManager = undoManager
+        undoManager.nonUndoableAuthors = [Self.importAuthor]
+    }
+
+    /// Fills an empty graph with the seed groceries, in one commit.
+    private func seed() {
         for name in Self.seedLocations { locations.append(makeLocation(name)) }
         for name in Self.seedAisles { aisles.append(makeAisle(name)) }
         for seed in Self.seed {
@@ -42,6 +82,14 @@ public final class GroceryStore {
         } catch {
             preconditionFailure("internal inconsistency: the seed data does not commit: \(error)")
         }
+        wasSeeded = true
+    }
+
+    /// Stops keeping the groceries: syncs and closes the durable store, if there is one.
+    /// Later changes are refused.
+    public func close() {
+        durableStore?.close()
+        durableStore = nil
     }
 
     private func makeLocation(_ name: String) -> Location {
@@ -94,7 +142,7 @@ public final class GroceryStore {
     /// - Parameter item: An item of this store.
     /// - Throws: ``GroceryError/commitFailed(_:)`` when the graph refuses the commit.
     public func toggle(_ item: Item) throws(GroceryError) {
-        try commit { item.listed.toggle() }
+        try commit(actionName: "\(item.listed ? "Unlist" : "List") \(item.name)") { item.listed.toggle() }
     }
 
     /// Adds an item.
@@ -109,7 +157,7 @@ public final class GroceryStore {
     @discardableResult
     public func add(name: String, location: Location?, aisle: Aisle?, listed: Bool) throws(GroceryError) -> Item {
         var item: Item?
-        try commit {
+        try commit(actionName: "Add \(name.trimmingWhitespace)") {
             let new = graph.insert(Item())
             new.name = name.trimmingWhitespace
             new.listed = listed
@@ -128,7 +176,7 @@ public final class GroceryStore {
     ///   - name: The new name; leading and trailing white space is dropped.
     /// - Throws: ``GroceryError/emptyName`` when the name is empty; the old name stays.
     public func rename(_ item: Item, to name: String) throws(GroceryError) {
-        try commit { item.name = name.trimmingWhitespace }
+        try commit(actionName: "Rename \(item.name) to \(name.trimmingWhitespace)") { item.name = name.trimmingWhitespace }
     }
 
     /// Deletes an item.
@@ -136,19 +184,27 @@ public final class GroceryStore {
     /// - Parameter item: An item of this store.
     /// - Throws: ``GroceryError/commitFailed(_:)`` when the graph refuses the commit.
     public func delete(_ item: Item) throws(GroceryError) {
-        try commit { graph.delete(item) }
+        try commit(actionName: "Delete \(item.name)") { graph.delete(item) }
     }
 
     /// Makes `changes` and commits them as one transaction, or rolls them all back.
     ///
-    /// - Parameter changes: The writes to the graph.
+    /// - Parameters:
+    ///   - actionName: The name of the undo step the commit makes ("Delete Milk"), or `nil`
+    ///     for an unnamed step.
+    ///   - changes: The writes to the graph.
     /// - Throws: The item's own ``GroceryError`` when validation refused it, or
-    ///   ``GroceryError/commitFailed(_:)`` for any other refusal. Nothing stays pending.
-    public func commit(_ changes: () -> Void) throws(GroceryError) {
+    ///   ``GroceryError/commitFailed(_:)`` for any other refusal (a store that cannot write,
+    ///   say). Nothing stays pending.
+    public func commit(actionName: String? = nil, _ changes: () -> Void) throws(GroceryError) {
         precondition(!graph.hasChanges, "GroceryStore.commit: changes were pending before the transaction")
         changes()
         do {
-            try graph.commit(author: Self.author)
+            if let actionName {
+                try graph.commit(author: Self.author, actionName: actionName)
+            } else {
+                try graph.commit(author: Self.author)
+            }
         } catch {
             graph.rollback()
             if case .validationFailed(_, let reason) = error, let grocery = reason as? GroceryError {

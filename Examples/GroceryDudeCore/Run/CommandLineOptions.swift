@@ -1,28 +1,72 @@
-/// What the command line asked for.
-public enum CommandLineOptions: Sendable, Hashable {
-    /// Run interactively when stdin and stdout are terminals, the tour otherwise.
-    case automatic
-    /// Play the script in this file (`-` for standard input).
-    case script(path: String)
-    /// Play the built-in tour, even on a terminal.
-    case tour
-    /// Print the usage.
-    case help
+/// What the command line asked for: what to run, and where the list is kept.
+public struct CommandLineOptions: Sendable, Hashable {
+    /// What to run.
+    public enum Mode: Sendable, Hashable {
+        /// Run interactively when stdin and stdout are terminals, the tour otherwise.
+        case automatic
+        /// Play the script in this file (`-` for standard input).
+        case script(path: String)
+        /// Play the built-in tour, even on a terminal.
+        case tour
+        /// Print the usage.
+        case help
+    }
+
+    /// Where the list is kept, as the command line says (see ``StorageLocation`` for the
+    /// place this resolves to).
+    public enum Storage: Sendable, Hashable {
+        /// The default: the store under `$XDG_DATA_HOME` when interactive, memory otherwise.
+        case automatic
+        /// `--store PATH`: the store in this directory, in every mode.
+        case directory(String)
+        /// `--in-memory`: keep nothing.
+        case inMemory
+    }
+
+    /// What to run.
+    public var mode: Mode
+    /// Where the list is kept.
+    public var storage: Storage
+
+    /// Makes options.
+    ///
+    /// - Parameters:
+    ///   - mode: What to run.
+    ///   - storage: Where the list is kept.
+    public init(mode: Mode = .automatic, storage: Storage = .automatic) {
+        self.mode = mode
+        self.storage = storage
+    }
 
     /// The usage text.
     public static let usage = """
-        usage: grocery-dude [--script FILE | --tour | --help]
+        usage: grocery-dude [--script FILE | --tour | --help] [--store DIR | --in-memory]
 
           (no option)     interactive on a terminal; the scripted tour otherwise
           --script FILE   play FILE (- reads standard input) and print each frame as text
           --tour          play the built-in tour and print each frame as text
+          --store DIR     keep the list in the store in DIR (created when missing), in every
+                          mode, scripts and the tour too
+          --in-memory     keep nothing: start from the sample list, forget it on quit
+
+        storage: on a terminal the list is kept in $XDG_DATA_HOME/grocery-dude/
+          (~/.local/share/grocery-dude/ when XDG_DATA_HOME is unset); every change is on
+          disk before the screen shows it. The first launch starts from the sample list.
+          Quitting saves the cursor (in the store's directory, file \(SavedCursor.fileName));
+          the next launch shows the same item. Without a terminal (scripts, the tour, CI)
+          nothing is kept unless --store is given. A damaged store is repaired: what is
+          intact is kept, the damaged files are kept beside it, and a report says what was
+          lost. Exit status 3: the store is open in another grocery-dude; 4: it cannot be
+          opened (not a Grocery Dude store, unreadable).
 
         keys: arrows, Page Up/Down, Home/End move (Left/Right jump between sections);
           Enter lists or unlists the item (Space too, unless a search is being typed:
           then Space types a space); Tab switches Prepare/Shop; typing searches
           (name CONTAINS[cd]), Backspace edits, Esc clears; Ctrl-N adds, Ctrl-R renames,
           Ctrl-D or Delete asks to delete (y deletes, any other key keeps the item);
-          Ctrl-O imports 5000 items in the background; Ctrl-Z suspends; Ctrl-Q quits.
+          Ctrl-U undoes the last change (list, add, rename, delete) and Ctrl-Y redoes it;
+          Ctrl-O imports 5000 items in the background (an import cannot be undone);
+          Ctrl-Z suspends (so undo is Ctrl-U, not Ctrl-Z); Ctrl-Q quits.
           While the terminal is too small, only Ctrl-Q (and resizing) does anything.
 
         script commands, one per line (# starts a comment):
@@ -31,22 +75,45 @@ public enum CommandLineOptions: Sendable, Hashable {
 
     /// Parses the arguments (without the program name).
     ///
-    /// - Parameter arguments: The arguments.
+    /// - Parameter arguments: The arguments, in any order.
     /// - Returns: The options.
     /// - Throws: ``ScriptError`` (line 0) saying what is wrong.
+    /// - Complexity: O(n) for n arguments.
     public static func parse(_ arguments: [String]) throws(ScriptError) -> CommandLineOptions {
         func fail(_ problem: String) -> ScriptError { ScriptError(line: 0, text: "", problem: problem) }
-        switch arguments.first {
-        case nil: return .automatic
-        case "--help", "-h": return .help
-        case "--tour":
-            guard arguments.count == 1 else { throw fail("--tour takes no argument") }
-            return .tour
-        case "--script":
-            guard arguments.count == 2 else { throw fail("--script needs exactly one FILE") }
-            return .script(path: arguments[1])
-        case let option?:
-            throw fail("unknown option \(option)")
+        var options = CommandLineOptions()
+        var modeOption: String?
+        var storageOption: String?
+        func setMode(_ mode: Mode, _ option: String) throws(ScriptError) {
+            if let modeOption { throw fail("\(option) cannot be combined with \(modeOption)") }
+            modeOption = option
+            options.mode = mode
         }
+        func setStorage(_ storage: Storage, _ option: String) throws(ScriptError) {
+            if let storageOption { throw fail("\(option) cannot be combined with \(storageOption)") }
+            storageOption = option
+            options.storage = storage
+        }
+        var index = 0
+        while index < arguments.count {
+            let option = arguments[index]
+            index += 1
+            func value(_ name: String) throws(ScriptError) -> String {
+                guard index < arguments.count, !arguments[index].isEmpty else { throw fail("\(option) needs \(name)") }
+                defer { index += 1 }
+                return arguments[index]
+            }
+            switch option {
+            case "--help", "-h": try setMode(.help, option)
+            case "--tour": try setMode(.tour, option)
+            case "--script": try setMode(.script(path: try value("exactly one FILE")), option)
+            case "--store": try setStorage(.directory(try value("a directory")), option)
+            case "--in-memory": try setStorage(.inMemory, option)
+            default:
+                if modeOption == "--script" && !option.hasPrefix("-") { throw fail("--script needs exactly one FILE") }
+                throw fail("unknown option \(option)")
+            }
+        }
+        return options
     }
 }

@@ -1,22 +1,25 @@
 import Foundation
 
-/// The `grocery-dude` command: reads the options and runs the app interactively, a script,
-/// or the tour.
+/// The `grocery-dude` command: reads the options, opens the groceries where they are kept,
+/// and runs the app interactively, a script, or the tour.
 ///
-/// Exit statuses: 0 when the app or script ran to its end, 2 for a bad option, an unreadable
+/// Exit statuses: 0 when the app or script ran to its end; 2 for a bad option, an unreadable
 /// script or a malformed script line (reported with its line number on standard error before
-/// anything is played).
+/// anything is played); 3 when the store is open in another process; 4 when it cannot be
+/// opened (see ``StoreOpenError``).
 @MainActor
 public enum GroceryDudeCommand {
     /// Runs the command.
     ///
     /// - Parameters:
     ///   - arguments: The arguments, without the program name.
+    ///   - environment: The environment, for `XDG_DATA_HOME` and `HOME`.
     ///   - output: Receives each line for standard output; `print` by default.
     ///   - errors: Receives each line for standard error.
     /// - Returns: The exit status.
     public static func run(
         arguments: [String],
+        environment: [String: String] = ProcessInfo.processInfo.environment,
         output: @escaping (String) -> Void = { print($0) },
         errors: @escaping (String) -> Void = { line in
             FileHandle.standardError.write(Data((line + "\n").utf8))
@@ -30,12 +33,13 @@ public enum GroceryDudeCommand {
             errors(CommandLineOptions.usage)
             return 2
         }
-        switch options {
+        let scripted = StorageLocation.resolve(options.storage, interactive: false, environment: environment)
+        switch options.mode {
         case .help:
             output(CommandLineOptions.usage)
             return 0
         case .tour:
-            return await play(Tour.script, named: "tour", output: output, errors: errors)
+            return await play(Tour.script, named: "tour", location: scripted, output: output, errors: errors)
         case .script(let path):
             let text: String
             do {
@@ -44,19 +48,29 @@ public enum GroceryDudeCommand {
                 errors("grocery-dude: cannot read script \(path): \(error.localizedDescription)")
                 return 2
             }
-            return await play(text, named: path, output: output, errors: errors)
+            return await play(text, named: path, location: scripted, output: output, errors: errors)
         case .automatic:
             if RawTerminal.isInteractive {
-                let session = InteractiveSession()
+                let location = StorageLocation.resolve(options.storage, interactive: true, environment: environment)
+                let opened: Opened
+                do {
+                    opened = try open(location, errors: errors)
+                } catch {
+                    errors("grocery-dude: \(error)")
+                    return error.exitStatus
+                }
+                let session = InteractiveSession(
+                    makeApp: { size in opened.makeApp(size: size) },
+                    willEnd: { app in opened.finish(app, errors: errors) })
                 if await session.run() { return 0 }
+                opened.store.close()
             }
-            return await play(Tour.script, named: "tour", output: output, errors: errors)
+            return await play(Tour.script, named: "tour", location: scripted, output: output, errors: errors)
         }
     }
 
-    /// Builds the app and the graph under it: the one place that decides where the groceries
-    /// come from (the seeded in-memory store today), for the interactive session, the tour
-    /// and scripts alike.
+    /// Builds an app over the sample groceries in memory, at a terminal size (the benchmarks'
+    /// app).
     ///
     /// - Parameter size: The terminal size to draw frames for.
     /// - Returns: A new app.
@@ -64,9 +78,55 @@ public enum GroceryDudeCommand {
         GroceryApp(store: GroceryStore(), size: size)
     }
 
+    /// The groceries, opened where they are kept, and what the app should start with.
+    struct Opened {
+        let store: GroceryStore
+        let location: StorageLocation
+        let notice: GroceryStore.OpenNotice?
+        let cursor: SavedCursor?
+
+        /// The app over the groceries, with the saved cursor restored and the damage notice
+        /// (if any) on the status line.
+        @MainActor
+        func makeApp(size: TerminalSize) -> GroceryApp {
+            let app = GroceryApp(store: store, size: size)
+            if let cursor { app.restore(cursor) }
+            if let notice { app.status = notice.status }
+            return app
+        }
+
+        /// Saves the cursor and closes the store, at the end of a run.
+        @MainActor
+        func finish(_ app: GroceryApp, errors: (String) -> Void) {
+            if case .directory(let directory) = location {
+                do {
+                    try app.savedCursor().save(in: directory)
+                } catch {
+                    errors("grocery-dude: could not save the cursor: \(error.localizedDescription)")
+                }
+            }
+            store.close()
+        }
+    }
+
+    /// Opens the groceries at a location: the sample list in memory, or the store in a
+    /// directory (writing the damage report, if any, to `errors`).
+    static func open(_ location: StorageLocation, errors: (String) -> Void) throws(StoreOpenError) -> Opened {
+        switch location {
+        case .inMemory:
+            return Opened(store: GroceryStore(), location: location, notice: nil, cursor: nil)
+        case .directory(let directory):
+            let (store, notice) = try GroceryStore.open(at: directory)
+            for line in notice?.details ?? [] { errors(line) }
+            let cursor = store.wasSeeded ? nil : SavedCursor.load(from: directory)
+            return Opened(store: store, location: location, notice: notice, cursor: cursor)
+        }
+    }
+
     /// Parses and plays a script; a malformed line stops everything before it starts.
     private static func play(
-        _ text: String, named name: String, output: @escaping (String) -> Void, errors: (String) -> Void
+        _ text: String, named name: String, location: StorageLocation, output: @escaping (String) -> Void,
+        errors: @escaping (String) -> Void
     ) async -> Int32 {
         let script: [ScriptLine]
         do {
@@ -75,7 +135,16 @@ public enum GroceryDudeCommand {
             errors("grocery-dude: \(name): \(error)")
             return 2
         }
-        await ScriptPlayer(app: makeApp(size: .script), output: output).play(script)
+        let opened: Opened
+        do {
+            opened = try open(location, errors: errors)
+        } catch {
+            errors("grocery-dude: \(error)")
+            return error.exitStatus
+        }
+        let app = opened.makeApp(size: .script)
+        await ScriptPlayer(app: app, output: output).play(script)
+        opened.finish(app, errors: errors)
         return 0
     }
 

@@ -13,7 +13,8 @@ import Darwin
 /// marks that should fade — then handles everything that is already waiting (every buffered
 /// key) and draws once, writing only the lines that changed. It never wakes on a timer while
 /// idle. Ctrl-Z (or SIGTSTP) puts the terminal back and suspends; SIGCONT redraws.
-/// SIGTERM, SIGHUP and SIGINT put the terminal back and end the process by that signal.
+/// SIGTERM, SIGHUP and SIGINT put the terminal back, let the app save (``init(makeApp:willEnd:)``)
+/// and end the process by that signal.
 @MainActor
 public final class InteractiveSession {
     /// How long input must stay quiet after an escape byte before it is the Escape key.
@@ -25,15 +26,24 @@ public final class InteractiveSession {
 
     private let terminal = RawTerminal()
     private let makeApp: @MainActor (TerminalSize) -> GroceryApp
+    private let willEnd: @MainActor (GroceryApp) -> Void
     private var updater = ScreenUpdater()
     private var fadeTask: Task<Void, Never>?
 
     /// Makes a session; nothing happens until ``run()``.
     ///
-    /// - Parameter makeApp: Builds the app for the terminal's size (see
-    ///   ``GroceryDudeCommand/makeApp(size:)``).
-    public init(makeApp: @escaping @MainActor (TerminalSize) -> GroceryApp = GroceryDudeCommand.makeApp(size:)) {
+    /// - Parameters:
+    ///   - makeApp: Builds the app for the terminal's size (see
+    ///     ``GroceryDudeCommand/makeApp(size:)``).
+    ///   - willEnd: Called once with the app when the session ends — the user quit, input
+    ///     closed, or a terminating signal arrived (then before the process ends by it) —
+    ///     to save what should outlive the process.
+    public init(
+        makeApp: @escaping @MainActor (TerminalSize) -> GroceryApp = GroceryDudeCommand.makeApp(size:),
+        willEnd: @escaping @MainActor (GroceryApp) -> Void = { _ in }
+    ) {
         self.makeApp = makeApp
+        self.willEnd = willEnd
     }
 
     /// Runs until the user quits, standard input closes, or a terminating signal arrives (the
@@ -51,10 +61,19 @@ public final class InteractiveSession {
         }
         Self.startReader(inbox)
         draw(app)
+        await loop(app, inbox: inbox)
+        terminal.restore()
+        willEnd(app)
+        return true
+    }
+
+    /// Handles what arrives until the user quits or input closes.
+    private func loop(_ app: GroceryApp, inbox: SessionInbox) async {
         for await _ in inbox.wakeUps {
             let batch = inbox.take()
             if let number = batch.terminatingSignal {
                 terminal.restore()
+                willEnd(app)
                 Self.die(by: number)
             }
             if batch.continued { resume(app) }
@@ -71,15 +90,14 @@ public final class InteractiveSession {
                     break  // the keys typed after Ctrl-Z wait for the user to come back
                 }
                 app.press(key)
-                if app.isFinished { return true }
+                if app.isFinished { return }
             }
-            if batch.inputClosed || app.isFinished { return true }
+            if batch.inputClosed || app.isFinished { return }
             startRequestedImport(app, inbox: inbox)
             draw(app)
             scheduleFade(app, inbox: inbox, keepCurrent: batch.keys.isEmpty && batch.importEvents.isEmpty)
             if suspend { self.suspend(app) }
         }
-        return true
     }
 
     // MARK: Steps

@@ -19,6 +19,10 @@ public enum ScriptCommand: Sendable, Hashable {
     case rename(String)
     /// `delete`: deletes the selected item.
     case delete
+    /// `undo`: undoes the last action, as Ctrl-U does.
+    case undo
+    /// `redo`: redoes the last undone action, as Ctrl-Y does.
+    case redo
     /// `import N`, or `import-fail N` for a source that fails after half the items: runs a
     /// background import to its end.
     case importItems(count: Int, failing: Bool)

@@ -22,7 +22,7 @@ public enum ScriptParser {
     /// The commands and the arguments they take, for error messages.
     public static let syntax = [
         "key NAME", "type TEXT", "toggle", "tab [prepare|shop]", "escape", "select NAME", "add NAME",
-        "rename NAME", "delete", "import N", "import-fail N", "frame", "size W H", "say TEXT", "quit",
+        "rename NAME", "delete", "undo", "redo", "import N", "import-fail N", "frame", "size W H", "say TEXT", "quit",
     ]
 
     /// Parses a script.
@@ -92,6 +92,8 @@ public enum ScriptParser {
         case "add": return .add(try text())
         case "rename": return .rename(try text())
         case "delete": return try noArgument(.delete)
+        case "undo": return try noArgument(.undo)
+        case "redo": return try noArgument(.redo)
         case "import": return .importItems(count: try count(), failing: false)
         case "import-fail": return .importItems(count: try count(), failing: true)
         case "frame": return try noArgument(.frame)

@@ -37,6 +37,8 @@ public final class ScriptPlayer {
             case .add(let name): app.add(name: name)
             case .rename(let name): app.renameSelected(to: name)
             case .delete: app.deleteSelected()
+            case .undo: app.undo()
+            case .redo: app.redo()
             case .importItems(let count, let failing):
                 await runImport(count: count, failingAt: failing ? count / 2 : nil)
             case .frame: printFrame(line: line.number)

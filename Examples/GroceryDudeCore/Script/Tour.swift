@@ -41,6 +41,12 @@ public enum Tour {
         frame
         key y
         frame
+        say Ctrl-U undoes the delete: the row comes back, animated, with the cursor on it.
+        key ctrl-u
+        frame
+        say Ctrl-Y redoes it. (Ctrl-Z suspends, as in every terminal program.)
+        key ctrl-y
+        frame
         say Ctrl-O imports 5000 items built off the main actor, committed in one batch.
         import 5000
         frame

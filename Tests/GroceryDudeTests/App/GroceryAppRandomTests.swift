@@ -24,12 +24,14 @@ struct GroceryAppRandomTests {
         let keys: [Key] = [.up, .down, .pageUp, .pageDown, .home, .end, .left, .right, .tab, .space, .escape, .backspace]
         let words = ["a", "e", "jam", "o", "Mi", "é", "zz", "\"", "%@", "\\"]
         for step in 0..<80 {
-            switch Int.random(in: 0..<10, using: &rng) {
+            switch Int.random(in: 0..<12, using: &rng) {
             case 0...4: app.press(keys.randomElement(using: &rng)!)
             case 5: app.type(words.randomElement(using: &rng)!)
             case 6: app.add(name: "New \(step)")
             case 7: app.renameSelected(to: "\(words.randomElement(using: &rng)!) \(step)")
             case 8: app.deleteSelected()
+            case 9: app.undo()
+            case 10: app.redo()
             default: await runImport(app, count: Int.random(in: 1...30, using: &rng))
             }
             let screen = app.visibleScreen

@@ -171,6 +171,9 @@ struct GroceryDudeBinaryTests {
         #expect(run.output.contains("Rename to: Oat drink_"))
         #expect(run.output.contains("Delete \"Oat drink\"? y deletes, any other key keeps it"))
         #expect(run.output.contains("deleted Oat drink"))
+        #expect(run.output.contains("undid Delete Oat drink"), "the tour shows an undo frame")
+        #expect(run.output.contains("redid Delete Oat drink"), "and a redo frame")
+        #expect(run.output.contains(">*[ ] Oat drink"), "the undone delete brings the row back, marked, under the cursor")
     }
 
     @Test func theHelpNamesTheKeys() throws {
@@ -178,6 +181,24 @@ struct GroceryDudeBinaryTests {
         #expect(run.status == 0)
         #expect(run.output.contains("Space types a space"))
         #expect(run.output.contains("Ctrl-D or Delete asks to delete"))
-        #expect(run.output.contains("Ctrl-Z suspends"))
+        #expect(run.output.contains("Ctrl-Z suspends (so undo is Ctrl-U, not Ctrl-Z)"))
+        #expect(run.output.contains("Ctrl-U undoes the last change"))
+        #expect(run.output.contains("Ctrl-Y redoes it"))
+        #expect(run.output.contains("--store DIR"))
+        #expect(run.output.contains("--in-memory"))
+        #expect(run.output.contains("$XDG_DATA_HOME/grocery-dude/"))
+    }
+
+    @Test func aSecondInstanceOnTheSameStoreSaysItIsLocked() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let terminal = try TerminalRun(arguments: ["--store", directory.path])
+        terminal.wait("the first frame") { terminal.text.contains(" Grocery Dude ") }
+        let second = try Self.run(arguments: ["--store", directory.path, "--tour"])
+        #expect(second.status == 3)
+        #expect(second.errors.contains("is already open in another grocery-dude; quit that one first"), "\(second.errors)")
+        #expect(second.output.isEmpty)
+        terminal.type(Array("\u{11}".utf8))  // Ctrl-Q
+        terminal.waitForExit()
     }
 }

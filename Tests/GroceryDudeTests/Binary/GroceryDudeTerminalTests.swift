@@ -20,7 +20,19 @@ final class TerminalRun: @unchecked Sendable {
         let bytes = Mutex<[UInt8]>([])
     }
 
-    init(width: UInt16 = 80, height: UInt16 = 20) throws {
+    /// Where the app keeps its list (`XDG_DATA_HOME`): a fresh temporary directory (removed
+    /// with the run) unless given.
+    let dataHome: URL
+    private let ownsDataHome: Bool
+
+    /// Starts the app on a new pseudo-terminal.
+    ///
+    /// - Parameters:
+    ///   - arguments: The app's arguments.
+    ///   - dataHome: `XDG_DATA_HOME` for the app; a new temporary directory when `nil`.
+    init(width: UInt16 = 80, height: UInt16 = 20, arguments: [String] = [], dataHome: URL? = nil) throws {
+        ownsDataHome = dataHome == nil
+        self.dataHome = try dataHome ?? makeTemporaryDirectory()
         // posix_openpt and friends are not imported; use the Linux interface they wrap.
         let getNumber: UInt = 0x8004_5430  // TIOCGPTN
         let setLock: UInt = 0x4004_5431  // TIOCSPTLCK
@@ -35,7 +47,11 @@ final class TerminalRun: @unchecked Sendable {
         var size = winsize(ws_row: height, ws_col: width, ws_xpixel: 0, ws_ypixel: 0)
         _ = ioctl(master, UInt(TIOCSWINSZ), &size)
         process.executableURL = try GroceryDudeBinaryTests.executable()
-        process.arguments = []
+        process.arguments = arguments
+        // Interactive runs keep the list under XDG_DATA_HOME: never the real home folder.
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_DATA_HOME"] = self.dataHome.path
+        process.environment = environment
         let terminal = FileHandle(fileDescriptor: slave, closeOnDealloc: false)
         process.standardInput = terminal
         process.standardOutput = terminal
@@ -62,6 +78,7 @@ final class TerminalRun: @unchecked Sendable {
         }
         close(slave)
         close(master)
+        if ownsDataHome { try? FileManager.default.removeItem(at: dataHome) }
     }
 
     /// Everything the app wrote so far, as text.
@@ -190,5 +207,27 @@ struct GroceryDudeTerminalTests {
         #expect(!update.contains("Grocery Dude"), "the title line did not change")
         #expect(!update.contains(TerminalRun.endOfWholeFrame), "no whole frame")
         #expect(update.components(separatedBy: ";1H").count - 1 == 2, "\(update.debugDescription)")
+    }
+
+    @Test func aRelaunchShowsTheSameListWithTheCursorOnTheSameItem() throws {
+        let dataHome = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dataHome) }
+        let first = try TerminalRun(dataHome: dataHome)
+        first.wait("the first frame") { first.text.contains(" Grocery Dude ") && first.text.contains(TerminalRun.endOfWholeFrame) }
+        // Bathroom: Dental floss, Hand soap, Shampoo…; Down, Down, Enter lists Shampoo.
+        first.type(Array("\u{1B}[B\u{1B}[B\r".utf8))
+        first.wait("the item to be listed") { first.text.contains("listed Shampoo") }
+        first.type(Array("\u{11}".utf8))  // Ctrl-Q
+        try #require(first.waitForExit())
+        let store = dataHome.appendingPathComponent("grocery-dude")
+        #expect(FileManager.default.fileExists(atPath: store.appendingPathComponent("journal").path), "the list is kept under XDG_DATA_HOME")
+        #expect(FileManager.default.fileExists(atPath: store.appendingPathComponent("grocery-dude-cursor.json").path))
+
+        let second = try TerminalRun(dataHome: dataHome)
+        second.wait("the first frame") { second.text.contains(" Grocery Dude ") && second.text.contains(TerminalRun.endOfWholeFrame) }
+        #expect(second.text.contains("42 items · 10 listed"), "the change was kept")
+        #expect(second.text.contains("> [x] Shampoo"), "the cursor is on Shampoo again: \(second.text.debugDescription)")
+        second.type(Array("\u{11}".utf8))
+        try #require(second.waitForExit())
     }
 }

@@ -94,12 +94,30 @@ struct ScriptParserTests {
     }
 
     @Test func commandLineOptions() throws {
-        #expect(try CommandLineOptions.parse([]) == .automatic)
-        #expect(try CommandLineOptions.parse(["--tour"]) == .tour)
-        #expect(try CommandLineOptions.parse(["--help"]) == .help)
-        #expect(try CommandLineOptions.parse(["--script", "a.txt"]) == .script(path: "a.txt"))
+        #expect(try CommandLineOptions.parse([]) == CommandLineOptions(mode: .automatic))
+        #expect(try CommandLineOptions.parse(["--tour"]) == CommandLineOptions(mode: .tour))
+        #expect(try CommandLineOptions.parse(["--help"]) == CommandLineOptions(mode: .help))
+        #expect(try CommandLineOptions.parse(["--script", "a.txt"]) == CommandLineOptions(mode: .script(path: "a.txt")))
         #expect(throws: ScriptError.self) { try CommandLineOptions.parse(["--script"]) }
         #expect(throws: ScriptError.self) { try CommandLineOptions.parse(["--script", "a", "b"]) }
         #expect(throws: ScriptError.self) { try CommandLineOptions.parse(["--colour"]) }
+    }
+
+    @Test func storageOptions() throws {
+        #expect(try CommandLineOptions.parse(["--store", "/tmp/list"]) == CommandLineOptions(storage: .directory("/tmp/list")))
+        #expect(try CommandLineOptions.parse(["--in-memory"]) == CommandLineOptions(storage: .inMemory))
+        #expect(
+            try CommandLineOptions.parse(["--in-memory", "--script", "a.txt"])
+                == CommandLineOptions(mode: .script(path: "a.txt"), storage: .inMemory))
+        #expect(
+            try CommandLineOptions.parse(["--tour", "--store", "d"]) == CommandLineOptions(mode: .tour, storage: .directory("d")))
+        #expect(throws: ScriptError.self) { try CommandLineOptions.parse(["--store"]) }
+        #expect(throws: ScriptError.self) { try CommandLineOptions.parse(["--store", "d", "--in-memory"]) }
+        #expect(throws: ScriptError.self) { try CommandLineOptions.parse(["--tour", "--script", "a"]) }
+    }
+
+    @Test func undoAndRedoParse() throws {
+        #expect(try ScriptParser.parse("undo\nredo").map(\.command) == [.undo, .redo])
+        #expect(throws: ScriptError.self) { try ScriptParser.parse("undo 2") }
     }
 }

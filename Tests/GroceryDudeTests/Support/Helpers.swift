@@ -60,3 +60,17 @@ func runImport(_ app: GroceryApp, count: Int, failingAt: Int? = nil) async -> [I
     }
     return seen
 }
+
+/// Makes a new empty directory under the system's temporary directory; the caller removes it.
+func makeTemporaryDirectory() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("grocery-dude-test-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+/// Runs `body` with a new empty temporary directory, removed afterwards.
+func withTemporaryDirectory<Result>(_ body: (URL) async throws -> Result) async throws -> Result {
+    let url = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: url) }
+    return try await body(url)
+}

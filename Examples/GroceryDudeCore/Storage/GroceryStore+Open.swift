@@ -1,0 +1,104 @@
+import Foundation
+import FetchedResultsKit
+
+/// Why the groceries could not be opened. The command prints it and exits with
+/// ``exitStatus``; the app never starts on a list it could not read.
+public enum StoreOpenError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Another process (another `grocery-dude`, most likely) has the store open.
+    case locked(path: String)
+    /// The store cannot be opened (not a Grocery Dude store, another schema, unreadable),
+    /// or could not be salvaged.
+    case unusable(path: String, reason: String)
+
+    /// The exit status: 3 for a locked store, 4 for one that cannot be opened.
+    public var exitStatus: Int32 {
+        switch self {
+        case .locked: 3
+        case .unusable: 4
+        }
+    }
+
+    /// What to tell the user.
+    public var description: String {
+        switch self {
+        case .locked(let path):
+            "the grocery list at \(path) is already open in another grocery-dude; quit that one first (or use --store DIR for another list, --in-memory for none)"
+        case .unusable(let path, let reason):
+            "cannot open the grocery list at \(path): \(reason); nothing was changed there (use --store DIR for another list, --in-memory for none)"
+        }
+    }
+}
+
+extension GroceryStore {
+    /// What opening a kept store found, for the user.
+    public struct OpenNotice: Sendable, Hashable {
+        /// The whole story, for standard error (before the screen starts): what was damaged,
+        /// the salvage report, where the damaged files were kept.
+        public var details: [String]
+        /// One line for the status line of the first frame.
+        public var status: String
+    }
+
+    /// The classes the Grocery Dude store keeps.
+    public static let storeSchema: StoreSchema = {
+        do {
+            return try StoreSchema([Item.self, Location.self, Aisle.self])
+        } catch {
+            preconditionFailure("internal inconsistency: the grocery classes cannot be stored: \(error)")
+        }
+    }()
+
+    /// Opens the groceries kept in a directory: the store there, created (and seeded, in one
+    /// durable commit) when there is none.
+    ///
+    /// A damaged store is first refused, then opened again in salvage mode: every intact
+    /// change is kept, the damaged files are kept beside it, and the notice says what was
+    /// lost. A salvaged store is never seeded again, even when nothing survived: the user
+    /// sees what is left and the report.
+    ///
+    /// - Parameter directory: The store's directory.
+    /// - Returns: The groceries, and a notice when the store was damaged (`nil` otherwise).
+    /// - Throws: ``StoreOpenError``: locked by another process, or unusable.
+    /// - Complexity: O(n + j) for n saved objects and j journal bytes.
+    public static func open(at directory: URL) throws(StoreOpenError) -> (store: GroceryStore, notice: OpenNotice?) {
+        let path = directory.path
+        func failure(_ error: GraphStoreError) -> StoreOpenError {
+            if case .locked = error { return .locked(path: path) }
+            return .unusable(path: path, reason: error.description)
+        }
+        do {
+            let durable = try GraphStore.open(at: directory, schema: storeSchema, options: GraphStore.Options(recovery: .refuse))
+            return (GroceryStore(graph: durable.graph, seedIfEmpty: true, durableStore: durable), nil)
+        } catch {
+            switch error {
+            case .damaged, .corruptRecord: break
+            default: throw failure(error)
+            }
+            let durable: GraphStore
+            do {
+                durable = try GraphStore.open(at: directory, schema: storeSchema, options: GraphStore.Options(recovery: .salvage))
+            } catch let salvage {
+                throw failure(salvage)
+            }
+            let report = durable.openReport
+            let store = GroceryStore(graph: durable.graph, seedIfEmpty: false, durableStore: durable)
+            return (store, damageNotice(path: path, damage: error, report: report, itemsLeft: store.items.count))
+        }
+    }
+
+    /// The notice for a store that was damaged and salvaged.
+    static func damageNotice(path: String, damage: GraphStoreError, report: GraphStore.OpenReport, itemsLeft: Int) -> OpenNotice {
+        let lostChanges = report.lostSequences.reduce(0) { $0 + Int($1.upperBound - $1.lowerBound) + 1 }
+        let details = [
+            "grocery-dude: the grocery list at \(path) is damaged: \(damage)",
+            "grocery-dude: opened it again in salvage mode, keeping every intact change:",
+        ] + report.description.split(separator: "\n").map { "  \($0)" }
+        func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+        var lost: [String] = []
+        if lostChanges > 0 { lost.append(plural(lostChanges, "change")) }
+        if !report.lostObjects.isEmpty { lost.append(plural(report.lostObjects.count, "object")) }
+        let status = "repaired a damaged list: lost \(lost.isEmpty ? "nothing" : lost.joined(separator: ", ")); "
+            + "\(plural(itemsLeft, "item")) kept (see standard error)"
+        return OpenNotice(details: details, status: status)
+    }
+}
