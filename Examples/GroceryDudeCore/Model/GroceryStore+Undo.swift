@@ -47,7 +47,7 @@ extension GroceryStore {
                 undoManager.removeAllActions()
                 throw .undoRefused(
                     action: name, isRedo: !undo,
-                    reason: "an import since changed the same lists and cannot be undone; undo history cleared")
+                    reason: "an import since changed the same items and cannot be undone; undo history cleared")
             case .nothingToUndo, .nothingToRedo:
                 return nil
             case .pendingChanges, .commitFailed:

@@ -1,8 +1,11 @@
 /// A recorded property (or, for `property` −1, the object's existence; −2, any property of
-/// an object the step inserted): what a step recorded and what a later commit touched.
+/// an object the step inserted): what a step recorded and what a later commit touched. A
+/// to-many relationship is recorded member by member, since reversing it touches only the
+/// members it gained or lost: another commit may add other members without a conflict.
 internal struct _UndoKey: Hashable {
     let objectID: ObjectID
     let property: Int
+    var member: ObjectID? = nil
 }
 
 /// What reversing one commit needs.
@@ -85,9 +88,13 @@ extension ObjectGraph {
         guard recorded else {
             var keys = Set<_UndoKey>()
             for id in changes.deleted { keys.insert(_UndoKey(objectID: id, property: -1)) }
-            for (id, changed) in changes.updated {
+            for entry in _pending where !entry.isDeleted {
+                let id = entry.object.objectID
+                guard let changed = changes.updated[id] else { continue }
                 keys.insert(_UndoKey(objectID: id, property: -2))
-                changed.forEachIndex { keys.insert(_UndoKey(objectID: id, property: $0.rawValue)) }
+                for (index, saved) in entry.originals where changed.contains(PropertyIndex(index)) {
+                    _insertKeys(id, index, saved, into: &keys)
+                }
             }
             manager.noteUnrecorded(keys)
             return
@@ -108,10 +115,22 @@ extension ObjectGraph {
                 let originals = entry.originals.filter { changed.contains(PropertyIndex($0.index)) }
                 record.updated.append((entry.object, originals))
                 keys.insert(_UndoKey(objectID: id, property: -1))
-                for (index, _) in originals { keys.insert(_UndoKey(objectID: id, property: index)) }
+                for (index, saved) in originals { _insertKeys(id, index, saved, into: &keys) }
             }
         }
         manager.record(_UndoStep(actionName: _pendingActionName, record: record, keys: keys))
+    }
+
+    /// The keys of one changed property: the property, or for a to-many relationship each
+    /// member it gained or lost.
+    private func _insertKeys(_ id: ObjectID, _ index: Int, _ saved: any _SavedValue, into keys: inout Set<_UndoKey>) {
+        guard let delta = saved as? any _MembershipChange else {
+            keys.insert(_UndoKey(objectID: id, property: index))
+            return
+        }
+        for member in delta.addedMembers + delta.removedMembers {
+            keys.insert(_UndoKey(objectID: id, property: index, member: member.objectID))
+        }
     }
 
     /// Applies the reverse of a step and commits it; on failure the graph is as it was.

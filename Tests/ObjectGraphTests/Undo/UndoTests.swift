@@ -242,6 +242,30 @@ struct UndoTests {
         #expect(other.objects(of: Item.self).contains { $0.name == "Imported" })
     }
 
+    @Test func aToManyRelationshipConflictsMemberByMember() throws {
+        let (graph, undo) = try makeGraph()
+        let home = try #require(graph.objects(of: Location.self).first { $0.name == "Home" })
+        let added = graph.insert(Item())
+        added.name = "Jam"
+        added.location = home                 // home.items gains Jam
+        try graph.commit(actionName: "Add Jam")
+        // An import adds another item to the same location: no conflict with Jam's step.
+        var batch = GraphBatch()
+        batch.insert(Item.self, values: ["name": "Imported"], relationships: ["location": [.existing(home.objectID)]])
+        try graph.apply(batch)
+        try undo.undo()
+        #expect(added.isDeleted)
+        #expect(home.items.map(\.name).sorted() == ["Eggs", "Imported", "Milk"])
+        // Moving the very member the step added does conflict.
+        try undo.redo()
+        let jam = try #require(graph.objects(of: Item.self).first { $0.name == "Jam" })
+        undo.nonUndoableAuthors = ["sync"]
+        jam.location = nil
+        try graph.commit(author: "sync")
+        #expect(throws: UndoError.self) { try undo.undo() }
+        #expect(!jam.isDeleted && jam.location == nil)
+    }
+
     @Test func aFailedUndoChangesNothingAndKeepsTheStep() throws {
         let graph = ObjectGraph()
         let undo = GraphUndoManager()
