@@ -22,6 +22,7 @@ let all: [Benchmark] = [
     searchKeystrokeBenchmarks(),
     orderedBenchmarks(),
     predicateParseBenchmarks(),
+    storeBenchmarks(),
 ].flatMap { $0 }
 
 var arguments = Array(CommandLine.arguments.dropFirst())
