@@ -13,6 +13,10 @@ import ObjectGraph
 // limit measured in the same run on the same disk: writing and syncing as many bytes to a
 // plain file in the store's directory, or building the same objects in memory.
 
+/// Objects per store: a million, or `FRK_STORE_OBJECTS` (a smaller store, to profile a row
+/// under callgrind).
+private let storeObjects = ProcessInfo.processInfo.environment["FRK_STORE_OBJECTS"].flatMap { Int($0) } ?? million
+
 /// The schema of the graph group's model.
 private let benchSchema: StoreSchema = {
     do {
@@ -193,7 +197,7 @@ func storeBenchmarks() -> [Benchmark] {
             // durable when it returns, on a store of a million items; the baseline appends as
             // many bytes as the commit added to the journal to a plain file and syncs it.
             let bench = BenchStore(options: benchOptions(synchronous: true))
-            let shape = CommitShape(graph: bench.store.graph, count: million)
+            let shape = CommitShape(graph: bench.store.graph, count: storeObjects)
             compactBenchStore(bench.store)
             let plain = PlainFile(path: bench.directory.url.path + "/baseline", truncate: true)
             var recordBytes = 0
@@ -222,7 +226,7 @@ func storeBenchmarks() -> [Benchmark] {
             let directory = TemporaryDirectory()
             do {
                 let store = openBenchStore(at: directory.url, options: benchOptions(synchronous: false))
-                _ = populate(store.graph, count: million)
+                _ = populate(store.graph, count: storeObjects)
                 compactBenchStore(store)
                 writeJournal(store.graph, commits: 10_000)
                 store.close()
@@ -231,14 +235,14 @@ func storeBenchmarks() -> [Benchmark] {
                 subject: { stopwatch in
                     releaseFreedMemory()
                     let store = stopwatch.measure { openBenchStore(at: directory.url, options: benchOptions(synchronous: true)) }
-                    precondition(store.openReport.replayedCommits == 10_000 && store.graph.count(of: BenchItem.self) == million)
+                    precondition(store.openReport.replayedCommits == 10_000 && store.graph.count(of: BenchItem.self) == storeObjects)
                     store.close()
                 },
                 baseline: { stopwatch in
                     releaseFreedMemory()
                     let graph = ObjectGraph()
-                    let items = stopwatch.measure { populate(graph, count: million) }
-                    precondition(items.count == million)
+                    let items = stopwatch.measure { populate(graph, count: storeObjects) }
+                    precondition(items.count == storeObjects)
                     withExtendedLifetime(directory) {}
                 }
             )
@@ -247,7 +251,7 @@ func storeBenchmarks() -> [Benchmark] {
             // A compaction of a million items: the snapshot written and synced, a new journal,
             // both renamed into place with the directory synced.
             let bench = BenchStore(options: benchOptions(synchronous: true))
-            _ = populate(bench.store.graph, count: million)
+            _ = populate(bench.store.graph, count: storeObjects)
             compactBenchStore(bench.store)
             let buffer = filler(count: bench.directory.size(of: "snapshot"))
             return .init(
@@ -264,9 +268,9 @@ func storeBenchmarks() -> [Benchmark] {
             // Bytes on disk per object of a compacted store (snapshot and journal), against the
             // same objects as JSON; the times compare a compaction with saving that JSON.
             let bench = BenchStore(options: benchOptions(synchronous: true))
-            _ = populate(bench.store.graph, count: million)
+            _ = populate(bench.store.graph, count: storeObjects)
             compactBenchStore(bench.store)
-            let objects = Double(million + locationCount)
+            let objects = Double(storeObjects + locationCount)
             let plain = jsonGraph(bench.store.graph)
             var jsonBytes = 0
             return .init(
