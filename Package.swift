@@ -38,7 +38,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "Benchmarks",
-            dependencies: ["ObjectGraph", "ListUpdates", "FetchedResults", "HeapStats", "GroceryDudeCore"],
+            dependencies: ["ObjectGraph", "ListUpdates", "FetchedResults", "GraphStore", "HeapStats", "GroceryDudeCore"],
             path: "Benchmarks",
             exclude: ["HeapStats"],
             swiftSettings: settings

@@ -4,13 +4,13 @@ import ObjectGraph
 // plain Swift class with the same stored properties.
 
 /// A location of the benchmark model.
-private final class BenchLocation: GraphObject {
+final class BenchLocation: GraphObject {
     @Attribute var name = ""
     @Relationship var items: Set<BenchItem>
 }
 
 /// An item: three attributes and a to-one relationship whose inverse is a to-many.
-private final class BenchItem: GraphObject {
+final class BenchItem: GraphObject {
     @Attribute var name = ""
     @Attribute var quantity = 0
     @Attribute var listed = false
@@ -45,11 +45,11 @@ private final class PlainItem {
     }
 }
 
-private let million = 1_000_000
-private let locationCount = 100
+let million = 1_000_000
+let locationCount = 100
 
 /// Inserts `count` items spread over `locationCount` locations and commits them.
-private func populate(_ graph: ObjectGraph, count: Int) -> [BenchItem] {
+func populate(_ graph: ObjectGraph, count: Int) -> [BenchItem] {
     let locations = (0..<locationCount).map { index in
         let location = graph.insert(BenchLocation())
         location.name = "Location \(index)"
@@ -99,14 +99,20 @@ private func populateNotes(_ graph: ObjectGraph, count: Int) -> [BenchNote] {
 /// A graph of `count` items in `locationCount` locations (committed) and the writes of one
 /// controller-style commit on it: 100 name updates, 10 deletes (each removing an item from
 /// its location's 1/100 share of the items) and 10 inserts related to a location.
-private final class CommitShape {
-    let graph = ObjectGraph()
+final class CommitShape {
+    let graph: ObjectGraph
     var items: [BenchItem]
     let locations: [BenchLocation]
     var rng = SystemRandomNumberGenerator()
     var round = 0
 
-    init(count: Int) {
+    convenience init(count: Int) {
+        self.init(graph: ObjectGraph(), count: count)
+    }
+
+    /// Populates `graph` (an empty one, possibly a store's) with `count` items.
+    init(graph: ObjectGraph, count: Int) {
+        self.graph = graph
         items = populate(graph, count: count)
         locations = graph.objects(of: BenchLocation.self)
     }

@@ -23,6 +23,7 @@ let all: [Benchmark] = [
     orderedBenchmarks(),
     predicateParseBenchmarks(),
     demoBenchmarks(),
+    storeBenchmarks(),
 ].flatMap { $0 }
 
 var arguments = Array(CommandLine.arguments.dropFirst())

@@ -18,8 +18,36 @@ enum GraphRecordType: UInt8 {
 /// Writes commits and snapshots in the current schema's codes: an entity is its position in
 /// the schema, a property its position among its entity's properties, an object reference
 /// its entity's code and its serial.
+///
+/// Each attribute's ``AttributeCodec`` and each relationship's destination code are resolved
+/// once, when the encoder is made, so writing a value does no lookup by name and no cast.
 struct GraphRecordEncoder {
     let schema: StoreSchema
+    /// By entity code, then property position: the attribute's codec (`nil` for a relationship).
+    private let codecs: [[AttributeCodec?]]
+    /// By entity code, then property position: the code of a relationship's destination (-1
+    /// for an attribute).
+    private let destinations: [[Int]]
+    /// Entity codes by class.
+    private let codesByType: [ObjectIdentifier: Int]
+    /// Classes by entity code.
+    private let types: [ObjectIdentifier]
+
+    init(schema: StoreSchema) {
+        self.schema = schema
+        codecs = schema.entities.map { entity in
+            entity.properties.map { property in
+                property.kind.map { AttributeCodec(entity: entity.description, index: property.index, kind: $0) }
+            }
+        }
+        destinations = schema.entities.map { entity in
+            entity.properties.map { property in property.destination.flatMap { schema.entityIndex[$0] } ?? -1 }
+        }
+        types = schema.entities.map { ObjectIdentifier($0.description.objectType) }
+        var codes: [ObjectIdentifier: Int] = [:]
+        for (code, type) in types.enumerated() { codes[type] = code }
+        codesByType = codes
+    }
 
     func schemaRecord() -> [UInt8] {
         var writer = ByteWriter()
@@ -29,6 +57,7 @@ struct GraphRecordEncoder {
     }
 
     func entityCode(_ object: GraphObject) throws(GraphStoreError) -> Int {
+        if let code = codesByType[ObjectIdentifier(type(of: object))] { return code }
         let name = object.objectID.entityName
         guard let code = schema.entityIndex[name] else {
             throw .missingEntity(name, referencedBy: "an object of the graph")
@@ -41,23 +70,57 @@ struct GraphRecordEncoder {
         writer.varint(object.objectID.serialNumber)
     }
 
-    func writeReferences(_ objects: [GraphObject], to writer: inout ByteWriter) throws(GraphStoreError) {
-        writer.varint(objects.count)
-        for object in objects { try writeReference(object, to: &writer) }
+    /// Writes a reference to an object that is most likely of the entity `code`.
+    private func writeReference(_ object: GraphObject, likely code: Int, to writer: inout ByteWriter) throws(GraphStoreError) {
+        if code >= 0, ObjectIdentifier(type(of: object)) == types[code] {
+            writer.varint(code)
+            writer.varint(object.objectID.serialNumber)
+        } else {
+            try writeReference(object, to: &writer)
+        }
     }
 
-    /// Writes one property of an object: an attribute's value, or a relationship's objects.
-    func writeProperty(_ property: StoreSchema.Property, of object: GraphObject, to writer: inout ByteWriter) throws(GraphStoreError) {
-        if let kind = property.kind {
-            let value = object.storedValue(at: property.index)
+    func writeReferences(_ objects: [GraphObject], to writer: inout ByteWriter) throws(GraphStoreError) {
+        try writeReferences(objects, likely: -1, to: &writer)
+    }
+
+    private func writeReferences(_ objects: [GraphObject], likely code: Int, to writer: inout ByteWriter) throws(GraphStoreError) {
+        writer.varint(objects.count)
+        for object in objects { try writeReference(object, likely: code, to: &writer) }
+    }
+
+    /// Writes one property of an object of the entity `code`: an attribute's value, or a
+    /// relationship's objects.
+    ///
+    /// - Parameters:
+    ///   - position: The property's position among its entity's properties.
+    func writeProperty(_ position: Int, of object: GraphObject, code: Int, to writer: inout ByteWriter) throws(GraphStoreError) {
+        if let codec = codecs[code][position] {
             do {
-                kind.write(try kind.plain(value), to: &writer)
+                try codec.write(object, &writer)
             } catch {
+                let property = schema.entities[code].properties[position]
                 throw .unsupportedAttribute(entity: object.objectID.entityName, property: property.name, type: error.description)
             }
         } else {
-            try writeReferences(object.relatedObjects(at: property.index), to: &writer)
+            let property = schema.entities[code].properties[position]
+            if property.relationship == .toOne {
+                // The bytes of a list of zero or one reference, without making the list.
+                if let target = object.relatedObject(at: property.index) {
+                    writer.varint(1)
+                    try writeReference(target, likely: destinations[code][position], to: &writer)
+                } else {
+                    writer.varint(0)
+                }
+            } else {
+                try writeReferences(object.relatedObjects(at: property.index), likely: destinations[code][position], to: &writer)
+            }
         }
+    }
+
+    /// Writes every property of an object of the entity `code`, in schema order.
+    func writeProperties(of object: GraphObject, code: Int, to writer: inout ByteWriter) throws(GraphStoreError) {
+        for position in codecs[code].indices { try writeProperty(position, of: object, code: code, to: &writer) }
     }
 
     /// The record of a commit.
@@ -74,27 +137,26 @@ struct GraphRecordEncoder {
         commit.forEachInserted { inserted.append($0) }
         writer.varint(inserted.count)
         for object in inserted { try writeReference(object, to: &writer) }
-        for object in inserted {
-            let entity = schema.entities[try entityCode(object)]
-            for property in entity.properties { try writeProperty(property, of: object, to: &writer) }
-        }
+        for object in inserted { try writeProperties(of: object, code: try entityCode(object), to: &writer) }
         var updates: [(GraphObject, ChangedProperties)] = []
         commit.forEachUpdated { updates.append(($0, $1)) }
         writer.varint(updates.count)
         for (object, changed) in updates {
-            try writeReference(object, to: &writer)
-            let entity = schema.entities[try entityCode(object)]
+            let code = try entityCode(object)
+            writer.varint(code)
+            writer.varint(object.objectID.serialNumber)
+            let entity = schema.entities[code]
             let properties = entity.properties.enumerated().filter { changed.contains($0.element.index) }
             writer.varint(properties.count)
             for (position, property) in properties {
                 writer.varint(position)
                 if property.relationship == .toMany, let change = commit.membershipChange(of: object, property: property.index) {
                     writer.byte(1)
-                    try writeReferences(change.added, to: &writer)
-                    try writeReferences(change.removed, to: &writer)
+                    try writeReferences(change.added, likely: destinations[code][position], to: &writer)
+                    try writeReferences(change.removed, likely: destinations[code][position], to: &writer)
                 } else {
                     if property.relationship != nil { writer.byte(0) }
-                    try writeProperty(property, of: object, to: &writer)
+                    try writeProperty(position, of: object, code: code, to: &writer)
                 }
             }
         }
@@ -132,10 +194,23 @@ struct GraphRecordDecoder {
     let path: String
     var losses = RecordLosses()
 
+    /// By file entity code, then property position: the codec of an attribute saved with the
+    /// kind it has now (`nil` for a relationship, a removed property, or one whose values are
+    /// converted).
+    private let codecs: [[AttributeCodec?]]
+
     init(graph: ObjectGraph, file: FileSchema, path: String) {
         self.graph = graph
         self.file = file
         self.path = path
+        codecs = file.entities.map { entity in
+            entity.properties.map { property in
+                guard let current = entity.current, let index = property.current, let kind = property.kind, kind == property.currentKind else {
+                    return nil
+                }
+                return AttributeCodec(entity: current.description, index: index, kind: kind)
+            }
+        }
     }
 
     /// The file's schema, read from a schema record.
@@ -178,7 +253,20 @@ struct GraphRecordDecoder {
     }
 
     /// Reads one property's value and stores it into `object` (when both still exist).
-    mutating func readProperty(_ property: FileSchema.Property, into object: GraphObject?, _ reader: inout ByteReader) throws {
+    ///
+    /// - Parameters:
+    ///   - code: The object's entity code in the file.
+    ///   - position: The property's position among the file entity's properties.
+    mutating func readProperty(_ code: Int, _ position: Int, into object: GraphObject?, _ reader: inout ByteReader) throws {
+        if let codec = codecs[code][position] {
+            let fits = try codec.read(&reader, object, graph)
+            // The value of an object that no longer exists is skipped unchecked.
+            guard !fits, let object else { return }
+            let property = file.entities[code].properties[position]
+            let kind = property.kind.map { "\($0)" } ?? ""
+            throw GraphStoreError.incompatibleSchema("a value of \(object.objectID.entityName).\(property.name) saved as \(kind) does not fit \(kind)")
+        }
+        let property = file.entities[code].properties[position]
         if let kind = property.kind {
             let plain = try kind.read(from: &reader)
             guard let object, let index = property.current, let currentKind = property.currentKind, let type = property.currentType else { return }
@@ -205,30 +293,32 @@ struct GraphRecordDecoder {
                 throw GraphStoreError.corruptRecord(file: path, sequence: sequence, reason: "not a commit record")
             }
             let insertCount = try reader.count(limit: payload.count)
-            var inserted: [(FileSchema.Entity, GraphObject?)] = []
+            var inserted: [(code: Int, object: GraphObject?)] = []
             inserted.reserveCapacity(insertCount)
             for _ in 0..<insertCount {
-                let entity = try entity(try reader.count(), reader)
+                let code = try reader.count()
+                let entity = try entity(code, reader)
                 let serial = try reader.count()
                 guard let current = entity.current else {
-                    inserted.append((entity, nil))
+                    inserted.append((code, nil))
                     continue
                 }
                 let type = current.description.objectType
                 if serial >= graph.serialCount(of: current.description) {
-                    inserted.append((entity, graph.restoreObject(of: type, serial: serial)))
+                    inserted.append((code, graph.restoreObject(of: type, serial: serial)))
                 } else {
                     // The serial was issued already: only a salvage that lost records gets here.
                     losses.skippedChanges += 1
-                    inserted.append((entity, nil))
+                    inserted.append((code, nil))
                 }
             }
-            for (entity, object) in inserted {
-                for property in entity.properties { try readProperty(property, into: object, &reader) }
+            for (code, object) in inserted {
+                for position in file.entities[code].properties.indices { try readProperty(code, position, into: object, &reader) }
             }
             let updateCount = try reader.count(limit: payload.count)
             for _ in 0..<updateCount {
-                let entity = try entity(try reader.count(), reader)
+                let code = try reader.count()
+                let entity = try entity(code, reader)
                 let serial = try reader.count()
                 let object = entity.current.flatMap { graph.restoredObject(of: $0.description.objectType, serial: serial) }
                 if object == nil && entity.current != nil { losses.skippedChanges += 1 }
@@ -243,7 +333,7 @@ struct GraphRecordDecoder {
                             graph.restoreMembership(object, index, added: added, removed: removed)
                         }
                     } else {
-                        try readProperty(property, into: object, &reader)
+                        try readProperty(code, position, into: object, &reader)
                     }
                 }
             }

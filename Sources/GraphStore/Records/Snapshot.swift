@@ -17,43 +17,30 @@ enum Snapshot {
         _ = try writer.append(encoder.schemaRecord())
         var serialCounts: [(Int, Int)] = []
         var total = 0
+        // One buffer for every record, filled straight from the graph (no array of objects).
+        var chunk = Chunk(capacity: 1 << 16)
         for (code, entity) in schema.entities.enumerated() {
-            var objects: [GraphObject] = []
-            graph.forEachObject(of: entity.description) { objects.append($0) }
             serialCounts.append((code, graph.serialCount(of: entity.description)))
-            total += objects.count
-            var start = 0
-            while start < objects.count {
-                let end = min(objects.count, start + 65_536)
-                var record = ByteWriter(capacity: (end - start) * 2 + 16)
-                record.byte(GraphRecordType.objects.rawValue)
-                record.varint(code)
-                record.varint(end - start)
-                var previous = -1
-                for object in objects[start..<end] {
-                    let serial = object.objectID.serialNumber
-                    record.varint(serial - previous)
-                    previous = serial
+            var previous = -1
+            try graph.forEachObject(of: entity.description) { object in
+                let serial = object.objectID.serialNumber
+                chunk.writer.varint(serial - previous)
+                previous = serial
+                chunk.count += 1
+                total += 1
+                if chunk.count == objectsPerList {
+                    try chunk.emit(.objects, code: code, to: writer)
+                    previous = -1
                 }
-                _ = try writer.append(record.bytes)
-                start = end
             }
-            start = 0
-            while start < objects.count {
-                let end = min(objects.count, start + objectsPerChunk)
-                var record = ByteWriter(capacity: (end - start) * 32 + 16)
-                record.byte(GraphRecordType.values.rawValue)
-                record.varint(code)
-                record.varint(end - start)
-                for object in objects[start..<end] {
-                    record.varint(object.objectID.serialNumber)
-                    for property in entity.properties {
-                        try encoder.writeProperty(property, of: object, to: &record)
-                    }
-                }
-                _ = try writer.append(record.bytes)
-                start = end
+            if chunk.count > 0 { try chunk.emit(.objects, code: code, to: writer) }
+            try graph.forEachObject(of: entity.description) { object in
+                chunk.writer.varint(object.objectID.serialNumber)
+                try encoder.writeProperties(of: object, code: code, to: &chunk.writer)
+                chunk.count += 1
+                if chunk.count == objectsPerChunk { try chunk.emit(.values, code: code, to: writer) }
             }
+            if chunk.count > 0 { try chunk.emit(.values, code: code, to: writer) }
         }
         var trailer = ByteWriter()
         trailer.byte(GraphRecordType.trailer.rawValue)
@@ -65,6 +52,41 @@ enum Snapshot {
         }
         trailer.varint(total)
         _ = try writer.append(trailer.bytes)
+    }
+
+    /// Serials per objects record.
+    static let objectsPerList = 65_536
+
+    /// A snapshot record being filled: its type, its entity's code and a count of objects
+    /// known only once the record is full, then the objects. Room for that header is kept in
+    /// front of the objects and filled last, so the record is appended without a copy.
+    private struct Chunk {
+        /// The most a header takes: a type byte and two varints of up to 64 bits.
+        static let headerRoom = 1 + 10 + 10
+        /// `headerRoom` bytes, then the objects.
+        var writer: ByteWriter
+        /// Objects written since the last record.
+        var count = 0
+
+        init(capacity: Int) {
+            writer = ByteWriter(capacity: capacity)
+            writer.bytes.append(contentsOf: repeatElement(0, count: Self.headerRoom))
+        }
+
+        /// Appends the record and empties the chunk.
+        mutating func emit(_ type: GraphRecordType, code: Int, to file: RecordWriter) throws {
+            var header = ByteWriter(capacity: Self.headerRoom)
+            header.byte(type.rawValue)
+            header.varint(code)
+            header.varint(count)
+            let start = Self.headerRoom - header.bytes.count
+            writer.bytes.replaceSubrange(start..<Self.headerRoom, with: header.bytes)
+            try writer.bytes.withUnsafeBytes { bytes in
+                _ = try file.append(UnsafeRawBufferPointer(rebasing: bytes[start...]))
+            }
+            writer.bytes.removeSubrange(Self.headerRoom...)
+            count = 0
+        }
     }
 
     /// What loading a snapshot found.
@@ -105,20 +127,24 @@ enum Snapshot {
                 }
             }
         }
-        var valued: [ObjectIdentifier: Set<Int>] = [:]
+        // Which objects had their values read, by schema entity and serial.
+        var valued = schema.entities.map { [Bool](repeating: false, count: graph.serialCount(of: $0.description)) }
+        let schemaCodes = file.entities.map { entity in entity.current.flatMap { schema.entityIndex[$0.description.name] } }
         var loaded = Loaded(includedSequence: 0, hasTrailer: false, losses: RecordLosses())
         for record in records.dropFirst() {
             switch record.payload.first {
             case GraphRecordType.values.rawValue:
                 try converting(path: path, sequence: record.sequence) {
                     var reader = ByteReader(record.payload.dropFirst())
-                    let entity = try decoder.entity(try reader.count(), reader)
+                    let code = try reader.count()
+                    let entity = try decoder.entity(code, reader)
                     let count = try reader.count(limit: record.payload.count)
+                    let type = entity.current?.description.objectType
                     for _ in 0..<count {
                         let serial = try reader.count()
-                        let object = entity.current.flatMap { graph.restoredObject(of: $0.description.objectType, serial: serial) }
-                        if let object { valued[ObjectIdentifier(object.objectID.entity), default: []].insert(serial) }
-                        for property in entity.properties { try decoder.readProperty(property, into: object, &reader) }
+                        let object = type.flatMap { graph.restoredObject(of: $0, serial: serial) }
+                        if object != nil, let schemaCode = schemaCodes[code] { valued[schemaCode][serial] = true }
+                        for position in entity.properties.indices { try decoder.readProperty(code, position, into: object, &reader) }
                     }
                 }
             case GraphRecordType.trailer.rawValue:
@@ -141,11 +167,10 @@ enum Snapshot {
             }
         }
         // Objects whose values were in a damaged chunk are lost: take them out again.
-        for entity in schema.entities {
+        for (code, entity) in schema.entities.enumerated() {
             var lost: [GraphObject] = []
-            let have = valued[ObjectIdentifier(entity.description)] ?? []
             graph.forEachObject(of: entity.description) { object in
-                if !have.contains(object.objectID.serialNumber) { lost.append(object) }
+                if !valued[code][object.objectID.serialNumber] { lost.append(object) }
             }
             for object in lost {
                 decoder.losses.lostObjects.append(object.objectID.uriRepresentation)

@@ -162,3 +162,61 @@ extension GraphObject {
         return entity.accessors[index.rawValue].contains(self, target)
     }
 }
+
+/// Typed, untracked access to one attribute's storage in the objects of one class: what a
+/// store resolves once per schema to encode and decode values without boxing them in `Any`.
+package struct AttributeStorage<Value> {
+    @usableFromInline internal let offset: Int
+    @usableFromInline internal let objectType: ObjectIdentifier
+
+    @usableFromInline
+    internal init(offset: Int, objectType: ObjectIdentifier) {
+        self.offset = offset
+        self.objectType = objectType
+    }
+
+    /// The stored value of `object`, untracked.
+    ///
+    /// - Parameter object: An object of the storage's class (`precondition`).
+    /// - Complexity: O(1).
+    @inlinable
+    package func read(_ object: GraphObject) -> Value {
+        precondition(ObjectIdentifier(type(of: object)) == objectType, "internal inconsistency: an attribute read from an object of another class")
+        return _storagePointer(object, at: offset, as: Attribute<Value>.self).pointee._value
+    }
+
+    /// Stores a value into `object` without recording it (as ``ObjectGraph/restoreAttribute(_:_:_:)``).
+    ///
+    /// - Parameters:
+    ///   - value: The value.
+    ///   - object: An object of the storage's class (`precondition`).
+    /// - Complexity: O(1).
+    @inlinable
+    package func restore(_ value: Value, into object: GraphObject) {
+        precondition(ObjectIdentifier(type(of: object)) == objectType, "internal inconsistency: an attribute restored into an object of another class")
+        _storagePointer(object, at: offset, as: Attribute<Value>.self).pointee._value = value
+    }
+}
+
+extension EntityDescription {
+    /// Typed access to an attribute's storage; `nil` when the property is a relationship or
+    /// its values are not of type `Value` exactly.
+    ///
+    /// - Complexity: O(1).
+    package func attributeStorage<Value>(at index: PropertyIndex, as type: Value.Type) -> AttributeStorage<Value>? {
+        guard index.rawValue < attributeAccessors.count, let accessor = attributeAccessors[index.rawValue],
+              valueTypes[index.rawValue] == Value.self else { return nil }
+        return AttributeStorage(offset: accessor.offset, objectType: ObjectIdentifier(objectType))
+    }
+}
+
+extension GraphObject {
+    /// The object of a to-one relationship, untracked, without making an array.
+    ///
+    /// - Complexity: O(1).
+    package func relatedObject(at index: PropertyIndex) -> GraphObject? {
+        if _flags & Self._staleInverseFlag != 0 { _flushStaleInverses() }
+        let entity = _entity ?? type(of: self).entity
+        return entity.accessors[index.rawValue].toOne(self)
+    }
+}

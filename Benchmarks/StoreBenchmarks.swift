@@ -1,0 +1,302 @@
+import Foundation
+import GraphStore
+import ObjectGraph
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+// The store group: a durable commit, opening, compaction and the size on disk of a store of
+// a million objects (the graph group's Item/Location model), each against the physical
+// limit measured in the same run on the same disk: writing and syncing as many bytes to a
+// plain file in the store's directory, or building the same objects in memory.
+
+/// Objects per store: a million, or `FRK_STORE_OBJECTS` (a smaller store, to profile a row
+/// under callgrind).
+private let storeObjects = ProcessInfo.processInfo.environment["FRK_STORE_OBJECTS"].flatMap { Int($0) } ?? million
+
+/// The schema of the graph group's model.
+private let benchSchema: StoreSchema = {
+    do {
+        return try StoreSchema([BenchItem.self, BenchLocation.self])
+    } catch {
+        preconditionFailure("the benchmark model cannot be stored: \(error)")
+    }
+}()
+
+/// Options that keep a benchmark's store as the row built it: no automatic compaction, and
+/// for set-up only, no sync per commit.
+private func benchOptions(synchronous: Bool) -> GraphStore.Options {
+    GraphStore.Options(durability: synchronous ? .synchronous : .deferred(interval: .seconds(3_600)), compactionFactor: nil)
+}
+
+/// A directory under /tmp, removed with everything in it when this is released.
+private final class TemporaryDirectory {
+    let url: URL
+
+    init() {
+        url = URL(fileURLWithPath: "/tmp/frk-store-bench-\(getpid())-\(UUID().uuidString)", isDirectory: true)
+        do {
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        } catch {
+            preconditionFailure("cannot create \(url.path): \(error)")
+        }
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+    }
+
+    /// The size of a file of the directory (0 when it does not exist).
+    func size(of name: String) -> Int {
+        var info = stat()
+        return stat(url.path + "/" + name, &info) == 0 ? Int(info.st_size) : 0
+    }
+}
+
+/// A store in a temporary directory: closed, then removed, when released.
+private final class BenchStore {
+    let directory = TemporaryDirectory()
+    let store: GraphStore
+
+    init(options: GraphStore.Options) {
+        store = openBenchStore(at: directory.url, options: options)
+    }
+
+    deinit {
+        store.close()
+    }
+}
+
+private func openBenchStore(at url: URL, options: GraphStore.Options) -> GraphStore {
+    do {
+        return try GraphStore.open(at: url, schema: benchSchema, options: options)
+    } catch {
+        preconditionFailure("the benchmark's store did not open: \(error)")
+    }
+}
+
+private func compactBenchStore(_ store: GraphStore) {
+    do {
+        try store.compact()
+    } catch {
+        preconditionFailure("the benchmark's compaction failed: \(error)")
+    }
+}
+
+/// A plain file written with `write(2)` and synced with `fdatasync(2)`: the baseline's
+/// physical limit.
+private struct PlainFile {
+    let path: String
+    let descriptor: Int32
+
+    init(path: String, truncate: Bool) {
+        self.path = path
+        descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | (truncate ? O_TRUNC : 0), 0o644)
+        precondition(descriptor >= 0, "cannot open \(path): errno \(errno)")
+    }
+
+    /// Appends `bytes` whole and syncs them.
+    func writeAndSync(_ bytes: UnsafeRawBufferPointer) {
+        var written = 0
+        while written < bytes.count {
+            let count = write(descriptor, bytes.baseAddress! + written, bytes.count - written)
+            precondition(count > 0, "write to \(path) failed: errno \(errno)")
+            written += count
+        }
+        precondition(fdatasync(descriptor) == 0, "fdatasync of \(path) failed: errno \(errno)")
+    }
+
+    func closeFile() {
+        _ = close(descriptor)
+    }
+}
+
+/// Writes and syncs `count` bytes to a new file of `directory` (then removes it, untimed).
+private func writeAndSyncNewFile(_ buffer: [UInt8], count: Int, in directory: TemporaryDirectory, _ stopwatch: inout Stopwatch) {
+    let path = directory.url.path + "/baseline"
+    stopwatch.measure {
+        let file = PlainFile(path: path, truncate: true)
+        buffer.withUnsafeBytes { file.writeAndSync(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+        file.closeFile()
+    }
+    unlink(path)
+}
+
+/// Bytes that compress as little as a store's do (a fixed pseudo-random pattern).
+private func filler(count: Int) -> [UInt8] {
+    var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+    return (0..<count).map { _ in
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return UInt8(truncatingIfNeeded: state >> 33)
+    }
+}
+
+/// The commits of the open row's journal: each renames eight items, deletes one and inserts
+/// one in a location (ten changes, a typical edit of a list).
+private func writeJournal(_ graph: ObjectGraph, commits: Int) {
+    var items = graph.objects(of: BenchItem.self)
+    let locations = graph.objects(of: BenchLocation.self)
+    var rng = SystemRandomNumberGenerator()
+    for round in 0..<commits {
+        for _ in 0..<8 { items.randomElement(using: &rng)!.name = "Renamed \(round)" }
+        let index = Int.random(in: 0..<items.count, using: &rng)
+        graph.delete(items[index])
+        items.swapAt(index, items.count - 1)
+        items.removeLast()
+        let item = graph.insert(BenchItem())
+        item.name = "Added \(round)"
+        item.quantity = round
+        item.location = locations[round % locations.count]
+        items.append(item)
+        do {
+            try graph.commit()
+        } catch {
+            preconditionFailure("the benchmark's commit failed: \(error)")
+        }
+    }
+}
+
+/// The JSON baseline of the size row: the same objects as arrays of plain Codable structs
+/// with the same fields (a location named by its position).
+private struct JSONLocation: Codable {
+    var name: String
+}
+
+private struct JSONItem: Codable {
+    var name: String
+    var quantity: Int
+    var listed: Bool
+    var location: Int?
+}
+
+private struct JSONGraph: Codable {
+    var locations: [JSONLocation]
+    var items: [JSONItem]
+}
+
+private func jsonGraph(_ graph: ObjectGraph) -> JSONGraph {
+    let locations = graph.objects(of: BenchLocation.self)
+    var positions: [ObjectID: Int] = [:]
+    for (position, location) in locations.enumerated() { positions[location.objectID] = position }
+    return graph.withoutObservation {
+        JSONGraph(
+            locations: locations.map { JSONLocation(name: $0.name) },
+            items: graph.objects(of: BenchItem.self).map { item in
+                JSONItem(name: item.name, quantity: item.quantity, listed: item.listed, location: item.location.map { positions[$0.objectID]! })
+            })
+    }
+}
+
+func storeBenchmarks() -> [Benchmark] {
+    [
+        Benchmark("store.commit.120.1m", baseline: "write + fdatasync of the record's bytes", runs: 15) {
+            // The graph group's commit of 120 changes (100 renames, 10 deletes, 10 inserts),
+            // durable when it returns, on a store of a million items; the baseline appends as
+            // many bytes as the commit added to the journal to a plain file and syncs it.
+            let bench = BenchStore(options: benchOptions(synchronous: true))
+            let shape = CommitShape(graph: bench.store.graph, count: storeObjects)
+            compactBenchStore(bench.store)
+            let plain = PlainFile(path: bench.directory.url.path + "/baseline", truncate: true)
+            var recordBytes = 0
+            let buffer = filler(count: 1 << 20)
+            return .init(
+                subject: { stopwatch in
+                    shape.write()
+                    let before = bench.directory.size(of: "journal")
+                    let changes = stopwatch.measure { shape.commit() }
+                    precondition(changes?.deleted.count == 10)
+                    recordBytes = bench.directory.size(of: "journal") - before
+                    precondition(recordBytes > 0 && recordBytes <= buffer.count)
+                },
+                baseline: { stopwatch in
+                    buffer.withUnsafeBytes { bytes in
+                        stopwatch.measure { plain.writeAndSync(UnsafeRawBufferPointer(rebasing: bytes[0..<recordBytes])) }
+                    }
+                    withExtendedLifetime(bench) {}
+                }
+            )
+        },
+        Benchmark("store.open.1m", baseline: "graph.insert.1m's populate of the same objects", runs: 5) {
+            // A snapshot of a million items plus a journal of 10,000 commits of ten changes;
+            // the subject opens it (reads, checks and decodes both files) and the baseline
+            // builds the same million objects in memory.
+            let directory = TemporaryDirectory()
+            do {
+                let store = openBenchStore(at: directory.url, options: benchOptions(synchronous: false))
+                _ = populate(store.graph, count: storeObjects)
+                compactBenchStore(store)
+                writeJournal(store.graph, commits: 10_000)
+                store.close()
+            }
+            return .init(
+                subject: { stopwatch in
+                    releaseFreedMemory()
+                    let store = stopwatch.measure { openBenchStore(at: directory.url, options: benchOptions(synchronous: true)) }
+                    precondition(store.openReport.replayedCommits == 10_000 && store.graph.count(of: BenchItem.self) == storeObjects)
+                    store.close()
+                },
+                baseline: { stopwatch in
+                    releaseFreedMemory()
+                    let graph = ObjectGraph()
+                    let items = stopwatch.measure { populate(graph, count: storeObjects) }
+                    precondition(items.count == storeObjects)
+                    withExtendedLifetime(directory) {}
+                }
+            )
+        },
+        Benchmark("store.compact.1m", baseline: "write + fdatasync of the snapshot's bytes to a new file", runs: 5) {
+            // A compaction of a million items: the snapshot written and synced, a new journal,
+            // both renamed into place with the directory synced.
+            let bench = BenchStore(options: benchOptions(synchronous: true))
+            _ = populate(bench.store.graph, count: storeObjects)
+            compactBenchStore(bench.store)
+            let buffer = filler(count: bench.directory.size(of: "snapshot"))
+            return .init(
+                subject: { stopwatch in
+                    stopwatch.measure { compactBenchStore(bench.store) }
+                    precondition(bench.directory.size(of: "snapshot") == buffer.count)
+                },
+                baseline: { stopwatch in
+                    writeAndSyncNewFile(buffer, count: buffer.count, in: bench.directory, &stopwatch)
+                }
+            )
+        },
+        Benchmark("store.bytes-per-object", baseline: "JSONEncoder of Codable structs, written and synced", runs: 1) {
+            // Bytes on disk per object of a compacted store (snapshot and journal), against the
+            // same objects as JSON; the times compare a compaction with saving that JSON.
+            let bench = BenchStore(options: benchOptions(synchronous: true))
+            _ = populate(bench.store.graph, count: storeObjects)
+            compactBenchStore(bench.store)
+            let objects = Double(storeObjects + locationCount)
+            let plain = jsonGraph(bench.store.graph)
+            var jsonBytes = 0
+            return .init(
+                subject: { stopwatch in
+                    stopwatch.measure { compactBenchStore(bench.store) }
+                },
+                baseline: { stopwatch in
+                    let path = bench.directory.url.path + "/baseline.json"
+                    stopwatch.measure {
+                        do {
+                            let data = try JSONEncoder().encode(plain)
+                            let file = PlainFile(path: path, truncate: true)
+                            data.withUnsafeBytes { file.writeAndSync($0) }
+                            file.closeFile()
+                            jsonBytes = data.count
+                        } catch {
+                            preconditionFailure("JSON encoding failed: \(error)")
+                        }
+                    }
+                    unlink(path)
+                },
+                memory: {
+                    let onDisk = bench.directory.size(of: "snapshot") + bench.directory.size(of: "journal")
+                    return (Double(onDisk) / objects, Double(jsonBytes) / objects)
+                }
+            )
+        },
+    ]
+}
