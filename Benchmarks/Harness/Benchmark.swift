@@ -13,15 +13,19 @@ struct Benchmark {
         var baseline: (inout Stopwatch) -> Void
         /// Measures the subject's retained bytes per object, and the baseline's, once.
         var memory: (() -> (subject: Double, baseline: Double))?
+        /// Named figures the row reports besides its times (counts that must not regress).
+        var extra: KeyValuePairs<String, Int>
 
         init(
             subject: @escaping (inout Stopwatch) -> Void,
             baseline: @escaping (inout Stopwatch) -> Void,
-            memory: (() -> (subject: Double, baseline: Double))? = nil
+            memory: (() -> (subject: Double, baseline: Double))? = nil,
+            extra: KeyValuePairs<String, Int> = [:]
         ) {
             self.subject = subject
             self.baseline = baseline
             self.memory = memory
+            self.extra = extra
         }
     }
 
@@ -91,6 +95,7 @@ struct BenchmarkResult {
     var baselineMin: Double
     var bytesPerObject: Double?
     var baselineBytesPerObject: Double?
+    var extra: [(name: String, value: Int)] = []
 
     /// Baseline median over subject median: above 1 means the subject is faster.
     var speedup: Double { median > 0 ? baselineMedian / median : .infinity }
@@ -118,7 +123,8 @@ extension Benchmark {
             baselineMedian: Self.median(baselineTimes),
             baselineMin: baselineTimes.min() ?? 0,
             bytesPerObject: memory?.subject,
-            baselineBytesPerObject: memory?.baseline
+            baselineBytesPerObject: memory?.baseline,
+            extra: bodies.extra.map { (name: $0.key, value: $0.value) }
         )
     }
 

@@ -9,6 +9,7 @@ enum Report {
                 memory = format(bytes, digits: 1)
                 if let base = r.baselineBytesPerObject { memory += " (baseline \(format(base, digits: 1)))" }
             }
+            if !r.extra.isEmpty { memory += r.extra.map { "\($0.name) \($0.value)" }.joined(separator: ", ") }
             rows.append([
                 r.name, duration(r.median), duration(r.min), r.baseline, duration(r.baselineMedian),
                 format(r.speedup, digits: 2) + "×", memory,
@@ -35,6 +36,7 @@ enum Report {
             ]
             if let bytes = r.bytesPerObject { fields.append("\"bytes_per_object\": \(number(bytes))") }
             if let bytes = r.baselineBytesPerObject { fields.append("\"baseline_bytes_per_object\": \(number(bytes))") }
+            for (name, value) in r.extra { fields.append("\(quoted(name)): \(value)") }
             return "  {" + fields.joined(separator: ", ") + "}"
         }
         return "[\n" + objects.joined(separator: ",\n") + "\n]"

@@ -2,9 +2,10 @@ import Foundation
 
 extension ListChanges {
     /// Splits a general set of changes into the fewest batches a list view accepts under every
-    /// rule of the simulator's strict mode (tier A and tier B of the batch rules).
+    /// rule of the simulator's strict mode (tier A and tier B of the batch rules), with the data
+    /// source showing the final state for all of them.
     ///
-    /// The result has at most two stages:
+    /// Most changes need one or two stages:
     ///
     /// 1. The **structural stage**: every section and row delete, insert and move, section
     ///    reloads, the reloads of rows that do not move, and the reconfigures of rows whose
@@ -15,6 +16,14 @@ extension ListChanges {
     ///    their positions after stage 1. A refresh stage changes no position, so it reads the
     ///    same whichever index space a list view applies its reconfigures in.
     ///
+    /// A section that moves keeps its identity, its scroll position and its header, even when
+    /// rows change inside it, as long as its row count is the same before and after: then the
+    /// structural stage moves it with its rows untouched, and a **row stage** right after it
+    /// holds the row changes inside such sections (and the refreshes the structural stage
+    /// needs); a refresh stage may follow. That is three stages at most. A row that moves
+    /// between such a section and another becomes an insert in one stage and a delete in the
+    /// other.
+    ///
     /// To get there, the general set is rewritten as follows; the state the stages produce,
     /// applied in order, is the state the general set describes.
     ///
@@ -22,16 +31,16 @@ extension ListChanges {
     /// - A row that is both deleted and reloaded (or reconfigured) is only deleted; a row that
     ///   is both reloaded and reconfigured is only reloaded. A section that is both deleted and
     ///   reloaded is only deleted.
-    /// - A reconfigured or reloaded move source keeps its move in stage 1 and is refreshed at
-    ///   the move's destination in stage 2, the same way (reconfigure or reload).
-    /// - A reconfigured row that does not move but whose position stage 1 changes is
-    ///   reconfigured at its new position in stage 2: Apple does not document whether
+    /// - A reconfigured or reloaded move source keeps its move and is refreshed at the move's
+    ///   destination in a later stage, the same way (reconfigure or reload).
+    /// - A reconfigured row that does not move but whose position its stage changes is
+    ///   reconfigured at its new position in a later stage: Apple does not document whether
     ///   `reconfigureRows(at:)` reads positions before or after the other changes of its batch.
-    ///   (A reload is a delete plus an insert, well defined in one batch, and stays in stage 1.)
-    /// - A moved section with any row change inside it (a row delete, reload, reconfigure or
-    ///   move source at its before-position; a row insert or move destination at its
-    ///   after-position), or a moved section that is also reloaded, becomes a section delete
-    ///   plus a section insert.
+    ///   (A reload is a delete plus an insert, well defined in one batch, and stays.)
+    /// - A moved section whose row changes alter its row count (row inserts, deletes and moves
+    ///   in and out that do not balance), or a moved section that is also reloaded, becomes a
+    ///   section delete plus a section insert: a batch must end with the data source's row
+    ///   counts, and no batch may both move a section and change rows inside it.
     /// - Row changes inside a section that is deleted, inserted or reloaded are folded into
     ///   the section change: row deletes, reloads and reconfigures at its before-position and
     ///   row inserts at its after-position are dropped, a row that moves out of it becomes an
@@ -47,7 +56,8 @@ extension ListChanges {
     ///   Breaking this is a programming error and traps with a message naming the conflict.
     ///   Row counts are not known here, so bounds and count rules are not checked; a list view
     ///   (or `ListSimulator`) checks them when the stages are applied.
-    /// - Returns: The stages, in the order to apply them; `[]` when the value is empty.
+    /// - Returns: The stages, in the order to apply them (at most three); `[]` when the value is
+    ///   empty.
     /// - Complexity: O(c log c) for c changes.
     public func staged() -> [ListChanges] {
         guard !isEmpty else { return [] }
@@ -130,11 +140,11 @@ private struct Stager {
         for (a, b) in zip(sectionMoves, sectionMoves.dropFirst()) where a.from == b.from {
             preconditionFailure("ListChanges.staged(): section \(a.from) is moved twice (\(a), \(b))")
         }
-        let sectionDestinations = sectionMoves.map(\.to).sorted()
+        let sectionDestinations = sectionMoves.map { $0.to }.sorted()
         for (a, b) in zip(sectionDestinations, sectionDestinations.dropFirst()) where a == b {
             preconditionFailure("ListChanges.staged(): two sections are moved to section \(a)")
         }
-        if let section = firstCommon(deletedSections, sectionMoves.map(\.from)) {
+        if let section = firstCommon(deletedSections, sectionMoves.map { $0.from }) {
             preconditionFailure("ListChanges.staged(): section \(section) is both deleted and moved")
         }
         if let section = firstCommon(insertedSections, sectionDestinations) {
@@ -146,11 +156,11 @@ private struct Stager {
                     + "(to \(a.to.indexPath.listDescription) and \(b.to.indexPath.listDescription))"
             )
         }
-        let rowDestinations = rowMoves.map(\.to).sorted()
+        let rowDestinations = rowMoves.map { $0.to }.sorted()
         for (a, b) in zip(rowDestinations, rowDestinations.dropFirst()) where a == b {
             preconditionFailure("ListChanges.staged(): two rows are moved to \(a.indexPath.listDescription)")
         }
-        if let row = firstCommon(deletedRows, rowMoves.map(\.from)) {
+        if let row = firstCommon(deletedRows, rowMoves.map { $0.from }) {
             preconditionFailure("ListChanges.staged(): row \(row.indexPath.listDescription) is both deleted and moved")
         }
         if let row = firstCommon(insertedRows, rowDestinations) {
@@ -160,13 +170,37 @@ private struct Stager {
         }
     }
 
-    /// Rebuilds the moved sections that must be rebuilt, folds row changes into rebuilt
-    /// sections, and splits the result into the structural stage and the refresh stage.
+    /// Rebuilds the moved sections that must be rebuilt, defers the row changes of the moved
+    /// sections that are kept, folds row changes into rebuilt sections, and splits the result
+    /// into stages.
     ///
     /// - Returns: The non-empty stages, in order.
     mutating func stages() -> [ListChanges] {
-        rebuildMovedSectionsThatChange()
+        let kept = rebuildMovedSectionsThatChange()
+        guard !kept.isEmpty else {
+            let (structural, refreshReloads, refreshReconfigures) = structuralStage()
+            let refresh = ListChanges(
+                reloadedRows: refreshReloads.sorted().map { $0.indexPath },
+                reconfiguredRows: refreshReconfigures.sorted().map { $0.indexPath })
+            return [structural, refresh].filter { !$0.isEmpty }
+        }
+        // Moved sections with row changes inside that keep their row count: the section moves
+        // in the first stage with its rows untouched, and its row changes follow in the next.
+        var later = deferRowChanges(inside: kept)
+        let (first, refreshReloads, refreshReconfigures) = structuralStage()
+        // The first stage's refreshes name rows of sections the later stages do not touch, at
+        // positions the later stages keep: they join the next stage.
+        later.reloadedRows += refreshReloads
+        later.reconfiguredRows += refreshReconfigures
+        var next = Stager(later)
+        return [first] + next.stages()
+    }
 
+    /// The structural stage of these changes, in which no moved section has a row change, and
+    /// the refreshes that must follow it: packed positions after it.
+    private func structuralStage() -> (
+        stage: ListChanges, refreshReloads: [PackedPosition], refreshReconfigures: [PackedPosition]
+    ) {
         // Sections rebuilt as a whole: positions before and after the change.
         let rebuiltBefore = sortedUnique(deletedSections + reloadedSections)
         let rebuiltAfter = sortedUnique(insertedSections + afterPositions(ofSurvivingSections: reloadedSections))
@@ -177,7 +211,6 @@ private struct Stager {
             movedSections: sectionMoves,
             reloadedSections: reloadedSections
         )
-        var refresh = ListChanges()
 
         var deletes = deletedRows.filter { !binaryContains(rebuiltBefore, $0.sectionIndex) }
         var inserts = insertedRows.filter { !binaryContains(rebuiltAfter, $0.sectionIndex) }
@@ -205,7 +238,7 @@ private struct Stager {
         inserts.sort()
         // A refreshed move source is refreshed at its destination in stage 2 when its move is
         // kept, and re-rendered by its insert when the move became a delete plus an insert.
-        let sources = rowMoves.map(\.from)  // sorted: rowMoves is sorted by source
+        let sources = rowMoves.map { $0.from }  // sorted: rowMoves is sorted by source
         let reloads = subtracting(reloadedRows.filter { !binaryContains(rebuiltBefore, $0.sectionIndex) }, sources)
         let reconfigures = subtracting(
             reconfiguredRows.filter { !binaryContains(rebuiltBefore, $0.sectionIndex) },
@@ -214,13 +247,14 @@ private struct Stager {
         // A reconfigure stays in stage 1 only where stage 1 keeps the row's position.
         var reconfiguresInPlace: [PackedPosition] = []
         if !reconfigures.isEmpty {
-            // Their sections survive without moving: a moved section with a row change was rebuilt.
-            let sections = sortedUnique(reconfigures.map(\.sectionIndex))
+            // Their sections survive without moving: a moved section with a row change was
+            // rebuilt, or its row changes were deferred to a later stage.
+            let sections = sortedUnique(reconfigures.map { $0.sectionIndex })
             let sectionAfter = Dictionary(uniqueKeysWithValues: zip(sections, afterPositions(ofSurvivingSections: sections)))
             let afters = keptRowPositionsAfter(
                 reconfigures,
-                removed: sortedUnique(deletes + keptMoves.map(\.from)),
-                placed: sortedUnique(inserts + keptMoves.map(\.to))
+                removed: sortedUnique(deletes + keptMoves.map { $0.from }),
+                placed: sortedUnique(inserts + keptMoves.map { $0.to })
             ) { section in
                 guard let after = sectionAfter[section] else {
                     preconditionFailure("internal inconsistency: no after-position for section \(section)")
@@ -236,44 +270,64 @@ private struct Stager {
             }
         }
 
-        structural.deletedRows = deletes.map(\.indexPath)
-        structural.insertedRows = inserts.map(\.indexPath)
+        structural.deletedRows = deletes.map { $0.indexPath }
+        structural.insertedRows = inserts.map { $0.indexPath }
         structural.movedRows = keptMoves.map { ListChanges.RowMove(from: $0.from.indexPath, to: $0.to.indexPath) }
-        structural.reloadedRows = reloads.map(\.indexPath)
-        structural.reconfiguredRows = reconfiguresInPlace.map(\.indexPath)
-        refresh.reloadedRows = refreshReloads.sorted().map(\.indexPath)
-        refresh.reconfiguredRows = refreshReconfigures.sorted().map(\.indexPath)
-
-        return [structural, refresh].filter { !$0.isEmpty }
+        structural.reloadedRows = reloads.map { $0.indexPath }
+        structural.reconfiguredRows = reconfiguresInPlace.map { $0.indexPath }
+        return (structural, refreshReloads, refreshReconfigures)
     }
 
-    /// Turns every moved section that has a row change inside it, or that is reloaded, into a
-    /// section delete plus a section insert.
-    private mutating func rebuildMovedSectionsThatChange() {
-        guard !sectionMoves.isEmpty else { return }
+    /// Turns every moved section that is reloaded, or whose row count its row changes alter,
+    /// into a section delete plus a section insert; such a section cannot move in one batch
+    /// (rule 15 forbids row changes inside a moved section) and change its count in another
+    /// (every batch ends with the data source's final counts).
+    ///
+    /// - Returns: The moves kept whose sections have row changes inside, which must be
+    ///   deferred to a later stage.
+    private mutating func rebuildMovedSectionsThatChange() -> [ListChanges.SectionMove] {
+        guard !sectionMoves.isEmpty else { return [] }
         var moveBySource: [Int: Int] = [:]
         var moveByDestination: [Int: Int] = [:]
         for (index, move) in sectionMoves.enumerated() {
             moveBySource[move.from] = index
             moveByDestination[move.to] = index
         }
+        var touched = [Bool](repeating: false, count: sectionMoves.count)
         var rebuild = [Bool](repeating: false, count: sectionMoves.count)
-        func touchBefore(_ section: Int) {
+        var netRows = [Int](repeating: 0, count: sectionMoves.count)
+        for section in reloadedSections {
             if let index = moveBySource[section] { rebuild[index] = true }
         }
-        func touchAfter(_ section: Int) {
-            if let index = moveByDestination[section] { rebuild[index] = true }
+        func touchBefore(_ section: Int, rows: Int) {
+            guard let index = moveBySource[section] else { return }
+            touched[index] = true
+            netRows[index] += rows
         }
-        for section in reloadedSections { touchBefore(section) }
-        for row in deletedRows { touchBefore(row.sectionIndex) }
-        for row in reloadedRows { touchBefore(row.sectionIndex) }
-        for row in reconfiguredRows { touchBefore(row.sectionIndex) }
-        for row in insertedRows { touchAfter(row.sectionIndex) }
+        func touchAfter(_ section: Int, rows: Int) {
+            guard let index = moveByDestination[section] else { return }
+            touched[index] = true
+            netRows[index] += rows
+        }
+        for row in deletedRows { touchBefore(row.sectionIndex, rows: -1) }
+        for row in reloadedRows { touchBefore(row.sectionIndex, rows: 0) }
+        for row in reconfiguredRows { touchBefore(row.sectionIndex, rows: 0) }
+        for row in insertedRows { touchAfter(row.sectionIndex, rows: 1) }
         for move in rowMoves {
-            touchBefore(move.from.sectionIndex)
-            touchAfter(move.to.sectionIndex)
+            // A move within one section counts zero; between two sections, one out and one in.
+            let source = move.from.sectionIndex
+            let destination = move.to.sectionIndex
+            if let index = moveBySource[source] {
+                touched[index] = true
+                if sectionMoves[index].to != destination { netRows[index] -= 1 }
+            }
+            if let index = moveByDestination[destination] {
+                touched[index] = true
+                if sectionMoves[index].from != source { netRows[index] += 1 }
+            }
         }
-        guard rebuild.contains(true) else { return }
+        var deferred: [ListChanges.SectionMove] = []
+        for index in sectionMoves.indices where touched[index] && netRows[index] != 0 { rebuild[index] = true }
         var kept: [ListChanges.SectionMove] = []
         var rebuiltSources: [Int] = []
         for (index, move) in sectionMoves.enumerated() {
@@ -283,12 +337,80 @@ private struct Stager {
                 rebuiltSources.append(move.from)
             } else {
                 kept.append(move)
+                if touched[index] { deferred.append(move) }
             }
         }
-        sectionMoves = kept
-        deletedSections.sort()
-        insertedSections.sort()
-        reloadedSections = subtracting(reloadedSections, rebuiltSources)
+        if !rebuiltSources.isEmpty {
+            sectionMoves = kept
+            deletedSections.sort()
+            insertedSections.sort()
+            reloadedSections = subtracting(reloadedSections, rebuiltSources)
+        }
+        return deferred
+    }
+
+    /// Takes out of these changes every row change inside the moved sections `moves`, which
+    /// keep their row counts, and returns them as the changes of the next stage: positions
+    /// before it are positions after this stage, in which those sections have moved and hold
+    /// their old rows. A row moving between such a section and another becomes an insert (or
+    /// a delete) here and a delete (or an insert) there.
+    ///
+    /// - Parameter moves: Section moves of these changes, sorted, none of them rebuilt.
+    /// - Returns: The row changes of the next stage, in packed form.
+    private mutating func deferRowChanges(inside moves: [ListChanges.SectionMove]) -> PackedListChanges {
+        var destinationOf: [Int: Int] = [:]
+        var isDestination = Set<Int>()
+        for move in moves {
+            destinationOf[move.from] = move.to
+            isDestination.insert(move.to)
+        }
+        /// A position before this stage, inside a deferred section, as a position before the next.
+        func carried(_ position: PackedPosition) -> PackedPosition? {
+            destinationOf[position.sectionIndex].map { $0 << 32 | position & 0xFFFF_FFFF }
+        }
+        var later = PackedListChanges()
+        func split(_ rows: inout [PackedPosition], into target: inout [PackedPosition]) {
+            rows.removeAll { row in
+                guard let next = carried(row) else { return false }
+                target.append(next)
+                return true
+            }
+        }
+        split(&deletedRows, into: &later.deletedRows)
+        split(&reloadedRows, into: &later.reloadedRows)
+        split(&reconfiguredRows, into: &later.reconfiguredRows)
+        insertedRows.removeAll { row in
+            guard isDestination.contains(row.sectionIndex) else { return false }
+            later.insertedRows.append(row)
+            return true
+        }
+        var stay: [(from: PackedPosition, to: PackedPosition)] = []
+        for move in rowMoves {
+            let source = carried(move.from)
+            let intoDeferred = isDestination.contains(move.to.sectionIndex)
+            switch (source, intoDeferred) {
+            case (nil, false):
+                stay.append(move)
+            case let (source?, true):
+                later.movedRows.append((from: source, to: move.to))
+            case let (source?, false):
+                // Out of a deferred section: shown at its destination now, removed there later.
+                insertedRows.append(move.to)
+                later.deletedRows.append(source)
+            case (nil, true):
+                // Into a deferred section: removed from its source now, shown there later.
+                deletedRows.append(move.from)
+                later.insertedRows.append(move.to)
+            }
+        }
+        rowMoves = stay
+        deletedRows.sort()
+        insertedRows.sort()
+        // A move source that was reloaded or reconfigured and is deleted here instead needs no
+        // refresh; a refreshed source that moves in the next stage keeps its refresh there.
+        reloadedRows = subtracting(reloadedRows, deletedRows)
+        reconfiguredRows = subtracting(reconfiguredRows, deletedRows)
+        return later
     }
 
     /// The positions after the change of sections that survive without moving, given by
@@ -299,8 +421,8 @@ private struct Stager {
     ///   sorted ascending.
     private func afterPositions(ofSurvivingSections sections: [Int]) -> [Int] {
         guard !sections.isEmpty else { return [] }
-        let gone = sortedUnique(deletedSections + sectionMoves.map(\.from))
-        let taken = sortedUnique(insertedSections + sectionMoves.map(\.to))
+        let gone = sortedUnique(deletedSections + sectionMoves.map { $0.from })
+        let taken = sortedUnique(insertedSections + sectionMoves.map { $0.to })
         return keptPositionsAfter(sections, removed: gone, placed: taken)
     }
 }

@@ -10,7 +10,13 @@ extension SectionedDiff {
     ///   - rows: A section's rows, in display order.
     ///   - rowID: A row's identifier.
     ///   - rowContentEqual: Whether two rows with the same identifier show the same content.
-    /// - Throws: ``ListDiffError`` when an identifier occurs twice on one side.
+    ///   - sectionContentEqual: Whether two sections with the same identifier show the same
+    ///     content besides their rows (header, footer).
+    ///   - comparesSections: Whether to call `sectionContentEqual` at all.
+    ///   - tolerant: `false` to throw on a repeated identifier; `true` to treat every
+    ///     occurrence after the first as a distinct row or section (see `matchRows`).
+    /// - Throws: ``ListDiffError`` when an identifier occurs twice on one side and `tolerant`
+    ///   is `false`.
     /// - Complexity: Expected O(n + m) for n old and m new rows.
     @inlinable @inline(__always)
     init<Section, SectionID: Hashable, Row, RowID: Hashable>(
@@ -19,11 +25,20 @@ extension SectionedDiff {
         sectionID: (Section) -> SectionID,
         rows: (Section) -> [Row],
         rowID: (Row) -> RowID,
-        rowContentEqual: (Row, Row) -> Bool
+        rowContentEqual: (Row, Row) -> Bool,
+        sectionContentEqual: (Section, Section) -> Bool = { _, _ in true },
+        comparesSections: Bool = false,
+        tolerant: Bool = false
     ) throws(ListDiffError) {
         self.init(oldSectionCount: old.count, newSectionCount: new.count)
-        try matchSections(old: old, new: new, sectionID: sectionID)
-        try matchRows(old: old.map(rows), new: new.map(rows), rowID: rowID, rowContentEqual: rowContentEqual)
+        try matchSections(old: old, new: new, sectionID: sectionID, tolerant: tolerant)
+        if comparesSections {
+            for (oldSection, newSection) in sectionOldToNew.enumerated()
+            where newSection >= 0 && !sectionContentEqual(old[oldSection], new[newSection]) {
+                changedSections.append(oldSection)
+            }
+        }
+        try matchRows(old: old.map(rows), new: new.map(rows), rowID: rowID, rowContentEqual: rowContentEqual, tolerant: tolerant)
     }
 
     /// Matches old and new sections by identifier, recording the matches.
@@ -32,16 +47,44 @@ extension SectionedDiff {
     ///   - old: The sections before the change.
     ///   - new: The sections after the change.
     ///   - sectionID: A section's identifier.
+    ///   - tolerant: Whether a repeated identifier is a distinct section (deleted on the old
+    ///     side, inserted on the new side) instead of an error.
     /// - Throws: ``ListDiffError/duplicateSectionIdentifier(identifier:side:first:second:)``.
-    /// - Complexity: Expected O(s) for s sections; sections are few, so a `Dictionary` serves.
+    /// - Complexity: Expected O(s) for s sections; sections are few, so a `Dictionary` serves,
+    ///   and up to `smallSectionCount` sections on both sides are compared pairwise instead.
     @inlinable
     mutating func matchSections<Section, SectionID: Hashable>(
-        old: [Section], new: [Section], sectionID: (Section) -> SectionID
+        old: [Section], new: [Section], sectionID: (Section) -> SectionID, tolerant: Bool
     ) throws(ListDiffError) {
+        if old.count + new.count <= Self.smallSectionCount {
+            // A flat list, or a few sections: no table to allocate and hash into.
+            let oldIDs = old.map { sectionID($0) }
+            for position in oldIDs.indices {
+                guard let first = oldIDs[..<position].firstIndex(of: oldIDs[position]) else { continue }
+                if tolerant { continue }
+                throw .duplicateSectionIdentifier(
+                    identifier: String(describing: oldIDs[position]), side: .old, first: first, second: position)
+            }
+            let newIDs = new.map { sectionID($0) }
+            for position in newIDs.indices {
+                let id = newIDs[position]
+                if let first = newIDs[..<position].firstIndex(of: id) {
+                    if tolerant { continue }
+                    throw .duplicateSectionIdentifier(
+                        identifier: String(describing: id), side: .new, first: first, second: position)
+                }
+                if let match = oldIDs.firstIndex(of: id) { matchSection(old: match, new: position) }
+            }
+            return
+        }
         var sectionTable = [SectionID: Int](minimumCapacity: old.count + new.count)
         for position in old.indices {
             let id = sectionID(old[position])
             if let first = sectionTable.updateValue(position, forKey: id) {
+                if tolerant {
+                    sectionTable[id] = first
+                    continue
+                }
                 throw .duplicateSectionIdentifier(
                     identifier: String(describing: id), side: .old, first: first, second: position)
             }
@@ -52,12 +95,20 @@ extension SectionedDiff {
             if previous >= 0 {
                 matchSection(old: previous, new: position)
             } else if previous != Self.absent {
+                if tolerant {
+                    sectionTable[id] = previous  // the first claim stands; this one is inserted
+                    continue
+                }
                 throw .duplicateSectionIdentifier(
                     identifier: String(describing: id), side: .new,
                     first: Self.claimant(of: previous), second: position)
             }
         }
     }
+
+    /// The most sections, old and new together, that `matchSections` compares pairwise.
+    @inlinable
+    static var smallSectionCount: Int { 8 }
 
     /// Matches old and new rows by identifier across all sections, recording the matches and
     /// which matched rows changed content.
@@ -74,11 +125,17 @@ extension SectionedDiff {
     /// 3. New rows without an old row can only repeat among themselves: they go into a second
     ///    table, to catch such repeats.
     ///
+    /// When `tolerant` is `true`, nothing throws: an old row whose identifier an earlier old
+    /// row has stays out of the table (so it is only matched by the comparison of step 2, or
+    /// deleted), a new row whose old row is already matched is inserted, and step 3 is
+    /// skipped. Every old row is still matched at most once, so the result is a valid diff.
+    ///
     /// - Parameters:
     ///   - oldRows: The rows of each old section.
     ///   - newRows: The rows of each new section.
     ///   - rowID: A row's identifier.
     ///   - rowContentEqual: Whether two rows with the same identifier show the same content.
+    ///   - tolerant: Whether repeated identifiers are distinct rows instead of an error.
     /// - Throws: ``ListDiffError/duplicateRowIdentifier(identifier:side:first:second:)``: for
     ///   the first old row (in old order) that repeats an earlier one, else for the first new
     ///   row that repeats an earlier new row with an old counterpart, else for the first new
@@ -88,15 +145,17 @@ extension SectionedDiff {
     ///   work allocates no memory per row.
     @inlinable @inline(__always)
     mutating func matchRows<Row, RowID: Hashable>(
-        old oldRows: [[Row]], new newRows: [[Row]], rowID: (Row) -> RowID, rowContentEqual: (Row, Row) -> Bool
+        old oldRows: [[Row]], new newRows: [[Row]], rowID: (Row) -> RowID, rowContentEqual: (Row, Row) -> Bool,
+        tolerant: Bool = false
     ) throws(ListDiffError) {
-        setRowCounts(old: oldRows.map(\.count), new: newRows.map(\.count))
+        // A closure, not `\.count`: a key path literal here is instantiated on every call.
+        setRowCounts(old: oldRows.map { $0.count }, new: newRows.map { $0.count })
         let oldCount = oldStarts[oldStarts.count - 1]
         let newCount = newStarts[newStarts.count - 1]
         precondition(
             oldCount <= IdentifierTable.maxValue && newCount <= IdentifierTable.maxValue,
             "a diff supports up to \(IdentifierTable.maxValue) rows on each side")
-        let seed = UInt64.random(in: .min ... .max)
+        let seed = diffHashSeed
 
         // 1. Old rows into the table, under their position codes (consecutive in a section).
         var table = IdentifierTable(capacity: oldCount)
@@ -108,7 +167,7 @@ extension SectionedDiff {
         }
         if !distinct {
             table = IdentifierTable(capacity: oldCount)
-            try insertComparingIdentifiers(oldRows, into: &table, rowID: rowID, seed: seed)
+            try insertComparingIdentifiers(oldRows, into: &table, rowID: rowID, seed: seed, tolerant: tolerant)
         }
 
         // 2. Each new row's old row, in new order.
@@ -147,7 +206,7 @@ extension SectionedDiff {
                                     return IdentifierTable.equal(rowID(oldRows[section][row]), id)
                                 }
                                 guard code >= 0 else {
-                                    unmatched.append((flat, hash))
+                                    if !tolerant { unmatched.append((flat, hash)) }
                                     continue
                                 }
                                 old = oldPosition(ofCode: code)
@@ -155,6 +214,7 @@ extension SectionedDiff {
                             let oldFlat = oldStarts[old.section] + old.row
                             let packed = PackedListChanges.pack(section: old.section, row: old.row)
                             if oldRowMatched[oldFlat] {
+                                if tolerant { continue }  // a later occurrence: inserted
                                 let first = rowSource[..<flat].firstIndex(of: packed) ?? flat
                                 repeated = (newPosition(ofFlat: first), (section, row))
                                 break search
@@ -205,12 +265,13 @@ extension SectionedDiff {
     ///   - table: An empty table with room for every old row.
     ///   - rowID: A row's identifier.
     ///   - seed: The diff's hash seed.
+    ///   - tolerant: Whether to leave a repeat out of the table instead of throwing.
     /// - Throws: ``ListDiffError/duplicateRowIdentifier(identifier:side:first:second:)`` for the
     ///   first old row that repeats an earlier one.
     /// - Complexity: Expected O(n) for n old rows.
     @inlinable
     func insertComparingIdentifiers<Row, RowID: Hashable>(
-        _ oldRows: [[Row]], into table: inout IdentifierTable, rowID: (Row) -> RowID, seed: UInt64
+        _ oldRows: [[Row]], into table: inout IdentifierTable, rowID: (Row) -> RowID, seed: UInt64, tolerant: Bool
     ) throws(ListDiffError) {
         for section in oldRows.indices {
             let sectionRows = oldRows[section]
@@ -222,6 +283,7 @@ extension SectionedDiff {
                     return IdentifierTable.equal(rowID(oldRows[section][row]), id)
                 }
                 if found {
+                    if tolerant { continue }
                     throw Self.duplicateRow(id, .old, first: oldPosition(ofCode: table.value(at: slot)), second: (section, row))
                 }
                 table.store(oldCode(section: section, row: row), hash: hash, at: slot)

@@ -32,6 +32,9 @@ struct SectionedDiff {
     @usableFromInline var rowChanged: [Bool]
     /// For each old row (flat), whether a new row has its identifier.
     @usableFromInline var oldRowMatched: [Bool]
+    /// Old sections, ascending, that have a new section with their identifier whose content
+    /// besides its rows differs: reported as reloaded.
+    @usableFromInline var changedSections: [Int] = []
     /// The number of rows matched so far.
     @usableFromInline var matchedRowCount = 0
     /// How position *codes* name old rows in the identifier table:
@@ -149,6 +152,11 @@ struct SectionedDiff {
 
 }
 
+/// The seed of the identifier hashes of every diff in this process: chosen at random once, so
+/// that no input collides by design, and not per call, which would cost a system call on
+/// every diff of a short list.
+@usableFromInline let diffHashSeed = UInt64.random(in: .min ... .max)
+
 extension SectionedDiff {
     /// The changes from the old to the new state, in their general form: a row that moves and
     /// changed is both a move source and reconfigured, and moved sections may have row
@@ -159,6 +167,7 @@ extension SectionedDiff {
     @usableFromInline
     func changes() -> PackedListChanges {
         var result = PackedListChanges()
+        result.reloadedSections = changedSections
         result.deletedRows.reserveCapacity(oldRowMatched.count - matchedRowCount)
         result.insertedRows.reserveCapacity(rowSource.count - matchedRowCount)
         var subsequence = LongestIncreasingSubsequence()
@@ -177,9 +186,19 @@ extension SectionedDiff {
                 survivorPositions.append(new)
             }
         }
-        subsequence.mark(survivors)
-        for index in survivors.indices where !subsequence.keep[index] {
-            result.movedSections.append(.init(from: survivors[index], to: survivorPositions[index]))
+        if zip(survivors, survivors.dropFirst()).contains(where: { $0 >= $1 }) {
+            // Some sections move. Keep still, first, the sections whose row count or header
+            // changes (a moved one is recreated), then those with other row changes (a moved
+            // one needs a stage of its own), then as many others as can be.
+            var headerChanged = [Bool](repeating: false, count: sectionOldToNew.count)
+            for section in changedSections { headerChanged[section] = true }
+            let weights = survivors.indices.map { index in
+                sectionWeight(old: survivors[index], new: survivorPositions[index], headerChanged: headerChanged[survivors[index]])
+            }
+            let keep = Self.heaviestIncreasingSubsequence(survivors, weights: weights, bound: sectionOldToNew.count)
+            for index in survivors.indices where !keep[index] {
+                result.movedSections.append(.init(from: survivors[index], to: survivorPositions[index]))
+            }
         }
 
         // Rows of surviving old sections that no new row has: deleted.
@@ -231,6 +250,70 @@ extension SectionedDiff {
             }
         }
         return result
+    }
+}
+
+extension SectionedDiff {
+    /// How strongly a surviving section should keep still when sections move: `s²` (for s
+    /// sections) when its row count or its header changes, `s` when other rows change inside
+    /// it, 1 otherwise; so that no number of lighter sections outweighs a heavier one.
+    ///
+    /// - Parameters:
+    ///   - old: The section's position before the change.
+    ///   - new: Its position after the change.
+    ///   - headerChanged: Whether its own content changed.
+    /// - Complexity: O(r) for r rows in the section.
+    func sectionWeight(old: Int, new: Int, headerChanged: Bool) -> Int {
+        let scale = sectionOldToNew.count + 1
+        let oldCount = oldStarts[old + 1] - oldStarts[old]
+        let newCount = newStarts[new + 1] - newStarts[new]
+        if oldCount != newCount || headerChanged { return scale * scale }
+        var next = PackedListChanges.pack(section: old, row: 0)
+        for flat in newStarts[new]..<newStarts[new + 1] {
+            // Equal counts: every row comes from the same row of the old section, or one changed.
+            if rowSource[flat] != next || rowChanged[flat] { return scale }
+            next += 1
+        }
+        return 1
+    }
+
+    /// Marks a strictly increasing subsequence of `values` of the largest total weight.
+    ///
+    /// - Parameters:
+    ///   - values: Distinct integers in `0..<bound`, in sequence order.
+    ///   - weights: The positive weight of each element.
+    ///   - bound: One more than the largest value.
+    /// - Returns: For each element, whether it belongs to the subsequence.
+    /// - Complexity: O(k log b) for k values below b.
+    static func heaviestIncreasingSubsequence(_ values: [Int], weights: [Int], bound: Int) -> [Bool] {
+        // A Fenwick tree of prefix maxima over values: the heaviest run ending below a value.
+        var tree = [(weight: Int, index: Int)](repeating: (0, -1), count: bound + 1)
+        var previous = [Int](repeating: -1, count: values.count)
+        var total = [Int](repeating: 0, count: values.count)
+        var best = (weight: 0, index: -1)
+        for (index, value) in values.enumerated() {
+            var prefix = (weight: 0, index: -1)
+            var node = value  // values below `value`: tree nodes 1...value
+            while node > 0 {
+                if tree[node].weight > prefix.weight { prefix = tree[node] }
+                node -= node & -node
+            }
+            previous[index] = prefix.index
+            total[index] = prefix.weight + weights[index]
+            if total[index] > best.weight { best = (total[index], index) }
+            node = value + 1
+            while node <= bound {
+                if total[index] > tree[node].weight { tree[node] = (total[index], index) }
+                node += node & -node
+            }
+        }
+        var keep = [Bool](repeating: false, count: values.count)
+        var index = best.index
+        while index >= 0 {
+            keep[index] = true
+            index = previous[index]
+        }
+        return keep
     }
 }
 

@@ -14,7 +14,7 @@ struct StagingAgreementTests {
         for strict in [false, true] {
             let update = RandomUpdate(&rng, strict: strict)
             let stages = update.general.staged()
-            #expect(stages.count <= 2)
+            #expect(stages.count <= 3)  // a row stage after moved sections that keep their row counts
             if let error = Table.check(applying: stages, from: update.old, to: update.new, strict: true) {
                 Issue.record("""
                     staged() output rejected: \(error)

@@ -18,13 +18,32 @@ private func expectReproduces(
 ) {
     expectApplying(
         stages: stages, from: old.simulated, yields: new.simulated, "stages: \(stages)", sourceLocation: sourceLocation)
-    #expect(stages.count <= 2, sourceLocation: sourceLocation)
+    expectStageShape(stages, sourceLocation: sourceLocation)
+}
+
+/// Checks the shape `staged()` promises: at most three non-empty stages; only the first
+/// changes sections; a stage after the first that changes rows follows a first stage that
+/// moves sections; and a third stage only refreshes.
+func expectStageShape(_ stages: [ListChanges], sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(stages.count <= 3, "stages: \(stages)", sourceLocation: sourceLocation)
     #expect(stages.allSatisfy { !$0.isEmpty }, sourceLocation: sourceLocation)
-    if stages.count == 2 {
-        var refresh = stages[1]
-        refresh.reconfiguredRows = []
-        refresh.reloadedRows = []
-        #expect(refresh.isEmpty, "the second stage only refreshes: \(stages[1])", sourceLocation: sourceLocation)
+    func refreshesOnly(_ stage: ListChanges) -> Bool {
+        var rest = stage
+        rest.reconfiguredRows = []
+        rest.reloadedRows = []
+        return rest.isEmpty
+    }
+    for stage in stages.dropFirst() {
+        #expect(
+            stage.deletedSections.isEmpty && stage.insertedSections.isEmpty && stage.movedSections.isEmpty
+                && stage.reloadedSections.isEmpty,
+            "only the first stage changes sections: \(stages)", sourceLocation: sourceLocation)
+    }
+    if stages.count == 3 {
+        #expect(refreshesOnly(stages[2]), "the third stage only refreshes: \(stages)", sourceLocation: sourceLocation)
+    }
+    if stages.count >= 2 && !refreshesOnly(stages[1]) {
+        #expect(!stages[0].movedSections.isEmpty, "a row stage follows moved sections: \(stages)", sourceLocation: sourceLocation)
     }
 }
 

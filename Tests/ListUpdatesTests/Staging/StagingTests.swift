@@ -108,6 +108,44 @@ struct StagingTests {
         )
     }
 
+    /// A moved section whose row count its row changes leave as it is keeps its move: the
+    /// section moves first with its rows untouched, and its rows change in the next stage.
+    @Test func movedSectionWithBalancedRowChangesKeepsItsMove() {
+        let changes = ListChanges(
+            movedSections: [.init(from: 0, to: 1)],
+            deletedRows: [path(0, 0)],
+            insertedRows: [path(1, 2)],
+            movedRows: [move(path(0, 2), path(1, 0))],
+            reconfiguredRows: [path(0, 2), path(1, 0)]
+        )
+        #expect(
+            changes.staged() == [
+                ListChanges(movedSections: [.init(from: 0, to: 1)]),
+                // Row 1.0 before is not in the moved section, but its section shifts to 0: it is
+                // refreshed after the first stage, with the row stage.
+                ListChanges(
+                    deletedRows: [path(1, 0)], insertedRows: [path(1, 2)], movedRows: [move(path(1, 2), path(1, 0))],
+                    reconfiguredRows: [path(0, 0)]),
+                ListChanges(reconfiguredRows: [path(1, 0)]),
+            ])
+        // Rows that move between a kept moved section and another: a row leaving the moved
+        // section is shown at its destination in the first stage and removed in the second; a
+        // row entering it is removed from its source first and shown in the second. (Sections
+        // [a] [b] become [a] [b] with the sections swapped: the count of each is unchanged.)
+        let across = ListChanges(
+            movedSections: [.init(from: 1, to: 0)],
+            movedRows: [move(path(1, 0), path(1, 0)), move(path(0, 0), path(0, 0))]
+        )
+        #expect(
+            across.staged() == [
+                ListChanges(movedSections: [.init(from: 1, to: 0)], deletedRows: [path(0, 0)], insertedRows: [path(1, 0)]),
+                ListChanges(deletedRows: [path(0, 0)], insertedRows: [path(0, 0)]),
+            ])
+        let old = [TestSection(id: 1, rows: [TestRow(id: 1, content: 0)]), TestSection(id: 2, rows: [TestRow(id: 2, content: 0)])]
+        let new = [TestSection(id: 2, rows: [TestRow(id: 1, content: 0)]), TestSection(id: 1, rows: [TestRow(id: 2, content: 0)])]
+        expectApplying(stages: across.staged(), from: old.simulated, yields: new.simulated)
+    }
+
     @Test func reloadedSectionThatMovesIsDeletedAndInserted() {
         let changes = ListChanges(movedSections: [.init(from: 1, to: 0)], reloadedSections: [1])
         #expect(changes.staged() == [ListChanges(deletedSections: [1], insertedSections: [0])])
@@ -267,7 +305,6 @@ struct StagingTests {
             try ListChanges.difference(from: old, to: new, rows: \.rows), from: old, to: new, using: &generator.rng)
         let stages = general.staged()
         expectApplying(stages: stages, from: old.simulated, yields: new.simulated, "general: \(general)\nstages: \(stages)")
-        #expect(stages.count <= 2)
-        #expect(stages.allSatisfy { !$0.isEmpty })
+        expectStageShape(stages)
     }
 }
