@@ -13,6 +13,10 @@ enum GraphRecordType: UInt8 {
     case values = 4
     /// Snapshot: the last record, with the serial counts and the journal position included.
     case trailer = 5
+    /// Journal, with deferred durability: written after each sync, naming the last record
+    /// the sync made durable, so that opening after a power loss can tell commits that were
+    /// never synced (lost, as promised) from damage to synced ones.
+    case synced = 6
 }
 
 /// Writes commits and snapshots in the current schema's codes: an entity is its position in
@@ -47,6 +51,14 @@ struct GraphRecordEncoder {
         var codes: [ObjectIdentifier: Int] = [:]
         for (code, type) in types.enumerated() { codes[type] = code }
         codesByType = codes
+    }
+
+    /// A ``GraphRecordType/synced`` record.
+    func syncedRecord(through sequence: UInt64) -> [UInt8] {
+        var writer = ByteWriter(capacity: 12)
+        writer.byte(GraphRecordType.synced.rawValue)
+        writer.varint(sequence)
+        return writer.bytes
     }
 
     func schemaRecord() -> [UInt8] {

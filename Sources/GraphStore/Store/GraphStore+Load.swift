@@ -21,6 +21,18 @@ extension GraphStore {
         var schemaChanged = false
     }
 
+    /// The last record a ``GraphRecordType/synced`` record before `offset` proves durable, or
+    /// `nil` when there is none (a store with synchronous durability writes none: there only
+    /// the last record can be unsynced).
+    static func lastSynced(in records: [RecordReader.Record], before offset: UInt64) -> UInt64? {
+        var synced: UInt64?
+        for record in records where record.offset < offset && record.payload.first == GraphRecordType.synced.rawValue {
+            var reader = ByteReader(record.payload.dropFirst())
+            if let sequence = try? reader.varint() { synced = max(synced ?? 0, sequence) }
+        }
+        return synced
+    }
+
     /// Reads the snapshot and replays the journal, treating damage as `mode` says.
     static func load(path: String, schema: StoreSchema, mode: Recovery, fileSystem: any StoreFileSystem) throws(GraphStoreError) -> Loaded {
         let snapshotPath = path + "/snapshot"
@@ -113,7 +125,30 @@ extension GraphStore {
                     file: snapshotPath, offset: 0, afterSequence: nil,
                     reason: "the snapshot (generation \(generation)) is older than the journal (generation \(header.generation))")
             } else {
-                let scan = try io { try RecordScan(bytes: bytes, path: journalPath, kind: .journal, graphID: graph.identifier, generation: generation, mode: recordMode) }
+                var scan = try io { try RecordScan(bytes: bytes, path: journalPath, kind: .journal, graphID: graph.identifier, generation: generation, mode: .salvage) }
+                if let first = scan.damages.first {
+                    if let synced = lastSynced(in: scan.records, before: first.offset), first.afterSequence.map({ $0 >= synced }) ?? false {
+                        // Deferred durability: everything from here on was written after the
+                        // last sync the file proves, and a power loss may keep any part of it.
+                        // Those commits never were durable: the end of the journal, not damage.
+                        let dropped = scan.records.filter { $0.offset > first.offset }
+                        report.unsyncedRecordsDropped = dropped.count
+                        report.tornTailBytes = UInt64(bytes.count) - first.offset
+                        scan.records.removeAll { $0.offset > first.offset }
+                        scan.damages = []
+                        scan.tail = nil
+                        scan.validEnd = first.offset
+                    } else {
+                        switch recordMode {
+                        case .refuse: throw GraphStore.mapped(first.error(path: journalPath))
+                        case .stopAtDamage:
+                            scan.records.removeAll { $0.offset > first.offset }
+                            scan.damages = [first]
+                            scan.validEnd = first.offset
+                        case .salvage: break
+                        }
+                    }
+                }
                 for damage in scan.damages {
                     note(damage, in: "journal")
                     if let after = damage.afterSequence, let before = damage.beforeSequence, before > after + 1 {
@@ -126,6 +161,7 @@ extension GraphStore {
                     schemaChanged = schemaChanged || !file.isCurrent
                     var decoder = GraphRecordDecoder(graph: graph, file: file, path: journalPath)
                     for record in scan.records.dropFirst() where record.sequence > includedSequence {
+                        if record.payload.first == GraphRecordType.synced.rawValue { continue }
                         do {
                             try decoder.applyCommit(record.payload, sequence: record.sequence)
                             report.replayedCommits += 1

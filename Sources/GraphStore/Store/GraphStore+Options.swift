@@ -84,6 +84,10 @@ extension GraphStore {
         /// The bytes of a torn last record dropped from the journal (a crash during a
         /// commit's write; that commit never returned), or 0.
         public var tornTailBytes: UInt64 = 0
+        /// With ``Durability/deferred(interval:)``: journal records written after the last sync
+        /// the journal proves, dropped because a power loss kept only some of them (those
+        /// commits were never synced, as that durability allows).
+        public var unsyncedRecordsDropped = 0
         /// Damage found before the ends of the files.
         public var damage: [Damage] = []
         /// Journal records lost to damage (their sequence numbers).
@@ -111,6 +115,7 @@ extension GraphStore {
             if isClean {
                 return created ? "created a new store" : "opened cleanly, \(replayedCommits) commits replayed"
                     + (tornTailBytes > 0 ? "; an unfinished last commit (\(tornTailBytes) bytes) was dropped" : "")
+                    + (unsyncedRecordsDropped > 0 ? "; \(unsyncedRecordsDropped) commits written after the last sync were dropped" : "")
             }
             var lines = ["opened with damage: \(replayedCommits) commits replayed"]
             lines += damage.map { "damaged: \($0)" }

@@ -128,6 +128,15 @@ public final class GraphStore {
             }
             try writeGeneration(includedSequence: loaded.nextSequence - 1)
         }
+        if case .deferred = options.durability, let journal, loaded.journal != nil, !loaded.needsRewrite {
+            // What the journal holds now was read from the disk; sync it and say so before
+            // any deferred commit follows it.
+            do {
+                try syncDeferred(journal, durably: true)
+            } catch {
+                throw Self.mapped(error)
+            }
+        }
         graph.commitHook = _Hook(store: self)
         observation = graph.addObserver { [unowned self] _ in self.compactIfDue() }
     }
@@ -158,9 +167,7 @@ public final class GraphStore {
                 lastSync = .now
             case .deferred(let interval):
                 if ContinuousClock.now - lastSync >= interval {
-                    try journal.sync()
-                    lastSync = .now
-                    hasUnsyncedCommits = false
+                    try syncDeferred(journal)
                 } else {
                     hasUnsyncedCommits = true
                 }
@@ -182,13 +189,22 @@ public final class GraphStore {
         if let failure { throw .poisoned(cause: failure) }
         guard hasUnsyncedCommits, let journal else { return }
         do {
-            try journal.sync()
-            lastSync = .now
-            hasUnsyncedCommits = false
+            try syncDeferred(journal)
         } catch {
             failure = "\(error)"
             throw Self.mapped(error)
         }
+    }
+
+    /// Syncs the journal and writes a record saying through which record the sync made it
+    /// durable, for the next open after a power loss. That record is synced by the next sync,
+    /// or at once when `durably` (the first one of a journal, so one always survives).
+    private func syncDeferred(_ journal: RecordWriter, durably: Bool = false) throws {
+        try journal.sync()
+        lastSync = .now
+        hasUnsyncedCommits = false
+        _ = try journal.append(encoder.syncedRecord(through: journal.nextSequence - 1))
+        if durably { try journal.sync() }
     }
 
     /// Writes the graph's committed state as a new snapshot and starts an empty journal.
@@ -261,6 +277,14 @@ public final class GraphStore {
         generation = next
         lastSync = .now
         hasUnsyncedCommits = false
+        if case .deferred = options.durability {
+            do {
+                try syncDeferred(newJournal, durably: true)
+            } catch {
+                failure = "\(error)"
+                throw Self.mapped(error)
+            }
+        }
     }
 
     /// Syncs what is unsynced, releases the directory's lock and stops writing: later
