@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 import PackageDescription
 
 // Invariant checks (`_checkInvariants()` on every core structure) are compiled in only
@@ -10,6 +10,11 @@ let settings: [SwiftSetting] = invariantChecks ? [.define("FRK_INVARIANT_CHECKS"
 
 let package = Package(
     name: "FetchedResultsKit",
+    // `Synchronization` (`Atomic`) needs these releases; Observation and Foundation's
+    // `Predicate` need older ones. Tools 6.2: a `@MainActor` view adapter conforms to
+    // `ListUpdateTarget` or `ResultsControllerDelegate` through an isolated conformance
+    // (`extension MyViewController: @MainActor ListUpdateTarget`), new in Swift 6.2.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "FetchedResultsKit", targets: ["FetchedResultsKit"]),
         .library(name: "ObjectGraph", targets: ["ObjectGraph"]),
@@ -40,7 +45,7 @@ let package = Package(
             name: "Benchmarks",
             dependencies: ["ObjectGraph", "ListUpdates", "FetchedResults", "GraphStore", "HeapStats", "GroceryDudeCore"],
             path: "Benchmarks",
-            exclude: ["HeapStats"],
+            exclude: ["HeapStats", "README.md"],
             swiftSettings: settings
         ),
         .target(name: "HeapStats", path: "Benchmarks/HeapStats"),

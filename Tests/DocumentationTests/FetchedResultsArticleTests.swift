@@ -231,3 +231,142 @@ extension FetchedResultsArticles {
         }
     }
 }
+
+// MARK: - Searching.md ("Searching a list") and FormatPredicates.md ("Format predicates")
+
+extension FetchedResultsArticles {
+    /// The list of Searching.md: Banana, Basil and Bread in the fridge, Milk unlisted.
+    @MainActor
+    static func makeSearchGraph() throws -> ObjectGraph {
+        let graph = ObjectGraph()
+        let fridge = graph.insert(Location())
+        fridge.name = "Fridge"
+        for (name, listed) in [("Banana", true), ("Basil", false), ("Bread", true), ("Milk", false)] {
+            let item = graph.insert(Item())
+            item.name = name
+            item.listed = listed
+            item.location = fridge
+        }
+        try graph.commit()
+        return graph
+    }
+
+    @MainActor
+    @Suite("Article: Searching a list")
+    struct SearchingArticleTests {
+        // "Search a text of each object" and "Map a search row to the main list"
+        @Test func searchATextAndMapARow() throws {
+            let graph = try makeSearchGraph()
+            let items = ResultsController(
+                graph: graph,
+                request: FetchRequest(Item.self, sortedBy: [SortKey(\.name)], sectionKey: SectionKey(\.location?.name))
+            )
+            items.performFetch()
+
+            let search = SearchController(base: items, searching: \.name)   // name CONTAINS[cd] text
+            search.performFetch()
+            let recorder = SearchRecorder()
+            search.delegate = recorder
+            search.searchText = "ba"    // Banana, Basil: one animated change from the whole list
+            #expect(search.fetchedObjects.map(\.name) == ["Banana", "Basil"])
+            search.searchText = "ban"   // Banana: tests only the current matches
+            #expect(search.fetchedObjects.map(\.name) == ["Banana"])
+
+            let picked = IndexPath(row: 0, section: 0)
+            let path = try #require(search.baseIndexPath(forObjectAt: picked))
+            #expect(items.object(at: path).name == "Banana")
+
+            search.searchText = ""      // the whole list again, as a diff
+            #expect(search.fetchedObjects.map(\.name) == ["Banana", "Basil", "Bread", "Milk"])
+            #expect(recorder.changes.count == 3)
+        }
+
+        // "Search with your own predicate"
+        @Test func ownPredicateAndFormat() throws {
+            let graph = try makeSearchGraph()
+            let items = ResultsController(
+                graph: graph,
+                request: FetchRequest(Item.self, sortedBy: [SortKey(\.name)], sectionKey: SectionKey(\.location?.name))
+            )
+            items.performFetch()
+
+            let prefixSearch = SearchController(base: items, narrowing: .beginsWith()) { text in
+                .beginsWith(\.name, text)
+            }
+            prefixSearch.performFetch()
+            prefixSearch.searchText = "b"   // Banana, Basil, Bread
+            #expect(prefixSearch.fetchedObjects.map(\.name) == ["Banana", "Basil", "Bread"])
+
+            let schema = GraphPredicateSchema(Item.self, Location.self)
+            let listedSearch = try SearchController(
+                base: items,
+                format: "name CONTAINS[cd] $text AND listed == YES",
+                schema: schema,
+                narrowing: .contains(options: [.caseInsensitive, .diacriticInsensitive])
+            )
+            listedSearch.performFetch()
+            listedSearch.searchText = "a"   // the listed items whose name contains "a"
+            #expect(listedSearch.fetchedObjects.map(\.name) == ["Banana", "Bread"])
+        }
+    }
+
+    /// Records each whole batch a search delivers.
+    final class SearchRecorder: ResultsControllerDelegate {
+        private(set) var changes: [ListChanges] = []
+        func controller(_ controller: ResultsController<Item>, didChangeContentWith changes: ListChanges) {
+            self.changes.append(changes)
+        }
+    }
+
+    @MainActor
+    @Suite("Article: Format predicates")
+    struct FormatPredicatesArticleTests {
+        // "Parse and bind"
+        @Test func parseAndBind() throws {
+            let graph = ObjectGraph()
+            let fridge = graph.insert(Location())
+            fridge.name = "Fridge"
+            let item = graph.insert(Item())
+            item.name = "Café au lait"
+            item.location = fridge
+            try graph.commit()
+
+            let schema = GraphPredicateSchema(Item.self, Location.self)
+            let predicate = try FormatPredicate("name CONTAINS[cd] %@ AND location.name == %@", "cafe", "Fridge")
+                .bind(to: schema.entity(for: Item.self))
+            #expect(predicate.evaluate(item))   // true for "Café au lait" in the fridge
+        }
+
+        // "Fetch with a format"
+        @Test func fetchWithAFormat() throws {
+            let (graph, _, _) = try makeGraph()
+            let schema = GraphPredicateSchema(Item.self, Location.self)
+            let request = try FetchRequest(
+                Item.self,
+                format: "listed == YES AND quantity > %d", 1,
+                schema: schema,
+                sortedBy: [SortKey(\.name)]
+            )
+            let controller = ResultsController(graph: graph, request: request)
+            controller.performFetch()
+            #expect(controller.fetchedObjects.map(\.name) == ["Eggs", "Rice"])
+        }
+
+        // "Errors say where"
+        @Test func errorsSayWhere() {
+            var message = ""
+            do {
+                _ = try FormatPredicate("name CONTAINS[cd] AND listed == YES")
+            } catch {
+                message = error.localizedDescription
+            }
+            #expect(message.hasPrefix("syntax error at offset 18: found AND, expected "))
+        }
+
+        // "The syntax": a description parses back.
+        @Test func descriptionParsesBack() throws {
+            let predicate = try FormatPredicate("ANY items.name BEGINSWITH[c] 'b' OR name IN {'Fridge', 'Pantry'}")
+            #expect(try FormatPredicate(predicate.description).description == predicate.description)
+        }
+    }
+}

@@ -19,6 +19,16 @@ final class Item: GraphObject {
     @Relationship(inverse: \Location.items) var location: Location?
 }
 
+// MARK: - "A controller with sections"
+
+final class ItemsAdapter: ResultsControllerDelegate {
+    private(set) var delivered: [ListChanges] = []
+    func controller(_ controller: ResultsController<Item>, didChangeContentWith changes: ListChanges) {
+        print(changes)                                  // one batch per commit
+        delivered.append(changes)
+    }
+}
+
 // MARK: - "Hand-ordered lists"
 
 final class Playlist: GraphObject {
@@ -102,14 +112,14 @@ struct ReadmeTourTests {
         #expect(controller.sections.map(\.name) == ["Fridge", "Pantry"])
         #expect(controller.object(at: IndexPath(row: 0, section: 0)).name == "Eggs")
 
+        let adapter = ItemsAdapter()
+        controller.delegate = adapter                           // held weakly, as in Core Data
+
         // Renaming a location re-sections every item that reads it.
-        var delivered: [ListChanges] = []
-        let adapter = ChangesRecorder { delivered.append($0) }
-        controller.delegate = adapter
         pantry.name = "Cupboard"
         try graph.commit()
         #expect(controller.sections.map(\.name) == ["Cupboard", "Fridge"])
-        #expect(delivered.count == 1)
+        #expect(adapter.delivered.count == 1)
     }
 
     @Test func accumulatorWithViewAdapter() throws {
@@ -247,25 +257,123 @@ struct ReadmeTourTests {
         #expect(table.rowIDs == [["Butter"], ["Bread"]])
     }
 
-    @Test func testingAViewModel() throws {
-        // A view model under test publishes stages; the simulator is the table view.
-        let before = ListSimulator.sections(["Fridge": ["Milk", "Eggs"]])
-        let after = ListSimulator.sections(["Fridge": ["Eggs", "Milk", "Butter"]])
-        let stages = ListChanges(
-            insertedRows: [IndexPath(row: 2, section: 0)],
-            movedRows: [.init(from: IndexPath(row: 0, section: 0), to: IndexPath(row: 1, section: 0))]
-        ).staged()
-        expectApplying(stages: stages, from: before, yields: after)
+}
+
+// MARK: - "Unit-testing a view model with ListSimulator" (as written in the README)
+
+/// The view model under test: a sorted list that says which rows changed.
+final class FridgeModel {
+    private(set) var items: [String]
+    init(items: [String]) { self.items = items.sorted() }
+
+    /// Adds an item in order and returns the change for the list view.
+    func add(_ item: String) -> ListChanges {
+        let row = items.firstIndex { $0 > item } ?? items.count
+        items.insert(item, at: row)
+        return ListChanges(insertedRows: [IndexPath(row: row, section: 0)])
     }
 }
 
-/// Collects the whole-batch callback of a controller's delegate.
-final class ChangesRecorder: ResultsControllerDelegate {
-    typealias Object = Item
-    let record: (ListChanges) -> Void
-    init(_ record: @escaping (ListChanges) -> Void) { self.record = record }
+@Suite("README tour: unit-testing a view model")
+struct ReadmeViewModelTests {
+    @Test func addingButterInsertsARow() {
+        let model = FridgeModel(items: ["Milk", "Eggs"])
+        let before = ListSimulator.sections(["Fridge": model.items])
+        let change = model.add("Butter")
+        expectApplying(change, from: before, yields: ListSimulator.sections(["Fridge": model.items]))
+    }
+
+    @Test func twoAdditionsAnimateAsOneBatch() {
+        typealias Table = ListSimulator<String, String, String>
+        let model = FridgeModel(items: ["Eggs", "Milk", "Yogurt"])
+        let table = Table { Table.sections(["Fridge": model.items]) }   // the table view
+        table.reloadData()
+        // By default a batch that changes more than half the rows reloads instead of animating:
+        // in a three-row list, that is two changes. Let batches of fewer than 8 changes animate.
+        let accumulator = ChangeAccumulator(target: table, policy: DefaultReloadPolicy(minimumChangeCountForShare: 8))
+        accumulator.add(model.add("Butter"))
+        accumulator.add(model.add("Apples"))
+        accumulator.flush()
+        #expect(table.failures.isEmpty)
+        #expect(table.animatedUpdateCount == 1)
+        #expect(table.rowIDs == [["Apples", "Butter", "Eggs", "Milk", "Yogurt"]])
+    }
+
+    /// The README's comment is true: the default policy reloads the same two additions.
+    @Test func theDefaultPolicyReloadsTwoChangesInThreeRows() {
+        typealias Table = ListSimulator<String, String, String>
+        let model = FridgeModel(items: ["Eggs", "Milk", "Yogurt"])
+        let table = Table { Table.sections(["Fridge": model.items]) }
+        table.reloadData()
+        let accumulator = ChangeAccumulator(target: table)
+        accumulator.add(model.add("Butter"))
+        accumulator.add(model.add("Apples"))
+        accumulator.flush()
+        #expect(table.failures.isEmpty)
+        #expect(table.animatedUpdateCount == 0)
+        #expect(table.reloadCount == 2)
+        #expect(table.rowIDs == [["Apples", "Butter", "Eggs", "Milk", "Yogurt"]])
+    }
+}
+
+// MARK: - "Adapting to a UI toolkit": the UIKit sketch's shape, without UIKit
+
+/// A stand-in for a `@MainActor` view controller with a table view.
+@MainActor
+final class ItemsScreen {
+    var controller: ResultsController<Item>!
+    lazy var accumulator = ChangeAccumulator(target: self)
+    var isOnScreen = true
+    var rowCounts: [Int] = []
+    private(set) var batches: [[ListChanges]] = []
+
+    func showRows() { rowCounts = controller.sections.map(\.numberOfObjects) }
+}
+
+extension ItemsScreen: @MainActor ResultsControllerDelegate {
     func controller(_ controller: ResultsController<Item>, didChangeContentWith changes: ListChanges) {
-        record(changes)
+        accumulator.add(changes)
+        accumulator.flush()   // or once per display-link tick
+    }
+}
+
+extension ItemsScreen: @MainActor ListUpdateTarget {
+    var isVisible: Bool { isOnScreen }
+    var displayedRowCounts: [Int] { rowCounts }
+    func reloadData() { showRows() }
+    func performBatch(stages: [ListChanges]) {
+        batches.append(stages)
+        showRows()
+    }
+}
+
+@MainActor
+@Suite("README: a @MainActor view adapter")
+struct ReadmeMainActorAdapterTests {
+    @Test func isolatedConformancesDriveTheList() throws {
+        let graph = ObjectGraph()
+        let fridge = graph.insert(Location())
+        fridge.name = "Fridge"
+        for name in ["Milk", "Eggs", "Cheese", "Yogurt"] {
+            let item = graph.insert(Item())
+            item.name = name
+            item.location = fridge
+        }
+        try graph.commit()
+
+        let screen = ItemsScreen()
+        screen.controller = ResultsController(
+            graph: graph, request: FetchRequest(Item.self, sortedBy: [SortKey(\.name)])
+        )
+        screen.controller.delegate = screen
+        screen.controller.performFetch()
+        screen.reloadData()
+
+        let butter = graph.insert(Item())
+        butter.name = "Butter"
+        try graph.commit()
+        #expect(screen.batches == [[ListChanges(insertedRows: [IndexPath(row: 0, section: 0)])]])
+        #expect(screen.rowCounts == [5])
     }
 }
 

@@ -30,7 +30,8 @@ import ObjectGraph
 /// The user's own edits go through ``moveRow(from:to:author:)``, ``deleteRow(at:author:)``
 /// and ``removeRow(at:author:)``: they write and commit the graph, and what the controller
 /// delivers for that commit is relative to the list *with the user's edit already shown*,
-/// so a view is never told to perform the drag it just performed. See <doc:OrderedLists>.
+/// so a view is never told to perform the drag it just performed. See the article
+/// “Hand-ordered lists” in the FetchedResults documentation.
 ///
 /// Search the list by setting ``request``'s predicate. A `SearchController` cannot be derived
 /// from this controller (it would fetch every object of the member entity): deriving one is a

@@ -1,7 +1,7 @@
 import Foundation
 import ObjectGraph
 
-/// Format-predicate entities for ``GraphObject`` classes, built once from their
+/// Format-predicate entities for `GraphObject` classes, built once from their
 /// `EntityDescription`s, with folded text kept per object ID and refreshed at commit.
 ///
 /// ```swift

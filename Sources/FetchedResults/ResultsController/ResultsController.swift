@@ -1,7 +1,7 @@
 import Foundation
 import Observation
 
-/// Keeps the results of a ``FetchRequest`` on an ``ObjectGraph`` up to date, sectioned and
+/// Keeps the results of a ``FetchRequest`` on an `ObjectGraph` up to date, sectioned and
 /// sorted, and reports each commit's changes as a batch a list view accepts.
 ///
 /// ```swift
@@ -194,8 +194,8 @@ open class ResultsController<Object: GraphObject>: Observable {
     /// before ``performFetch()``. Observable.
     ///
     /// The results change only when the controller hears of a commit: between a
-    /// ``ObjectGraph/delete(_:)`` and its commit, a deleted object is still listed at its
-    /// place, and its ``GraphObject/isDeleted`` answers `true` (as with Core Data). The same
+    /// `ObjectGraph.delete(_:)` and its commit, a deleted object is still listed at its
+    /// place, and its `GraphObject.isDeleted` answers `true` (as with Core Data). The same
     /// holds for every other way of reading the results (``sections``, ``object(at:)``,
     /// ``indexPath(for:)``), and for a commit that an observer made during the delivery of
     /// another, until this controller has heard of it.

@@ -34,7 +34,7 @@ public struct StoreSchema: Sendable {
     /// Describes the classes a store saves.
     ///
     /// - Parameters:
-    ///   - types: Every ``GraphObject`` class of the graph, and every class its relationships
+    ///   - types: Every `GraphObject` class of the graph, and every class its relationships
     ///     reach.
     ///   - renamedEntities: Old entity name → current name, for a file written before a class
     ///     was renamed.

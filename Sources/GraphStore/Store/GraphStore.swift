@@ -1,7 +1,7 @@
 import Foundation
 import ObjectGraph
 
-/// Keeps an ``ObjectGraph`` on disk: a snapshot of the whole graph plus a journal with one
+/// Keeps an `ObjectGraph` on disk: a snapshot of the whole graph plus a journal with one
 /// checksummed record per commit, written (and, by default, synced) before anyone hears of
 /// the commit.
 ///
@@ -13,7 +13,7 @@ import ObjectGraph
 /// ```
 ///
 /// Opening replays the journal on top of the snapshot; the graph keeps its
-/// ``ObjectGraph/identifier`` and every object its ``ObjectID``, so URIs and restoration
+/// `ObjectGraph.identifier` and every object its `ObjectID`, so URIs and restoration
 /// identifiers saved by an app resolve after a relaunch. A directory can be open in one
 /// store at a time (a lock file, across processes too). The store compacts the journal
 /// into a new snapshot when it outgrows it.
@@ -288,7 +288,7 @@ public final class GraphStore {
     }
 
     /// Syncs what is unsynced, releases the directory's lock and stops writing: later
-    /// commits of the graph throw ``CommitError/persistenceFailed(_:)``.
+    /// commits of the graph throw `CommitError.persistenceFailed(_:)`.
     public func close() {
         if failure == nil { try? flush() }
         journal?.close()

@@ -44,10 +44,11 @@ extension ChangeAccumulator {
     /// `controller(_:didChange:at:for:newIndexPath:)` does.
     ///
     /// The object identifies the row across the events of one batch, so that the quirks of
-    /// real controllers can be cleaned up (see <doc:ReloadOrAnimate>): a move to the same
-    /// position is an update, an update with a new position is a move, an update plus a move
-    /// is one changed move, an insert then a delete is nothing, a delete then an insert is a
-    /// changed move or an update. With ``eventInterpretation`` set to
+    /// real controllers can be cleaned up (see the article “Reload or Animate” in the
+    /// ListUpdates documentation): a move to the same position is an update, an update with
+    /// a new position is a move, an update plus a move is one changed move, an insert then a
+    /// delete is nothing, a delete then an insert is a changed move or an update. With
+    /// ``eventInterpretation`` set to
     /// ``EventInterpretation/exact`` positions are taken literally: equal positions do not
     /// turn a move into an update.
     ///

@@ -24,7 +24,8 @@
 /// ``lastReport`` and passed to ``onFlush``) with the decision and its reason.
 ///
 /// The accumulator is not thread-safe: use it on the actor its target lives on (usually the
-/// main actor). See <doc:ReloadOrAnimate> for how coalescing works and when a reload is chosen.
+/// main actor). See the article “Reload or Animate” in the ListUpdates documentation for
+/// how coalescing works and when a reload is chosen.
 public final class ChangeAccumulator {
     /// The list view adapter that flushes deliver to. Held weakly: the adapter usually owns
     /// the accumulator. A flush with no target behaves as one with a hidden target.

@@ -12,7 +12,7 @@ internal struct _Observer {
     let finish: (() -> Void)?
 }
 
-/// A registration made by ``ObjectGraph/addObserver(_:)``: keep it to keep observing.
+/// A registration made by ``ObjectGraph/addObserver(onFollowUpFailure:_:)``: keep it to keep observing.
 ///
 /// Observing stops when ``cancel()`` is called or the token is deallocated. Like the
 /// graph, it belongs to the graph's isolation domain.
