@@ -80,6 +80,9 @@ func orderedBenchmarks() -> [Benchmark] {
             var rng = SystemRandomNumberGenerator()
             return .init(
                 subject: { stopwatch in
+                    // The baseline's commits first, untimed, so only this move's is timed.
+                    for changes in commits.changes { controller.apply(changes) }
+                    commits.changes = []
                     let moved = fixture.moveOneMember(using: &rng)
                     let waiting = commits.changes
                     commits.changes = []
