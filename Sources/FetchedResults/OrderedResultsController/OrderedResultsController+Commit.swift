@@ -4,10 +4,6 @@ extension OrderedResultsController {
     /// Receives one commit of the graph.
     func relationshipDidCommit(_ changes: GraphChanges) {
         guard hasFetched else { return }
-        if defersCommits {
-            deferredCommits.append(changes)
-            return
-        }
         apply(changes)
     }
 
@@ -20,7 +16,7 @@ extension OrderedResultsController {
     /// - Complexity: O(k log n) for k members that arrived, left, moved or were re-evaluated,
     ///   plus the relabelled neighbourhoods; O(n log n) when the relationship has no usable inverse
     ///   and its membership changed.
-    func apply(_ changes: GraphChanges) {
+    package func apply(_ changes: GraphChanges) {
         // A row the user dropped sorts by its neighbour's label for now: it needs its own.
         var dropped: ObjectID?
         if let edit = userEdit {

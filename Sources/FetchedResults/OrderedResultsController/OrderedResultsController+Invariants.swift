@@ -5,7 +5,7 @@ extension OrderedResultsController {
         func _checkOrderedInvariants() {
             _checkInvariants()
             precondition(userEdit == nil, "internal inconsistency: a user's edit outlived its commit")
-            guard labels.count <= 4_096, !defersCommits else { return }
+            guard labels.count <= 4_096 else { return }
             let list = currentMembers()
             precondition(list.count == labels.count,
                          "internal inconsistency: \(labels.count) order labels for \(list.count) members")

@@ -66,10 +66,6 @@ public final class OrderedResultsController<Owner: GraphObject, Member: GraphObj
     /// until the delivery of that edit's commit deletes it: its position before that commit
     /// and its key value.
     var displayedEmptySection: (index: Int, value: SortValue)?
-    /// Whether commits wait in ``deferredCommits`` (benchmarks time the update alone).
-    var defersCommits = false
-    /// Commits received while ``defersCommits`` is set, oldest first.
-    var deferredCommits: [GraphChanges] = []
 
     /// The gap between the labels of neighbours after a fetch or a full relabel.
     static var labelSpacing: Int64 { 1 << 20 }

@@ -13,7 +13,7 @@ struct DependencyKey: Hashable {
 ///   indexes (every object runs the same predicate and keys, so they read the same own
 ///   properties): a write to one of them re-evaluates the written object.
 /// - Reads of other objects (across relationships) are kept per evaluated object, in a dense
-///   column indexed by the object's ``ObjectID/entitySerial``. The (object, property) pairs
+///   column indexed by the object's `ObjectID.entitySerial`. The (object, property) pairs
 ///   read are interned as small handles; most objects read exactly one (`item.location?.name`),
 ///   kept inline in the column. Objects that read several keep them in a side table.
 /// - The reverse index holds, per handle, the serials of the objects whose evaluation read
@@ -90,7 +90,7 @@ struct DependencyIndex {
     }
 
     /// Records reads of the evaluated objects' own properties, given as bits: bit `i` for
-    /// property `i` (the split form of ``ObjectGraph/trackReads(of:ownProperties:appendingTo:_:)``).
+    /// property `i` (the split form of `ObjectGraph.trackReads(of:ownProperties:appendingTo:_:)`).
     ///
     /// - Parameter bits: The own properties read, below index 64.
     /// - Complexity: O(1) when every bit was recorded before.
@@ -228,14 +228,6 @@ struct DependencyIndex {
             crossKey[serial] = Self.severalKeys
         }
         for handle in new { tidy(handle) }
-    }
-
-    /// Records the reads of the first evaluation of `id` since the index was made empty (a
-    /// fetch): nothing to replace.
-    ///
-    /// - Complexity: O(r) for r reads.
-    mutating func recordFirst<Reads: Sequence<PropertyRead>>(_ id: ObjectID, reads: Reads) {
-        record(id, reads: reads)
     }
 
     /// Forgets the reads of an object that no longer exists or is no longer evaluated (of

@@ -1,7 +1,9 @@
 /// One section of a controller's results: its name, index title and rows.
 ///
-/// A section describes the results at the moment it was read from ``ResultsController/sections``;
-/// reading its ``objects`` after the results changed traps (read `sections` again).
+/// A section's name, title, count and identifier describe the results at the moment it was
+/// read from ``ResultsController/sections``; its ``objects`` are always read from the
+/// controller's current results, so a section kept across a change never hands out a deleted
+/// object.
 public struct ResultsSection<Object: GraphObject> {
     /// The section's name, made from its key by the section key's title transform.
     public let name: String
@@ -16,12 +18,20 @@ public struct ResultsSection<Object: GraphObject> {
     let generation: Int
     let controller: ResultsController<Object>
 
-    /// The section's objects, in order.
+    /// The objects of this section in the controller's current results, in order: the rows
+    /// the section had when it was read, or, after the results changed, the rows now in the
+    /// section with the same ``identifier`` (none when that section is gone).
     ///
-    /// - Complexity: O(m + log n) for m rows.
+    /// - Complexity: O(m + log n) for m rows; after the results changed, plus O(s) for s
+    ///   visible sections.
     public var objects: [Object] {
-        precondition(generation == controller.generation, "ResultsSection.objects read after the results changed; read `sections` again")
-        return controller.index.ids(inRanks: ranks).map(controller.object(with:))
+        var current = ranks
+        if generation != controller.generation {
+            let index = controller.index
+            guard let position = index.visibleSections.firstIndex(where: { $0.value == identifier }) else { return [] }
+            current = index.visibleSectionRanks[position]
+        }
+        return controller.index.ids(inRanks: current).map(controller.object(with:))
     }
 }
 

@@ -46,7 +46,7 @@ open class ResultsController<Object: GraphObject>: Observable {
     var extractorCache: RequestExtractors?
     var index: ResultsIndex<ObjectID>
     var dependencies = DependencyIndex(entity: Object.entity)
-    var observation: GraphObservation?
+    package var observation: GraphObservation?
     /// Whether ``performFetch()`` ran.
     public internal(set) var hasFetched = false
     /// Bumped whenever the results change; sections read with an older generation are stale.

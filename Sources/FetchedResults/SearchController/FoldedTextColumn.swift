@@ -2,7 +2,7 @@ import Foundation
 import ObjectGraph
 
 /// The folded search strings of a search controller's objects, packed in one byte buffer
-/// and found by each object's ``ObjectGraph/ObjectID/entitySerial`` (a search's objects are
+/// and found by each object's `ObjectID.entitySerial` (a search's objects are
 /// all of one entity), so a pass over every folding reads memory in order and a look-up
 /// costs no hashing and no reference counting.
 ///

@@ -6,7 +6,8 @@ public enum CommitError: Error, CustomStringConvertible {
     case validationFailed(ObjectID, any Error)
     /// A deleted object's `.deny` relationship still holds objects.
     case deleteDenied(ObjectID, relationship: String)
-    /// A property of a deleted object was set after it was deleted.
+    /// A property of a deleted object was set after it was deleted. The property setters
+    /// stop such a write where it is made (`precondition`), so a commit no longer meets one.
     case writeToDeletedObject(ObjectID)
     /// A relationship of a live object holds a deleted object.
     case relationshipToDeletedObject(ObjectID, relationship: String, target: ObjectID)

@@ -96,8 +96,8 @@ internal final class _MembershipDelta<Value: RelationshipValue>: _SavedValue {
     @inlinable
     func restore(into object: GraphObject) {
         let storage = _storagePointer(object, at: offset, as: Relationship<Value>.self)
-        for member in added { storage.pointee._value._remove(member) }
-        for member in removed { storage.pointee._value._add(member) }
+        for member in added { Value._Shape.remove(member, from: &storage.pointee._value) }
+        for member in removed { Value._Shape.add(member, to: &storage.pointee._value) }
         added = []
         removed = []
     }
@@ -278,9 +278,9 @@ internal struct _PropertyOperations {
         typealias Storage = Relationship<Value>
         // A to-many relationship keeps a delta (its isUnchanged is answered by the delta);
         // the other shapes keep a copy, which an ordered one needs to find moves.
-        let keepsDelta = Value._relationshipKind == .toMany
+        let keepsDelta = Value._Shape.kind == .toMany
         var ops = _PropertyOperations(
-            kind: Value._relationshipKind,
+            kind: Value._Shape.kind,
             readAny: { object, offset in _storagePointer(object, at: offset, as: Storage.self).pointee._value },
             save: { object, offset -> any _SavedValue in
                 if keepsDelta { return _MembershipDelta<Value>(offset: offset) }
@@ -289,26 +289,26 @@ internal struct _PropertyOperations {
             isUnchanged: { saved, object, offset in
                 guard !keepsDelta else { preconditionFailure("internal inconsistency: a delta compared as a copy") }
                 let saved = unsafeDowncast(saved, to: _SavedStorage<Storage>.self)
-                return saved.value._value._hasSameObjects(as: _storagePointer(object, at: offset, as: Storage.self).pointee._value)
+                return Value._Shape.hasSameObjects(saved.value._value, _storagePointer(object, at: offset, as: Storage.self).pointee._value)
             }
         )
-        ops.objects = { object, offset in _storagePointer(object, at: offset, as: Storage.self).pointee._value._graphObjects }
+        ops.objects = { object, offset in Value._Shape.objects(of: _storagePointer(object, at: offset, as: Storage.self).pointee._value) }
         ops.savedObjects = { saved in
             guard !keepsDelta else { preconditionFailure("internal inconsistency: the old members of a to-many relationship asked of a delta") }
-            return unsafeDowncast(saved, to: _SavedStorage<Storage>.self).value._value._graphObjects
+            return Value._Shape.objects(of: unsafeDowncast(saved, to: _SavedStorage<Storage>.self).value._value)
         }
-        ops.isEmpty = { object, offset in _storagePointer(object, at: offset, as: Storage.self).pointee._value._isEmpty }
-        ops.first = { object, offset in _storagePointer(object, at: offset, as: Storage.self).pointee._value._first }
-        ops.contains = { object, offset, target in _storagePointer(object, at: offset, as: Storage.self).pointee._value._contains(target) }
-        ops.add = { object, offset, target in _storagePointer(object, at: offset, as: Storage.self).pointee._value._add(target) }
-        ops.remove = { object, offset, target in _storagePointer(object, at: offset, as: Storage.self).pointee._value._remove(target) }
+        ops.isEmpty = { object, offset in Value._Shape.isEmpty(_storagePointer(object, at: offset, as: Storage.self).pointee._value) }
+        ops.first = { object, offset in Value._Shape.first(of: _storagePointer(object, at: offset, as: Storage.self).pointee._value) }
+        ops.contains = { object, offset, target in Value._Shape.contains(target, in: _storagePointer(object, at: offset, as: Storage.self).pointee._value) }
+        ops.add = { object, offset, target in Value._Shape.add(target, to: &_storagePointer(object, at: offset, as: Storage.self).pointee._value) }
+        ops.remove = { object, offset, target in Value._Shape.remove(target, from: &_storagePointer(object, at: offset, as: Storage.self).pointee._value) }
         ops.setObjects = { object, offset, targets in
-            _storagePointer(object, at: offset, as: Storage.self).pointee._value = Value(_graphObjects: targets)
+            _storagePointer(object, at: offset, as: Storage.self).pointee._value = Value._Shape.make(targets)
         }
         ops.adoptAll = { object, offset, targets in
             let storage = _storagePointer(object, at: offset, as: Storage.self)
-            storage.pointee._value._reserveCapacity(adding: targets.count)
-            for target in targets { storage.pointee._value._adopt(target) }
+            Value._Shape.reserveCapacity(adding: targets.count, in: &storage.pointee._value)
+            for target in targets { Value._Shape.adopt(target, into: &storage.pointee._value) }
         }
         ops.storageSize = MemoryLayout<Storage>.size
         return ops

@@ -37,12 +37,14 @@ extension GraphObject {
     ///     `GraphObject?`, a `Set` or an array of the destination class.
     ///   - key: A property name of the object's entity.
     /// - Throws: ``ObjectGraphError/unknownKey(entity:key:)`` for an unknown name or a
-    ///   value of the wrong type.
+    ///   value of the wrong type; ``ObjectGraphError/objectNotFound(_:)`` when the object is
+    ///   deleted (nothing is written).
     public func setValue(_ value: Any?, forKey key: String) throws(ObjectGraphError) {
         let entity = _entity ?? type(of: self).entity
         guard let index = entity.indexByName[key] else {
             throw .unknownKey(entity: entity.name, key: key)
         }
+        if isDeleted { throw .objectNotFound(objectID) }
         if let attribute = entity.attributeAccessors[index] {
             let boxed: Any = value as Any
             guard let cast = attribute.cast(boxed) ?? value.flatMap(attribute.cast) else {

@@ -132,6 +132,11 @@ open class GraphObject: Observable, Hashable {
     public final var graph: ObjectGraph? { _context.graph }
 
     /// Whether the object is deleted (the deletion may still be pending).
+    ///
+    /// A deleted object cannot change: setting one of its `@Attribute` or `@Relationship`
+    /// properties is a programming error that stops the program where the write is made
+    /// (`precondition`). Test this property first where an object may have been deleted
+    /// meanwhile, such as in a callback that arrives late.
     public final var isDeleted: Bool { _flags & Self._deletedFlag != 0 }
 
     /// Whether the object was inserted in the pending transaction.

@@ -25,6 +25,7 @@ extension ObjectGraph {
     internal func _willWrite(_ object: GraphObject, offset: Int) -> Int {
         let entity = _state(of: object)
         let index = _index(of: object, offset: offset, in: entity)
+        _preconditionNotDeleted(object, index: index, in: entity)
         _willWrite(object, entity, index, direct: true)
         if let registrar = _registrar(of: object) {
             registrar.willSet(object, keyPath: entity.description.observationKeyPaths[index])
@@ -42,11 +43,30 @@ extension ObjectGraph {
         _checkInvariants(around: object)
     }
 
-    /// A setter of a deleted object stored an equal value: still a write to a deleted object.
+    /// A setter of a deleted object stored an equal value: still a write to a deleted object,
+    /// a programming error caught here, where it happens.
     @usableFromInline
     @inline(never)
     internal func _noteWriteToDeleted(_ object: GraphObject, offset: Int) {
-        _willWrite(object, _state(of: object), _index(of: object, offset: offset), direct: true)
+        let entity = _state(of: object)
+        _preconditionNotDeleted(object, index: _index(of: object, offset: offset), in: entity)
+    }
+
+    /// Stops a setter that writes to a deleted object, where the write happens: the object
+    /// left the graph (or leaves it at the next commit), so the write could never be
+    /// committed. ``GraphObject/isDeleted`` is the test that does not trap.
+    @inline(__always)
+    internal func _preconditionNotDeleted(_ object: GraphObject, index: Int, in entity: _GraphEntity) {
+        if _slowPath(object._flags & GraphObject._deletedFlag != 0) {
+            _writeToDeletedObject(object, property: entity.description.properties[index].name)
+        }
+    }
+
+    /// The trap of ``_preconditionNotDeleted(_:index:in:)``, out of line.
+    @inline(never)
+    private func _writeToDeletedObject(_ object: GraphObject, property: String) -> Never {
+        preconditionFailure(
+            "\(object.objectID).\(property) was set after the object was deleted; a deleted object cannot change (test isDeleted first)")
     }
 
     /// A to-one relationship setter, given its new target unretained (the setter's value
@@ -74,7 +94,9 @@ extension ObjectGraph {
         _keepingAlive {
             _flushDeferredInverses()
             let entity = _state(of: object)
-            _assignToOne(object, entity, _index(of: object, offset: offset, in: entity), target, direct: true)
+            let index = _index(of: object, offset: offset, in: entity)
+            _preconditionNotDeleted(object, index: index, in: entity)
+            _assignToOne(object, entity, index, target, direct: true)
             _checkInvariants(around: object)
         }
     }
@@ -123,7 +145,9 @@ extension ObjectGraph {
         _keepingAlive {
             _flushDeferredInverses()
             let entity = _state(of: object)
-            _assign(object, entity, _index(of: object, offset: offset, in: entity), targets, direct: true)
+            let index = _index(of: object, offset: offset, in: entity)
+            _preconditionNotDeleted(object, index: index, in: entity)
+            _assign(object, entity, index, targets, direct: true)
             _checkInvariants(around: object)
         }
     }

@@ -136,7 +136,8 @@ public final class ObjectGraph {
     ///
     /// Relationships set on the object before insertion are applied now, with their inverses.
     ///
-    /// - Parameter object: A new object (`precondition`: not in a graph).
+    /// - Parameter object: A new object (`precondition`: not in a graph, and not deleted: a
+    ///   deleted object cannot be inserted again; insert a new one, or undo the deletion).
     /// - Returns: The same object, for chaining: `let item = graph.insert(Item())`.
     /// - Complexity: O(1) amortized, plus O(*m*) for *m* related objects.
     @inlinable
@@ -152,11 +153,24 @@ public final class ObjectGraph {
     internal func _insertChecked(_ object: GraphObject) {
         // ID bits are 0 exactly while the object points at the detached context (never
         // inserted, or rolled back), a test that reads no global.
-        precondition(object._idBits == 0, "insert(_:): the object is already in a graph")
+        if _slowPath(object._idBits != 0) { _insertFailure(object) }
         assert(object._context === _GraphContext.detached, "internal inconsistency: a detached object with a graph's context")
         precondition(object._flags & GraphObject._prototypeFlag == 0, "insert(_:): a prototype cannot be inserted")
         _insert(object)
         _checkInvariants(around: object)
+    }
+
+    /// Says why ``insert(_:)`` cannot take an object that has an ID.
+    @inline(never)
+    private func _insertFailure(_ object: GraphObject) -> Never {
+        if object.isDeleted {
+            preconditionFailure(
+                "insert(_:): \(object.objectID) was deleted; a deleted object cannot be inserted again (insert a new object, or undo the deletion)")
+        }
+        if object._context === _context {
+            preconditionFailure("insert(_:): \(object.objectID) is already in this graph")
+        }
+        preconditionFailure("insert(_:): \(object.objectID) belongs to another graph; an object lives in one graph")
     }
 
     /// Deletes an object, applying its relationships' delete rules; pending until commit.

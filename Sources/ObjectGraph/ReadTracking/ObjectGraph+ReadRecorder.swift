@@ -67,7 +67,7 @@ extension ObjectGraph {
     /// - Throws: What `body` throws.
     /// - Complexity: O(*r*) for *r* reads; a read of the owner costs a compare and a bit, and
     ///   nothing allocates once `reads` has the capacity.
-    public func trackReads<Result>(
+    package func trackReads<Result>(
         of owner: GraphObject, ownProperties: inout UInt64, appendingTo reads: inout [PropertyRead],
         _ body: () throws -> Result
     ) rethrows -> Result {
@@ -87,14 +87,14 @@ extension ObjectGraph {
     }
 
     /// The ID this graph gives the object of `entity` numbered `entitySerial`: the inverse
-    /// of ``ObjectID/entitySerial``, for recorders that keep numbers instead of IDs.
+    /// of `ObjectID.entitySerial`, for recorders that keep numbers instead of IDs.
     ///
     /// - Parameters:
     ///   - entity: The object's entity.
     ///   - entitySerial: A number this graph issued for an object of `entity`.
     /// - Returns: The ID; its object may since have been deleted.
     /// - Complexity: O(1).
-    public func objectID(of entity: EntityDescription, entitySerial: Int) -> ObjectID {
+    package func objectID(of entity: EntityDescription, entitySerial: Int) -> ObjectID {
         ObjectID(graphTag: tag, entity: entity, serial: entitySerial)
     }
 }
@@ -108,5 +108,5 @@ extension ObjectID {
     /// entities or graphs overlap; compare ``entity`` first.
     ///
     /// - Complexity: O(1).
-    public var entitySerial: Int { serial }
+    package var entitySerial: Int { serial }
 }

@@ -28,7 +28,7 @@ public struct Relationship<Value: RelationshipValue>: _GraphPropertyStorage {
     ///   - name: The relationship's name in the entity; by default the property's name.
     @inlinable
     public init(deleteRule: DeleteRule = .nullify, name: String? = nil) {
-        _value = Value._empty
+        _value = Value._Shape.empty
         Self.capture(deleteRule: deleteRule, name: name, inverse: nil)
     }
 
@@ -46,7 +46,7 @@ public struct Relationship<Value: RelationshipValue>: _GraphPropertyStorage {
         deleteRule: DeleteRule = .nullify,
         name: String? = nil
     ) {
-        _value = Value._empty
+        _value = Value._Shape.empty
         if _slowPath(_EntityCapture.isActive) {
             Self.capture(deleteRule: deleteRule, name: name, inverse: inverse())
         }
@@ -62,7 +62,7 @@ public struct Relationship<Value: RelationshipValue>: _GraphPropertyStorage {
                     name: name,
                     isUnique: false,
                     relationship: _CapturedRelationship(
-                        kind: Value._relationshipKind,
+                        kind: Value._Shape.kind,
                         deleteRule: deleteRule,
                         destination: Value.Destination.self,
                         inverse: inverse
@@ -112,17 +112,17 @@ public struct Relationship<Value: RelationshipValue>: _GraphPropertyStorage {
             if _slowPath(object._flags & GraphObject._staleInverseFlag != 0) { object._flushStaleInverses() }
             // Through the storage's address: the graph is confined, so no dynamic exclusivity
             // check is needed for this read.
-            if _storagePointer(object, at: offset, as: Relationship<Value>.self).pointee._value._hasSameObjects(as: newValue) {
+            if Value._Shape.hasSameObjects(_storagePointer(object, at: offset, as: Relationship<Value>.self).pointee._value, newValue) {
                 if object._flags & GraphObject._deletedFlag != 0 {
                     graph._withUnsafeGuaranteedRef { $0._noteWriteToDeleted(object, offset: offset) }
                 }
                 return
             }
-            if Value._relationshipKind == .toOne {
+            if Value._Shape.kind == .toOne {
                 // The target unretained: `newValue` keeps it alive for the call.
-                graph._withUnsafeGuaranteedRef { $0._setToOne(object, offset: offset, unretained: newValue._firstUnretained) }
+                graph._withUnsafeGuaranteedRef { $0._setToOne(object, offset: offset, unretained: Value._Shape.firstUnretained(of: newValue)) }
             } else {
-                graph._withUnsafeGuaranteedRef { $0._setRelationship(object, offset: offset, newValue._graphObjects) }
+                graph._withUnsafeGuaranteedRef { $0._setRelationship(object, offset: offset, Value._Shape.objects(of: newValue)) }
             }
         }
     }

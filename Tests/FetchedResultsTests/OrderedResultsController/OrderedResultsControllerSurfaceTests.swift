@@ -254,11 +254,11 @@ struct OrderedResultsControllerSurfaceTests {
         let doomed = graph.insert(Entry())
         graph.delete(doomed)
         _ = try graph.commit()
-        // A write to a deleted object makes the next commit throw.
+        // A relationship that holds a deleted object makes the next commit throw.
         let deleted = entries[5]
         graph.delete(deleted)
         _ = try graph.commit()
-        deleted.name = "written after deletion"
+        graph.insert(Pinboard()).pinned = [deleted]
         do {
             try controller.moveRow(from: path(0, 0), to: path(1, 1))
             Issue.record("the commit should have failed")

@@ -33,6 +33,25 @@ struct ResultsControllerSurfaceTests {
         return (graph, locations, items)
     }
 
+    @Test func aSectionKeptAcrossAChangeReadsItsCurrentObjects() throws {
+        let (graph, locations, items) = try makeGraph()
+        let request = FetchRequest(Item.self, sortedBy: [SortKey(\.name, comparison: .localizedStandard)],
+                                   sectionKey: SectionKey(\.location?.name))
+        let controller = ResultsController(graph: graph, request: request)
+        controller.performFetch()
+        let kept = controller.sections
+        #expect(kept[1].name == "Fridge" && kept[1].objects.map(\.name) == ["éclair", "file 1", "file 10"])
+        let eclair = try #require(items.first { $0.name == "éclair" })
+        graph.delete(eclair)
+        try graph.commit()
+        // Read live: the deleted object is not handed out, and nothing traps.
+        #expect(kept[1].objects.map(\.name) == ["file 1", "file 10"])
+        for item in items where item.location === locations[2] { graph.delete(item) }
+        try graph.commit()
+        #expect(kept[2].name == "Pantry" && kept[2].objects.isEmpty)
+        #expect(controller.sections.map(\.name) == ["Freezer", "Fridge"])
+    }
+
     @Test func coreDataSurface() throws {
         let (graph, _, items) = try makeGraph()
         let request = FetchRequest(Item.self, sortedBy: [SortKey(\.name, comparison: .localizedStandard)],

@@ -10,7 +10,7 @@ protocol RowIdentifier: Hashable, Comparable {
 }
 
 extension ObjectID: RowIdentifier {
-    /// The object's ``ObjectID/entitySerial``: a controller's rows are all of one entity.
+    /// The object's `ObjectID.entitySerial`: a controller's rows are all of one entity.
     @inline(__always)
     var denseNumber: Int? { entitySerial }
 }
