@@ -34,7 +34,7 @@ let package = Package(
             dependencies: ["ObjectGraph", "ListUpdates", "MemoryHints"],
             swiftSettings: settings
         ),
-        .target(name: "FetchedResultsTesting", dependencies: ["ListUpdates", "FetchedResults"], swiftSettings: settings),
+        .target(name: "FetchedResultsTesting", dependencies: ["ListUpdates"], swiftSettings: settings),
         .target(name: "GraphStore", dependencies: ["ObjectGraph"], swiftSettings: settings),
         .target(
             name: "FetchedResultsKit",

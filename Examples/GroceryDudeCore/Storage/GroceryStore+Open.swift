@@ -88,7 +88,7 @@ extension GroceryStore {
 
     /// The notice for a store that was damaged and salvaged.
     static func damageNotice(path: String, damage: GraphStoreError, report: GraphStore.OpenReport, itemsLeft: Int) -> OpenNotice {
-        let lostChanges = report.lostSequences.reduce(0) { $0 + Int($1.upperBound - $1.lowerBound) + 1 }
+        let lostChanges = report.lostSequences.reduce(0) { $0 + Int(clamping: $1.upperBound - $1.lowerBound) + 1 }
         let details = [
             "grocery-dude: the grocery list at \(path) is damaged: \(damage)",
             "grocery-dude: opened it again in salvage mode, keeping every intact change:",

@@ -157,10 +157,20 @@ extension GraphStore {
                 }
                 if let tail = scan.tail { report.tornTailBytes = tail.length }
                 if let first = scan.records.first {
-                    let file = try GraphRecordDecoder.schema(of: first.payload, current: schema, path: journalPath, sequence: first.sequence)
+                    // The journal's first record is its schema. If damage took it, the header's
+                    // fingerprint still says whether the current schema wrote the journal.
+                    let startsWithSchema = first.payload.first == GraphRecordType.schema.rawValue
+                    if !startsWithSchema && header.schemaFingerprint != schema.fingerprint {
+                        throw .damaged(
+                            file: journalPath, offset: UInt64(RecordFormat.fileHeaderSize),
+                            afterSequence: nil, reason: "the journal's schema record is lost and the journal was written with another schema")
+                    }
+                    let file = startsWithSchema
+                        ? try GraphRecordDecoder.schema(of: first.payload, current: schema, path: journalPath, sequence: first.sequence)
+                        : try FileSchema(text: schema.text, current: schema)
                     schemaChanged = schemaChanged || !file.isCurrent
                     var decoder = GraphRecordDecoder(graph: graph, file: file, path: journalPath)
-                    for record in scan.records.dropFirst() where record.sequence > includedSequence {
+                    for record in scan.records.dropFirst(startsWithSchema ? 1 : 0) where record.sequence > includedSequence {
                         if record.payload.first == GraphRecordType.synced.rawValue { continue }
                         do {
                             try decoder.applyCommit(record.payload, sequence: record.sequence)
