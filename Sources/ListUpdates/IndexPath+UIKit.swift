@@ -35,11 +35,11 @@ extension IndexPath {
     @inlinable
     public var section: Int {
         get {
-            precondition(count == 2, "IndexPath.section requires an index path with exactly two indexes, got \(count)")
+            require(count == 2, "IndexPath.section requires an index path with exactly two indexes, got \(count)")
             return self[0]
         }
         set {
-            precondition(count == 2, "IndexPath.section requires an index path with exactly two indexes, got \(count)")
+            require(count == 2, "IndexPath.section requires an index path with exactly two indexes, got \(count)")
             self[0] = newValue
         }
     }
@@ -51,11 +51,11 @@ extension IndexPath {
     @inlinable
     public var row: Int {
         get {
-            precondition(count == 2, "IndexPath.row requires an index path with exactly two indexes, got \(count)")
+            require(count == 2, "IndexPath.row requires an index path with exactly two indexes, got \(count)")
             return self[1]
         }
         set {
-            precondition(count == 2, "IndexPath.row requires an index path with exactly two indexes, got \(count)")
+            require(count == 2, "IndexPath.row requires an index path with exactly two indexes, got \(count)")
             self[1] = newValue
         }
     }

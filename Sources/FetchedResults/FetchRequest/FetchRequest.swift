@@ -19,11 +19,11 @@ public struct FetchRequest<Object: GraphObject> {
     /// The most rows the results hold, or `nil` for no limit. Rows enter and leave the window
     /// as later commits change the results.
     public var fetchLimit: Int? {
-        didSet { precondition(fetchLimit.map { $0 >= 0 } ?? true, "fetchLimit must not be negative, got \(fetchLimit ?? 0)") }
+        didSet { require(fetchLimit.map { $0 >= 0 } ?? true, "fetchLimit must not be negative, got \(fetchLimit ?? 0)") }
     }
     /// How many leading rows of the sorted results are skipped.
     public var fetchOffset: Int {
-        didSet { precondition(fetchOffset >= 0, "fetchOffset must not be negative, got \(fetchOffset)") }
+        didSet { require(fetchOffset >= 0, "fetchOffset must not be negative, got \(fetchOffset)") }
     }
     /// The properties the cells display, when the request declares them: a write to a fetched
     /// object then reports an update of its row only when it changes one of these (moves are
@@ -47,8 +47,8 @@ public struct FetchRequest<Object: GraphObject> {
         fetchLimit: Int? = nil,
         fetchOffset: Int = 0
     ) {
-        precondition(fetchLimit.map { $0 >= 0 } ?? true, "fetchLimit must not be negative, got \(fetchLimit ?? 0)")
-        precondition(fetchOffset >= 0, "fetchOffset must not be negative, got \(fetchOffset)")
+        require(fetchLimit.map { $0 >= 0 } ?? true, "fetchLimit must not be negative, got \(fetchLimit ?? 0)")
+        require(fetchOffset >= 0, "fetchOffset must not be negative, got \(fetchOffset)")
         self.predicate = predicate
         self.sortKeys = sortKeys
         self.sectionKey = sectionKey

@@ -144,7 +144,7 @@ public struct SortKey<Object: GraphObject> {
         if let text = value as? String { return .string(comparison.fold(text)) }
         if let text = value as? String? { return text.map { .string(comparison.fold($0)) } ?? .null }
         if let convertible = value as? any SortValueConvertible { return convertible.sortValue }
-        preconditionFailure("internal inconsistency: sort key \(name) read a \(type(of: value)), which its descriptor was checked not to hold")
+        requirementFailure("internal inconsistency: sort key \(name) read a \(type(of: value)), which its descriptor was checked not to hold")
     }
 
     /// Sorts ascending by a value.

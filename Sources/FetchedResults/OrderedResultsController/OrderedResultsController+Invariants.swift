@@ -4,24 +4,24 @@ extension OrderedResultsController {
         /// relationship and that every row's keys hold its member's label.
         func _checkOrderedInvariants() {
             _checkInvariants()
-            precondition(userEdit == nil, "internal inconsistency: a user's edit outlived its commit")
+            require(userEdit == nil, "internal inconsistency: a user's edit outlived its commit")
             guard labels.count <= 4_096 else { return }
             let list = currentMembers()
-            precondition(list.count == labels.count,
+            require(list.count == labels.count,
                          "internal inconsistency: \(labels.count) order labels for \(list.count) members")
             var previous = Int64.min
             for member in list {
                 guard let label = labels[member.objectID] else {
-                    preconditionFailure("internal inconsistency: member \(member.objectID) has no order label")
+                    requirementFailure("internal inconsistency: member \(member.objectID) has no order label")
                 }
-                precondition(label > previous, "internal inconsistency: order labels do not increase at \(member.objectID)")
+                require(label > previous, "internal inconsistency: order labels do not increase at \(member.objectID)")
                 previous = label
             }
             for id in index.visibleIDs {
                 guard let label = labels[id], let keys = index.keys(of: id) else {
-                    preconditionFailure("internal inconsistency: row \(id) is not a labelled member")
+                    requirementFailure("internal inconsistency: row \(id) is not a labelled member")
                 }
-                precondition(keys.sort == [.int(label), .int(0)], "internal inconsistency: row \(id) sorts by \(keys.sort), its label is \(label)")
+                require(keys.sort == [.int(label), .int(0)], "internal inconsistency: row \(id) sorts by \(keys.sort), its label is \(label)")
             }
         }
     #else

@@ -24,7 +24,7 @@ extension OrderedResultsController {
         func label(at position: Int) -> Int64 {
             let id = list[position].objectID
             guard let label = assigned[id] ?? labels[id] else {
-                preconditionFailure("internal inconsistency: stable member \(id) has no order label")
+                requirementFailure("internal inconsistency: stable member \(id) has no order label")
             }
             return label
         }

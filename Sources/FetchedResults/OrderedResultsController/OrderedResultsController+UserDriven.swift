@@ -45,7 +45,7 @@ extension OrderedResultsController {
     ///   view (it shows a drag the graph does not have).
     /// - Complexity: O(n) for n members: the graph writes the relationship as a whole.
     public func moveRow(from source: IndexPath, to destination: IndexPath, author: String? = nil) throws(OrderedResultsError) {
-        precondition(hasFetched, "OrderedResultsController.moveRow(from:to:): call performFetch() first")
+        require(hasFetched, "OrderedResultsController.moveRow(from:to:): call performFetch() first")
         let counts = index.visibleSections.map(\.count)
         guard let moved = object(ifPresentAt: source) else { throw .noRow(at: source, counts: counts) }
         guard !owner.isDeleted else { throw .ownerDeleted(ownerID) }
@@ -74,14 +74,14 @@ extension OrderedResultsController {
         func row(_ row: Int) -> ObjectID {
             let skipsSource = !crossing && row >= source[1]
             guard let id = index.id(at: IndexPath(indexes: [section, skipsSource ? row + 1 : row])) else {
-                preconditionFailure("internal inconsistency: no row \(row) in section \(section) around a drop")
+                requirementFailure("internal inconsistency: no row \(row) in section \(section) around a drop")
             }
             return id
         }
         let above = destination[1] > 0 ? row(destination[1] - 1) : nil
         let below = destination[1] < counts[section] - (crossing ? 0 : 1) ? row(destination[1]) : nil
         guard let anchor = above ?? below, let anchorKeys = index.keys(of: anchor) else {
-            preconditionFailure("internal inconsistency: a drop with no row around it")
+            requirementFailure("internal inconsistency: a drop with no row around it")
         }
         let targetValue = index.visibleSections[section].value
         let keys = RowKeys(section: targetValue, sort: [anchorKeys.sort[0], .int(above == nil ? -1 : 1)])
@@ -92,7 +92,7 @@ extension OrderedResultsController {
         guard let from = list.firstIndex(where: { $0 === moved }) else { throw .notAMember(id) }
         list.remove(at: from)
         guard let anchorPosition = list.firstIndex(where: { $0.objectID == anchor }) else {
-            preconditionFailure("internal inconsistency: a shown row is not a member")
+            requirementFailure("internal inconsistency: a shown row is not a member")
         }
         list.insert(moved, at: above == nil ? anchorPosition : anchorPosition + 1)
         owner[keyPath: relationship] = list
@@ -120,7 +120,7 @@ extension OrderedResultsController {
     ///   changes when it throws, but for `.commitFailed`.
     /// - Complexity: O(n) for n members, as ``moveRow(from:to:author:)``.
     public func moveObject(_ member: Member, to destination: IndexPath, author: String? = nil) throws(OrderedResultsError) {
-        precondition(hasFetched, "OrderedResultsController.moveObject(_:to:): call performFetch() first")
+        require(hasFetched, "OrderedResultsController.moveObject(_:to:): call performFetch() first")
         guard labels[member.objectID] != nil, let source = index.indexPath(of: member.objectID) else {
             throw .notAMember(member.objectID)
         }
@@ -175,7 +175,7 @@ extension OrderedResultsController {
 
     /// The member at a row the user removes, after checking the request.
     private func rowForRemoval(at indexPath: IndexPath) throws(OrderedResultsError) -> Member {
-        precondition(hasFetched, "OrderedResultsController: call performFetch() before a user-driven change")
+        require(hasFetched, "OrderedResultsController: call performFetch() before a user-driven change")
         guard let member = object(ifPresentAt: indexPath) else {
             throw .noRow(at: indexPath, counts: index.visibleSections.map(\.count))
         }

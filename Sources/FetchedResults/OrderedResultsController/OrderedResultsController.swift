@@ -95,9 +95,9 @@ public final class OrderedResultsController<Owner: GraphObject, Member: GraphObj
         displayedKeys: [PartialKeyPath<Member>]? = nil
     ) {
         guard let reader = PropertyReader(relationship as KeyPath<Owner, [Member]>) else {
-            preconditionFailure("OrderedResultsController: \(relationship) is not an ordered to-many @Relationship of \(Owner.self)")
+            requirementFailure("OrderedResultsController: \(relationship) is not an ordered to-many @Relationship of \(Owner.self)")
         }
-        precondition(owner.graph === graph, "OrderedResultsController: the owner \(owner.objectID) is not an object of this graph")
+        require(owner.graph === graph, "OrderedResultsController: the owner \(owner.objectID) is not an object of this graph")
         self.owner = owner
         self.relationship = relationship
         ownerID = owner.objectID
@@ -119,7 +119,7 @@ public final class OrderedResultsController<Owner: GraphObject, Member: GraphObj
     public override var request: FetchRequest<Member> {
         get { _request }
         set {
-            precondition(newValue.sortKeys.isEmpty && newValue.fetchLimit == nil && newValue.fetchOffset == 0,
+            require(newValue.sortKeys.isEmpty && newValue.fetchLimit == nil && newValue.fetchOffset == 0,
                          "OrderedResultsController: rows keep the relationship's order; a request may set only the predicate, section key and displayed keys")
             replaceRequest(with: newValue)
         }

@@ -302,7 +302,7 @@ struct PredicateBinder {
                     count: hops.isEmpty ? count : { owner($0).map(count) }, hops: hops.count + 1, offset: offset, text: text)
             }
         }
-        preconditionFailure("internal inconsistency: an empty key path")
+        requirementFailure("internal inconsistency: an empty key path")
     }
 
     func operand(_ expression: FormatPredicate.Expression, _ entity: AnyPredicateEntity) throws(PredicateSyntaxError) -> PredicateOperand {
@@ -316,7 +316,7 @@ struct PredicateBinder {
         case .value(let value, let offset):
             return PredicateOperand(constant: value, offset: offset)
         case .variable, .array:
-            preconditionFailure("internal inconsistency: variables and arrays are substituted before binding")
+            requirementFailure("internal inconsistency: variables and arrays are substituted before binding")
         }
     }
 }

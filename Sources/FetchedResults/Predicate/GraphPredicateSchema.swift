@@ -47,14 +47,14 @@ public final class GraphPredicateSchema {
             let prototype = type.init()
             var entityProperties = properties[description.name] ?? [:]
             func register(_ name: String, _ property: ErasedProperty) {
-                precondition(entityProperties[name] == nil, "PredicateEntity \(description.name): property \(name) is declared twice")
+                require(entityProperties[name] == nil, "PredicateEntity \(description.name): property \(name) is declared twice")
                 entityProperties[name] = property
             }
             for property in description.properties {
                 let name = property.name
                 if let relationship = property.relationship {
                     guard names.contains(relationship.destinationName) else {
-                        preconditionFailure(
+                        requirementFailure(
                             "GraphPredicateSchema: \(description.name).\(name) leads to \(relationship.destinationName), which is not among the schema's types")
                     }
                     let target = EntityReference.named(relationship.destinationName)
@@ -109,7 +109,7 @@ public final class GraphPredicateSchema {
     /// - Returns: Its entity, to bind predicates to.
     public func entity(for type: GraphObject.Type) -> PredicateEntity<GraphObject> {
         guard let entity = entities[type.entity.name] else {
-            preconditionFailure("GraphPredicateSchema: \(type.entity.name) is not among the schema's types")
+            requirementFailure("GraphPredicateSchema: \(type.entity.name) is not among the schema's types")
         }
         return entity
     }

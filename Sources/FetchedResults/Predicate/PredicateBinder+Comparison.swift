@@ -126,7 +126,7 @@ extension PredicateBinder {
             let left = lhs.object!, right = rhs.object!
             return PredicateStep(evaluate: { left($0) === right($0) }, cost: 1, describe: { "" })
         case .null, .array:
-            preconditionFailure("internal inconsistency: nil and arrays are handled above")
+            requirementFailure("internal inconsistency: nil and arrays are handled above")
         }
     }
 

@@ -53,7 +53,7 @@ public class AnyPredicateEntity {
         case .entity(let entity):
             return entity
         case .named(let name):
-            guard let group else { preconditionFailure("internal inconsistency: a named relationship target outside a schema") }
+            guard let group else { requirementFailure("internal inconsistency: a named relationship target outside a schema") }
             return group.entity(named: name)
         }
     }
@@ -91,8 +91,8 @@ public class AnyPredicateEntity {
     }
 
     func register(_ name: String, _ property: ErasedProperty) {
-        precondition(!name.isEmpty && !name.contains("."), "PredicateEntity: a property name must be non-empty and contain no dot")
-        precondition(properties[name] == nil, "PredicateEntity \(self.name): property \(name) is declared twice")
+        require(!name.isEmpty && !name.contains("."), "PredicateEntity: a property name must be non-empty and contain no dot")
+        require(properties[name] == nil, "PredicateEntity \(self.name): property \(name) is declared twice")
         properties[name] = property
     }
 }

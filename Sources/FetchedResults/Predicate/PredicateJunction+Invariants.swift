@@ -3,11 +3,11 @@ extension PredicateJunction {
         /// Checks that every operand has its counters and no operand decided more often
         /// than it ran.
         func _checkInvariants() {
-            precondition(steps.count == evaluated.count && steps.count == decided.count, "PredicateJunction: counters out of step with operands")
+            require(steps.count == evaluated.count && steps.count == decided.count, "PredicateJunction: counters out of step with operands")
             for index in steps.indices {
-                precondition(decided[index] >= 0 && decided[index] <= evaluated[index], "PredicateJunction: operand \(index) decided more often than it ran")
+                require(decided[index] >= 0 && decided[index] <= evaluated[index], "PredicateJunction: operand \(index) decided more often than it ran")
             }
-            precondition(countdown > 0 && countdown <= Self.period, "PredicateJunction: reorder countdown out of range")
+            require(countdown > 0 && countdown <= Self.period, "PredicateJunction: reorder countdown out of range")
         }
     #else
         /// Checks nothing: invariant checks are compiled out.

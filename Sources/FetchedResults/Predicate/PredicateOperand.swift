@@ -206,7 +206,7 @@ final class PredicateContext {
 
     /// The object being evaluated (set for the duration of the quantified comparison).
     var current: AnyObject {
-        guard let object else { preconditionFailure("internal inconsistency: a quantified comparison read its object outside its evaluation") }
+        guard let object else { requirementFailure("internal inconsistency: a quantified comparison read its object outside its evaluation") }
         return object
     }
 }

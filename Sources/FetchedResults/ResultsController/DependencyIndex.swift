@@ -417,7 +417,7 @@ struct DependencyIndex {
     private mutating func dropStaleEntry(of serial: Int, mark: Int32) {
         let list = Int(Self.handle(ofMark: mark))
         guard let position = dependentSerials[list].lastIndex(of: UInt32(serial)) else {
-            preconditionFailure("internal inconsistency: removed serial \(serial) missing from the dependents of \(keyOfHandle[list])")
+            requirementFailure("internal inconsistency: removed serial \(serial) missing from the dependents of \(keyOfHandle[list])")
         }
         let last = dependentSerials[list].removeLast()
         if position < dependentSerials[list].count { dependentSerials[list][position] = last }
@@ -439,7 +439,7 @@ struct DependencyIndex {
     private mutating func removeDependent(_ serial: Int, of handle: Int32) {
         let list = Int(handle)
         guard let position = dependentSerials[list].lastIndex(of: UInt32(serial)) else {
-            preconditionFailure("internal inconsistency: serial \(serial) missing from the dependents of \(keyOfHandle[list])")
+            requirementFailure("internal inconsistency: serial \(serial) missing from the dependents of \(keyOfHandle[list])")
         }
         let last = dependentSerials[list].removeLast()
         if position < dependentSerials[list].count { dependentSerials[list][position] = last }
@@ -466,27 +466,27 @@ struct DependencyIndex {
             var count = 0
             for (key, handle) in handles {
                 let list = Int(handle)
-                precondition(keyOfHandle[list] == key, "internal inconsistency: handle \(handle) names another key")
+                require(keyOfHandle[list] == key, "internal inconsistency: handle \(handle) names another key")
                 let serials = dependentSerials[list]
-                precondition(Set(serials).count == serials.count, "internal inconsistency: a dependent of \(key) listed twice")
+                require(Set(serials).count == serials.count, "internal inconsistency: a dependent of \(key) listed twice")
                 var stale = 0
                 for serial in serials {
                     if crossKey[Int(serial)] == Self.mark(removedFrom: handle) {
                         stale += 1
                     } else {
-                        precondition(crossReads(ofSerial: Int(serial)).contains(key), "internal inconsistency: serial \(serial) listed under \(key) it did not read")
+                        require(crossReads(ofSerial: Int(serial)).contains(key), "internal inconsistency: serial \(serial) listed under \(key) it did not read")
                     }
                 }
-                precondition(stale == Int(staleCounts[list]), "internal inconsistency: \(stale) stale dependents of \(key), \(staleCounts[list]) counted")
-                precondition(serials.count > stale, "internal inconsistency: no live dependent of \(key)")
-                precondition(stale <= serials.count - stale, "internal inconsistency: more stale than live dependents of \(key)")
+                require(stale == Int(staleCounts[list]), "internal inconsistency: \(stale) stale dependents of \(key), \(staleCounts[list]) counted")
+                require(serials.count > stale, "internal inconsistency: no live dependent of \(key)")
+                require(stale <= serials.count - stale, "internal inconsistency: more stale than live dependents of \(key)")
                 count += serials.count - stale
             }
             for key in handles.keys {
-                precondition(mayBeKeyed(key.object, key.property), "internal inconsistency: \(key) is interned but filtered out")
+                require(mayBeKeyed(key.object, key.property), "internal inconsistency: \(key) is interned but filtered out")
             }
             for handle in freeHandles {
-                precondition(dependentSerials[Int(handle)].isEmpty && staleCounts[Int(handle)] == 0, "internal inconsistency: free handle \(handle) has dependents")
+                require(dependentSerials[Int(handle)].isEmpty && staleCounts[Int(handle)] == 0, "internal inconsistency: free handle \(handle) has dependents")
             }
             var forward = several.values.reduce(0) { $0 + $1.count }
             for (serial, handle) in crossKey.enumerated() where handle != Self.noKey {
@@ -494,15 +494,15 @@ struct DependencyIndex {
                     forward += 1
                 } else if Self.isMark(handle) {
                     let named = Self.handle(ofMark: handle)
-                    precondition(
+                    require(
                         Int(named) < keyOfHandle.count && handles[keyOfHandle[Int(named)]] == named
                             && dependentSerials[Int(named)].contains(UInt32(serial)),
                         "internal inconsistency: removed serial \(serial) marked stale under handle \(named) that does not list it")
                 } else {
-                    precondition(several[serial] != nil, "internal inconsistency: serial \(serial) marked as reading several keys without them")
+                    require(several[serial] != nil, "internal inconsistency: serial \(serial) marked as reading several keys without them")
                 }
             }
-            precondition(count == forward && count == pairCount, "internal inconsistency: \(forward) reads, \(count) reverse entries, \(pairCount) counted")
+            require(count == forward && count == pairCount, "internal inconsistency: \(forward) reads, \(count) reverse entries, \(pairCount) counted")
         }
     #else
         @inline(__always)

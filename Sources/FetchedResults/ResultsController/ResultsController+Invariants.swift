@@ -6,7 +6,7 @@ extension ResultsController {
             if index.totalCount <= 4_096 {
                 dependencies._checkInvariants()
                 for id in index.visibleIDs {
-                    precondition(graph.registeredObject(with: id) is Object, "internal inconsistency: fetched \(id) is not a registered \(Object.self)")
+                    require(graph.registeredObject(with: id) is Object, "internal inconsistency: fetched \(id) is not a registered \(Object.self)")
                 }
             }
         }

@@ -86,7 +86,7 @@ extension ResultsController {
         let sections = sections
         if let match = sections.firstIndex(where: { $0.indexTitle == title }) { return match }
         let titles = sectionIndexTitles
-        precondition(titleIndex >= 0 && titleIndex <= titles.count,
+        require(titleIndex >= 0 && titleIndex <= titles.count,
                      "section(forSectionIndexTitle:at:): title index \(titleIndex) outside 0...\(titles.count)")
         let earlier = Set(titles.prefix(titleIndex))
         return sections.lastIndex { $0.indexTitle.map(earlier.contains) ?? false } ?? 0

@@ -218,7 +218,7 @@ open class ResultsController<Object: GraphObject>: Observable {
     /// not yet delivered to this controller) is still listed, with `isDeleted` true.
     func object(with id: ObjectID) -> Object {
         guard let object = graph.registeredObject(with: id) as? Object else {
-            preconditionFailure("internal inconsistency: fetched object \(id) is not in the graph")
+            requirementFailure("internal inconsistency: fetched object \(id) is not in the graph")
         }
         return object
     }
@@ -235,7 +235,7 @@ open class ResultsController<Object: GraphObject>: Observable {
             let counts = indexPath.count == 2 && sections.indices.contains(indexPath[0])
                 ? "section \(indexPath[0]) has \(sections[indexPath[0]].count) rows"
                 : "the results have \(sections.count) sections"
-            preconditionFailure("ResultsController.object(at:): no object at \(indexPath.listDescription); \(counts)")
+            requirementFailure("ResultsController.object(at:): no object at \(indexPath.listDescription); \(counts)")
         }
         return object
     }

@@ -10,19 +10,19 @@ extension FoldedTextColumn {
             for (serial, entry) in entries.enumerated() {
                 switch entry.length {
                 case Self.absent:
-                    precondition(irregular[serial] == nil, "internal inconsistency: absent serial \(serial) has an irregular folding")
+                    require(irregular[serial] == nil, "internal inconsistency: absent serial \(serial) has an irregular folding")
                 case Self.irregularLength:
-                    precondition(irregular[serial]?.boundaries != nil, "internal inconsistency: irregular serial \(serial) has no folding with boundaries")
+                    require(irregular[serial]?.boundaries != nil, "internal inconsistency: irregular serial \(serial) has no folding with boundaries")
                     foldings += 1
                 default:
-                    precondition(entry.length >= 0 && entry.start + Int(entry.length) <= bytes.count, "internal inconsistency: serial \(serial) points outside the buffer")
-                    precondition(irregular[serial] == nil, "internal inconsistency: regular serial \(serial) also has an irregular folding")
+                    require(entry.length >= 0 && entry.start + Int(entry.length) <= bytes.count, "internal inconsistency: serial \(serial) points outside the buffer")
+                    require(irregular[serial] == nil, "internal inconsistency: regular serial \(serial) also has an irregular folding")
                     live += Int(entry.length)
                     foldings += 1
                 }
             }
-            precondition(live == liveBytes, "internal inconsistency: \(liveBytes) live bytes counted, \(live) held")
-            precondition(foldings == count && irregular.count <= count, "internal inconsistency: \(count) foldings counted, \(foldings) held")
+            require(live == liveBytes, "internal inconsistency: \(liveBytes) live bytes counted, \(live) held")
+            require(foldings == count && irregular.count <= count, "internal inconsistency: \(count) foldings counted, \(foldings) held")
         }
     #else
         @inline(__always)

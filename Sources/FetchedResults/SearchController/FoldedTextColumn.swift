@@ -69,7 +69,7 @@ struct FoldedTextColumn {
                 entity = id.entity
             }
             guard id.entity === entity else {
-                precondition(newValue == nil, "internal inconsistency: a search folds objects of two entities")
+                require(newValue == nil, "internal inconsistency: a search folds objects of two entities")
                 return
             }
             if serial >= entries.count {
@@ -91,7 +91,7 @@ struct FoldedTextColumn {
                 entries[serial] = Entry(start: 0, length: Self.absent)
                 return
             }
-            precondition(newValue.options == options, "internal inconsistency: a folding with other options in a search's column")
+            require(newValue.options == options, "internal inconsistency: a folding with other options in a search's column")
             count += 1
             if newValue.boundaries != nil {
                 irregular[serial] = newValue

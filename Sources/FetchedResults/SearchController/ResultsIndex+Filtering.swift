@@ -23,7 +23,7 @@ extension ResultsIndex {
         _ old: ResultsIndex, source: ResultsIndex?,
         _ isIncluded: (ID, _ sourceSlot: Int32, _ wasIncluded: Bool) -> Bool
     ) -> (index: ResultsIndex, diff: IndexDiff<ID>) {
-        precondition(old.offset == 0 && old.limit == nil, "internal inconsistency: an ordered filter of a windowed index")
+        require(old.offset == 0 && old.limit == nil, "internal inconsistency: an ordered filter of a windowed index")
         let sameSource = source == nil
         let source = source ?? old
         var new = ResultsIndex(ascending: source.keys.ascending, sectionsAscending: source.keys.sectionsAscending)

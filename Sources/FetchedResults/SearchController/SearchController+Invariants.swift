@@ -11,43 +11,43 @@ extension SearchController {
             // commits to both, they agree again.
             guard !graph.hasChanges && !graph.hasQueuedDeliveries else { return }
             for id in index.slotByID.keys {
-                precondition(base.index.keys(of: id) == index.keys(of: id), "internal inconsistency: search row \(id) is not a base row with the same keys")
+                require(base.index.keys(of: id) == index.keys(of: id), "internal inconsistency: search row \(id) is not a base row with the same keys")
             }
             switch matcher {
             case .text(_, _, let store):
                 let levels = refinements.levels
-                precondition(levels.last?.needle ?? FoldedText("", options: store.needle.options) == store.needle, "internal inconsistency: the refinement stack's top is not the search text")
-                precondition(levels.first?.removed.isEmpty ?? true, "internal inconsistency: the first refinement level keeps removed rows")
+                require(levels.last?.needle ?? FoldedText("", options: store.needle.options) == store.needle, "internal inconsistency: the refinement stack's top is not the search text")
+                require(levels.first?.removed.isEmpty ?? true, "internal inconsistency: the first refinement level keeps removed rows")
                 let baseOrder = base.index.ids(inRanks: 0..<base.index.totalCount)
                 for level in levels.indices.dropFirst() {
                     let previous = levels[level - 1].needle
                     let needle = levels[level].needle
-                    precondition(needle.contains(previous), "internal inconsistency: refinement \(needle) does not narrow \(previous)")
+                    require(needle.contains(previous), "internal inconsistency: refinement \(needle) does not narrow \(previous)")
                     let expected = baseOrder.filter { id in
                         guard let folded = store.folded[id] else { return false }
                         return folded.contains(previous) && !folded.contains(needle)
                     }
-                    precondition(levels[level].removed == expected, "internal inconsistency: refinement \(needle) removed \(levels[level].removed), not \(expected)")
+                    require(levels[level].removed == expected, "internal inconsistency: refinement \(needle) removed \(levels[level].removed), not \(expected)")
                     if let ranks = levels[level].removedRanks {
-                        precondition(ranks == expected.map { Int32(base.index.rank(of: $0)!) }, "internal inconsistency: refinement \(needle) has stale ranks")
+                        require(ranks == expected.map { Int32(base.index.rank(of: $0)!) }, "internal inconsistency: refinement \(needle) has stale ranks")
                     }
                 }
                 for id in base.index.slotByID.keys {
                     guard let folded = store.folded[id] else {
-                        preconditionFailure("internal inconsistency: base row \(id) has no folded search string")
+                        requirementFailure("internal inconsistency: base row \(id) has no folded search string")
                     }
                     let matches = store.needle.isEmpty || folded.contains(store.needle)
-                    precondition(matches == index.contains(id), "internal inconsistency: search row \(id) is \(matches ? "missing" : "present") for \(store.needle)")
+                    require(matches == index.contains(id), "internal inconsistency: search row \(id) is \(matches ? "missing" : "present") for \(store.needle)")
                 }
                 if let slotTexts {
-                    precondition(slotTexts.count == index.totalCount, "internal inconsistency: \(slotTexts.count) packed foldings for \(index.totalCount) rows")
+                    require(slotTexts.count == index.totalCount, "internal inconsistency: \(slotTexts.count) packed foldings for \(index.totalCount) rows")
                     for (position, id) in index.ids(inRanks: 0..<index.totalCount).enumerated() {
                         let start = position == 0 ? 0 : Int(slotTexts.ends[position - 1])
-                        precondition(
+                        require(
                             Array(slotTexts.bytes[start..<Int(slotTexts.ends[position])]) == store.folded[id]?.bytes,
                             "internal inconsistency: the packed folding at \(position) is not \(id)'s")
                         if let ranks = slotTexts.ranks {
-                            precondition(ranks[position] == Int32(base.index.rank(of: id)!), "internal inconsistency: row \(position) has a stale base rank")
+                            require(ranks[position] == Int32(base.index.rank(of: id)!), "internal inconsistency: row \(position) has a stale base rank")
                         }
                     }
                 }

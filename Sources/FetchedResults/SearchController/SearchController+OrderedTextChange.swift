@@ -97,7 +97,7 @@ extension SearchController {
             ? baseRankBySlot() : []
         func tableRank(_ id: ObjectID) -> Int32 {
             guard let slot = base.slots[id] else {
-                preconditionFailure("internal inconsistency: search row \(id) is not a base row")
+                requirementFailure("internal inconsistency: search row \(id) is not a base row")
             }
             return table[Int(slot)]
         }
@@ -128,7 +128,7 @@ extension SearchController {
                 let rank = removed.ranks[next]
                 next += 1
                 guard let slot = base.slots[id] else {
-                    preconditionFailure("internal inconsistency: a removed row \(id) is not a base row while the stack is exact")
+                    requirementFailure("internal inconsistency: a removed row \(id) is not a base row while the stack is exact")
                 }
                 let keep = keepsRemoved || textContains(id, new, store: store)
                 if keep {
@@ -243,7 +243,7 @@ extension SearchController {
             held = [UInt64](repeating: 0, count: base.keys.ids.count / 64 + 1)
             for slot in old.tree.slotsInOrder() {
                 guard let baseSlot = base.slots[old.keys.ids[Int(slot)]] else {
-                    preconditionFailure("internal inconsistency: search row \(old.keys.ids[Int(slot)]) is not a base row")
+                    requirementFailure("internal inconsistency: search row \(old.keys.ids[Int(slot)]) is not a base row")
                 }
                 held[Int(baseSlot) &>> 6] |= 1 &<< UInt64(baseSlot & 63)
             }

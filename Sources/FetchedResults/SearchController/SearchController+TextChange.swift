@@ -86,7 +86,7 @@ extension SearchController {
         if let folded = store.folded[id] { return folded }
         _ = evaluate(object(with: id), id: id)
         guard let folded = store.folded[id] else {
-            preconditionFailure("internal inconsistency: base row \(id) is rejected by the base predicate")
+            requirementFailure("internal inconsistency: base row \(id) is rejected by the base predicate")
         }
         return folded
     }

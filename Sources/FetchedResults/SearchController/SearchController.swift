@@ -207,7 +207,7 @@ public final class SearchController<Object: GraphObject>: ResultsController<Obje
         // it succeeds for every text.
         let make: (String) -> FetchPredicate<Object> = { text in
             guard let bound = try? parsed.bind(to: entity, variables: [variable: .string(text)]) else {
-                preconditionFailure("internal inconsistency: \(format) bound once but not for the text \(text)")
+                requirementFailure("internal inconsistency: \(format) bound once but not for the text \(text)")
             }
             return FetchPredicate<Object>(bound)
         }
@@ -247,8 +247,8 @@ public final class SearchController<Object: GraphObject>: ResultsController<Obje
     }
 
     init(base: ResultsController<Object>, matcher: SearchMatcher<Object>, searchText: String) {
-        precondition(base.hasFetched, "SearchController: call performFetch() on the base controller before deriving a search from it")
-        precondition(base.derivesSearches,
+        require(base.hasFetched, "SearchController: call performFetch() on the base controller before deriving a search from it")
+        require(base.derivesSearches,
                      "SearchController: \(type(of: base)) does not fetch by its request alone; filter it with its request's predicate instead")
         self.base = base
         self.matcher = matcher
@@ -273,7 +273,7 @@ public final class SearchController<Object: GraphObject>: ResultsController<Obje
     /// setting it is a programming error (set ``searchText``).
     public override var request: FetchRequest<Object> {
         get { super.request }
-        set { preconditionFailure("SearchController.request cannot be set; set searchText, or create a new search controller") }
+        set { requirementFailure("SearchController.request cannot be set; set searchText, or create a new search controller") }
     }
 
     /// The base controller's index title for a section, so search sections carry the same

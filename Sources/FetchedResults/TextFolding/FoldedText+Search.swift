@@ -15,7 +15,7 @@ extension FoldedText {
     /// - Returns: `false` when `needle` is empty, as `range(of:)` finds no empty range.
     /// - Complexity: O(n · m) worst case, O(n) typically (a first-byte scan, then a compare).
     public func contains(_ needle: FoldedText) -> Bool {
-        precondition(needle.options == options, "FoldedText.contains: the needle was folded with other options")
+        require(needle.options == options, "FoldedText.contains: the needle was folded with other options")
         let m = needle.bytes.count
         if m == 0 || m > bytes.count { return false }
         return bytes.withUnsafeBufferPointer { hay in
@@ -32,7 +32,7 @@ extension FoldedText {
     /// - Returns: `false` when `prefix` is empty.
     /// - Complexity: O(m), the prefix's length.
     public func hasPrefix(_ prefix: FoldedText) -> Bool {
-        precondition(prefix.options == options, "FoldedText.hasPrefix: the prefix was folded with other options")
+        require(prefix.options == options, "FoldedText.hasPrefix: the prefix was folded with other options")
         let m = prefix.bytes.count
         guard m > 0, m <= bytes.count, bytes[0..<m].elementsEqual(prefix.bytes) else { return false }
         return isMatchBoundary(start: 0, length: m)
@@ -45,7 +45,7 @@ extension FoldedText {
     /// - Returns: `false` when `suffix` is empty.
     /// - Complexity: O(m), the suffix's length.
     public func hasSuffix(_ suffix: FoldedText) -> Bool {
-        precondition(suffix.options == options, "FoldedText.hasSuffix: the suffix was folded with other options")
+        require(suffix.options == options, "FoldedText.hasSuffix: the suffix was folded with other options")
         let m = suffix.bytes.count
         let start = bytes.count - m
         guard m > 0, start >= 0, bytes[start...].elementsEqual(suffix.bytes) else { return false }
@@ -57,7 +57,7 @@ extension FoldedText {
     /// - Parameter other: Text folded with the same options.
     /// - Complexity: O(n).
     public func isEquivalent(to other: FoldedText) -> Bool {
-        precondition(other.options == options, "FoldedText.isEquivalent: the texts were folded with other options")
+        require(other.options == options, "FoldedText.isEquivalent: the texts were folded with other options")
         return bytes == other.bytes
     }
 
@@ -67,7 +67,7 @@ extension FoldedText {
     /// - Returns: Whether this text sorts before `other`.
     /// - Complexity: O(n).
     public func precedes(_ other: FoldedText) -> Bool {
-        precondition(other.options == options, "FoldedText.precedes: the texts were folded with other options")
+        require(other.options == options, "FoldedText.precedes: the texts were folded with other options")
         return bytes.lexicographicallyPrecedes(other.bytes)
     }
 

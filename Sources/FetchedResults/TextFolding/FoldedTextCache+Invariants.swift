@@ -3,8 +3,8 @@ extension FoldedTextCache {
         /// Checks that every entry was folded with the cache's options from its source.
         func _checkInvariants() {
             for entry in entries.values {
-                precondition(entry.text.options == options, "FoldedTextCache: an entry folded with other options")
-                precondition(entry.text == FoldedText(entry.source, options: options), "FoldedTextCache: an entry is not the folding of its source")
+                require(entry.text.options == options, "FoldedTextCache: an entry folded with other options")
+                require(entry.text == FoldedText(entry.source, options: options), "FoldedTextCache: an entry is not the folding of its source")
             }
         }
     #else

@@ -95,7 +95,7 @@ public struct WildcardPattern: Hashable, Sendable, CustomStringConvertible {
     /// - Complexity: O(n) for patterns with at most a leading and a trailing `*` and no `?`;
     ///   O(n · k) for k tokens otherwise.
     public func matches(_ text: FoldedText) -> Bool {
-        precondition(text.options == options, "WildcardPattern.matches: the text was folded with other options")
+        require(text.options == options, "WildcardPattern.matches: the text was folded with other options")
         switch shape {
         case .equals(let literal): return !literal.isEmpty && text.isEquivalent(to: literal)
         case .prefix(let literal): return text.hasPrefix(literal)

@@ -229,7 +229,7 @@ extension ListSimulator {
             operations.append(.moveSection(move, id: text(before[move.from].id)))
         }
         for move in stage.movedRows {
-            guard let row = stash[move.to] else { preconditionFailure("internal inconsistency: a moved row is lost") }
+            guard let row = stash[move.to] else { requirementFailure("internal inconsistency: a moved row is lost") }
             let rowMove = ListChanges.RowMove(from: ValidatedStage.indexPath(move.from), to: ValidatedStage.indexPath(move.to))
             operations.append(.moveRow(rowMove, id: text(row.row.id)))
         }
@@ -278,7 +278,7 @@ extension ListSimulator {
                         }
                         rows.append(row)
                     } else {
-                        preconditionFailure("internal inconsistency: section \(t) runs out of rows at \(r)")
+                        requirementFailure("internal inconsistency: section \(t) runs out of rows at \(r)")
                     }
                 }
                 assert(kept.next() == nil, "internal inconsistency: section \(t) has rows left over")

@@ -6,12 +6,12 @@ extension ListSimulator {
         /// least one entry, and every counted update applied at least one batch. O(1), so a
         /// long-running test with a long log does not pay for it.
         func _checkInvariants() {
-            precondition(reloadCount >= 0 && batchCount >= 0, "internal inconsistency: negative counter")
-            precondition(
+            require(reloadCount >= 0 && batchCount >= 0, "internal inconsistency: negative counter")
+            require(
                 operations.count >= reloadCount + batchCount,
                 "internal inconsistency: \(reloadCount) reloads and \(batchCount) batches but \(operations.count) log entries"
             )
-            precondition(
+            require(
                 animatedUpdateCount <= batchCount,
                 "internal inconsistency: \(animatedUpdateCount) updates but only \(batchCount) batches"
             )

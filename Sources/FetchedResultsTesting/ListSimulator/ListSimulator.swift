@@ -100,9 +100,9 @@ public final class ListSimulator<SectionID: Hashable, RowID: Hashable, Content: 
     ///
     /// - Parameter indexPath: A `section.row` index path that exists now.
     public subscript(indexPath: IndexPath) -> Row {
-        precondition(indexPath.count == 2, "ListSimulator subscript needs a section.row index path")
-        precondition(sections.indices.contains(indexPath[0]), "section \(indexPath[0]) does not exist")
-        precondition(sections[indexPath[0]].rows.indices.contains(indexPath[1]), "row \(indexPath) does not exist")
+        require(indexPath.count == 2, "ListSimulator subscript needs a section.row index path")
+        require(sections.indices.contains(indexPath[0]), "section \(indexPath[0]) does not exist")
+        require(sections[indexPath[0]].rows.indices.contains(indexPath[1]), "row \(indexPath) does not exist")
         return sections[indexPath[0]].rows[indexPath[1]]
     }
 
@@ -127,7 +127,7 @@ public final class ListSimulator<SectionID: Hashable, RowID: Hashable, Content: 
     /// - Complexity: O(n) for n rows.
     public func reloadData() {
         guard let dataSource else {
-            preconditionFailure("ListSimulator.reloadData() needs a dataSource; set one or call reloadData(_:)")
+            requirementFailure("ListSimulator.reloadData() needs a dataSource; set one or call reloadData(_:)")
         }
         reloadData(dataSource())
     }
@@ -140,7 +140,7 @@ public final class ListSimulator<SectionID: Hashable, RowID: Hashable, Content: 
     /// - Complexity: O(s·n + c log c) for s stages, n rows and c changes.
     public func performBatch(stages: [ListChanges]) {
         guard let dataSource else {
-            preconditionFailure("ListSimulator.performBatch(stages:) needs a dataSource to read the new state from")
+            requirementFailure("ListSimulator.performBatch(stages:) needs a dataSource to read the new state from")
         }
         do {
             try apply(stages: stages, newState: dataSource())

@@ -68,7 +68,7 @@ package final class SimulatedFileSystem: StoreFileSystem {
     ///   - occurrence: 1 for the next one, 2 for the one after, and so on.
     ///   - code: The `errno` to report.
     package func injectFailure(_ operation: Operation, atOccurrence occurrence: Int, code: Int32 = EIO) {
-        precondition(occurrence >= 1, "occurrence counts from 1")
+        require(occurrence >= 1, "occurrence counts from 1")
         state.withLock { state in
             state.failures.append((operation, state.counts[operation, default: 0] + occurrence, code))
         }
@@ -134,7 +134,7 @@ package final class SimulatedFileSystem: StoreFileSystem {
     ///   - bytes: The new bytes.
     package func corrupt(_ path: String, at offset: Int, with bytes: [UInt8]) {
         state.withLock { state in
-            guard let id = state.names[path] else { preconditionFailure("no file \(path)") }
+            guard let id = state.names[path] else { requirementFailure("no file \(path)") }
             state.inodes[id]!.base = state.inodes[id]!.content
             state.inodes[id]!.changes = []
             overwrite(&state.inodes[id]!.base, at: offset, with: bytes)

@@ -83,10 +83,10 @@ package final class RecordWriter {
         endOffset: UInt64,
         nextSequence: UInt64
     ) throws -> RecordWriter {
-        precondition(endOffset >= UInt64(RecordFormat.fileHeaderSize), "a record file's data starts after its header")
+        require(endOffset >= UInt64(RecordFormat.fileHeaderSize), "a record file's data starts after its header")
         let file = try fileSystem.openFile(path, create: false)
         let size = try file.size()
-        precondition(endOffset <= size, "the append point is past the end of \(path)")
+        require(endOffset <= size, "the append point is past the end of \(path)")
         if size > endOffset {
             try file.truncate(to: endOffset)
             try file.sync()

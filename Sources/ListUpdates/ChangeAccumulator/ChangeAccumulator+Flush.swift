@@ -58,7 +58,7 @@ extension ChangeAccumulator {
         var stages: [ListChanges] = []
         switch pending {
         case .nothing:
-            preconditionFailure("internal inconsistency: evaluating a flush with nothing pending")
+            requirementFailure("internal inconsistency: evaluating a flush with nothing pending")
         case .reload(let reason):
             decision = .reload(reason)
         case .changes:

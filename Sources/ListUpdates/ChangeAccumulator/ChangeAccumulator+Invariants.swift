@@ -17,14 +17,14 @@ extension ChangeAccumulator.TokenForest {
             func check(_ node: Int32, maxPriority: UInt32) -> Int {
                 guard node >= 0 else { return 0 }
                 let n = nodes[Int(node)]
-                precondition(n.priority <= maxPriority, "internal inconsistency: treap heap order broken")
+                require(n.priority <= maxPriority, "internal inconsistency: treap heap order broken")
                 switch n.kind {
-                case .run: precondition(n.width >= 1, "internal inconsistency: empty run")
-                case .tombstone: precondition(n.width == 0, "internal inconsistency: tombstone with width")
-                case .live: precondition(n.width == 1, "internal inconsistency: live token of width \(n.width)")
+                case .run: require(n.width >= 1, "internal inconsistency: empty run")
+                case .tombstone: require(n.width == 0, "internal inconsistency: tombstone with width")
+                case .live: require(n.width == 1, "internal inconsistency: live token of width \(n.width)")
                 }
                 let total = n.width + check(n.left, maxPriority: n.priority) + check(n.right, maxPriority: n.priority)
-                precondition(total == n.total, "internal inconsistency: subtree width \(n.total) != \(total)")
+                require(total == n.total, "internal inconsistency: subtree width \(n.total) != \(total)")
                 return total
             }
             _ = check(tree, maxPriority: .max)
@@ -33,18 +33,18 @@ extension ChangeAccumulator.TokenForest {
             forEachNode(in: tree) { node, _ in
                 switch node.kind {
                 case .run:
-                    precondition(node.start == nextOriginal, "internal inconsistency: run at \(node.start), expected \(nextOriginal)")
+                    require(node.start == nextOriginal, "internal inconsistency: run at \(node.start), expected \(nextOriginal)")
                     nextOriginal += node.width
                     endsUnbounded = node.width >= Self.unboundedLength / 2
                 case .tombstone:
-                    precondition(node.start == nextOriginal, "internal inconsistency: tombstone \(node.start), expected \(nextOriginal)")
+                    require(node.start == nextOriginal, "internal inconsistency: tombstone \(node.start), expected \(nextOriginal)")
                     nextOriginal += 1
                     endsUnbounded = false
                 case .live:
                     break
                 }
             }
-            precondition(endsUnbounded, "internal inconsistency: the original elements do not end with the unbounded run")
+            require(endsUnbounded, "internal inconsistency: the original elements do not end with the unbounded run")
         }
     #else
         @inline(__always)
@@ -61,7 +61,7 @@ extension ChangeAccumulator.Composer {
             sections.forEachNode(in: sectionTree) { node, _ in
                 guard node.kind == .live else { return }
                 let token = node.payload
-                precondition(
+                require(
                     token.tracksRows == (token.origin >= 0 && !token.isReloaded),
                     "internal inconsistency: section token \(token.origin) tracks rows wrongly")
                 if token.tracksRows { rows._checkInvariants(tree: token.rows) }
@@ -80,10 +80,10 @@ extension ChangeAccumulator {
         func _checkInvariants() {
             composer._checkInvariants()
             if machine.pending != .changes {
-                precondition(composer.isEmpty, "internal inconsistency: changes composed while none are pending")
+                require(composer.isEmpty, "internal inconsistency: changes composed while none are pending")
             }
             if machine.eventDepth == 0 {
-                precondition(openEvents.isEmpty, "internal inconsistency: controller events recorded outside a bracket")
+                require(openEvents.isEmpty, "internal inconsistency: controller events recorded outside a bracket")
             }
         }
     #else

@@ -155,7 +155,7 @@ extension ChangeAccumulator {
             var sectionNodes: [Int: Int32] = [:]
             var previous: (section: Int, row: Int, removal: Bool)?
             for op in ops {
-                precondition(op.section >= 0 && op.row >= 0, "ListChanges holds a negative position: \(op.section).\(op.row)")
+                require(op.section >= 0 && op.row >= 0, "ListChanges holds a negative position: \(op.section).\(op.row)")
                 let removal = op.kind.rawValue >= Kind.delete.rawValue
                 if let p = previous, p.section == op.section, p.row == op.row, p.removal, removal {
                     inconsistency = note("the row \(op.section).\(op.row) is removed twice in one batch")
@@ -206,7 +206,7 @@ extension ChangeAccumulator {
         /// move destinations (after space).
         private mutating func composeSections(_ batch: ListChanges) {
             for position in batch.reloadedSections {
-                precondition(position >= 0, "ListChanges holds a negative section: \(position)")
+                require(position >= 0, "ListChanges holds a negative section: \(position)")
                 let location = sections.locate(position, in: sectionTree)
                 if sections.nodes[Int(location.node)].kind == .live {
                     var token = sections.payload(location.node)
@@ -227,7 +227,7 @@ extension ChangeAccumulator {
             var held = [Int32](repeating: -1, count: batch.movedSections.count)
             var previous = -1
             for removal in removals {
-                precondition(removal.position >= 0, "ListChanges holds a negative section: \(removal.position)")
+                require(removal.position >= 0, "ListChanges holds a negative section: \(removal.position)")
                 if removal.position == previous {
                     inconsistency = note("the section \(removal.position) is removed twice in one batch")
                     if removal.move >= 0 { held[removal.move] = sections.makeLive(SectionToken()) }
@@ -249,7 +249,7 @@ extension ChangeAccumulator {
             insertions.sort { $0.position != $1.position ? $0.position < $1.position : $0.move < $1.move }
             previous = -1
             for insertion in insertions {
-                precondition(insertion.position >= 0, "ListChanges holds a negative section: \(insertion.position)")
+                require(insertion.position >= 0, "ListChanges holds a negative section: \(insertion.position)")
                 if insertion.position == previous {
                     inconsistency = note("two sections are placed at \(insertion.position) in one batch")
                 }
@@ -269,7 +269,7 @@ extension ChangeAccumulator {
             for placement in placements {
                 let section = placement.path.section
                 let row = placement.path.row
-                precondition(section >= 0 && row >= 0, "ListChanges holds a negative position: \(section).\(row)")
+                require(section >= 0 && row >= 0, "ListChanges holds a negative position: \(section).\(row)")
                 if placement.path == previous {
                     inconsistency = note("two rows are placed at \(section).\(row) in one batch")
                 }

@@ -90,7 +90,7 @@ extension ChangeAccumulator {
         }
 
         mutating func section(at index: Int, _ change: SectionChange) {
-            precondition(index >= 0, "a section index must not be negative, got \(index)")
+            require(index >= 0, "a section index must not be negative, got \(index)")
             eventCount += 1
             switch change {
             case .insert: insertedSections.append(index)
@@ -140,8 +140,8 @@ extension ChangeAccumulator {
         }
 
         private static func required(_ path: IndexPath?, _ message: String) -> IndexPath {
-            guard let path else { preconditionFailure("ChangeAccumulator: \(message)") }
-            precondition(path.count == 2 && path[0] >= 0 && path[1] >= 0, "ChangeAccumulator: invalid index path \(path)")
+            guard let path else { requirementFailure("ChangeAccumulator: \(message)") }
+            require(path.count == 2 && path[0] >= 0 && path[1] >= 0, "ChangeAccumulator: invalid index path \(path)")
             return path
         }
 

@@ -125,7 +125,7 @@ extension ChangeAccumulator {
         /// The flush being evaluated could not deliver (the target is hidden or gone): the
         /// reload is owed until a flush finds it visible.
         mutating func deferred(_ reason: ReloadReason) {
-            guard isFlushing else { preconditionFailure("internal inconsistency: deferring outside a flush") }
+            guard isFlushing else { requirementFailure("internal inconsistency: deferring outside a flush") }
             reloadRequested(reason)
         }
 
@@ -134,7 +134,7 @@ extension ChangeAccumulator {
         /// - Returns: Whether a flush was requested meanwhile and must run now.
         mutating func flushEnded() -> Bool {
             guard case .flushing(let again) = phase else {
-                preconditionFailure("internal inconsistency: a flush ended that never started")
+                requirementFailure("internal inconsistency: a flush ended that never started")
             }
             phase = .accumulating
             return again

@@ -223,7 +223,7 @@ extension ChangeAccumulator {
                     node = n.right
                 }
             }
-            preconditionFailure("internal inconsistency: position beyond the end of an unbounded sequence")
+            requirementFailure("internal inconsistency: position beyond the end of an unbounded sequence")
         }
 
         /// Inserts a detached node at current position `position`.
@@ -275,7 +275,7 @@ extension ChangeAccumulator {
             let (a, rest) = split(tree, at: position)
             var (element, b) = split(rest, at: 1)
             guard case .original(let original) = detachFirstElement(&element) else {
-                preconditionFailure("internal inconsistency: an untouched element was not an original one")
+                requirementFailure("internal inconsistency: an untouched element was not an original one")
             }
             // The tombstone stays in `element`; the live token follows it.
             let live = makeLive(makePayload(original))
@@ -302,7 +302,7 @@ extension ChangeAccumulator {
                     node = n.right
                 }
             }
-            precondition(element >= 0, "internal inconsistency: no element at the position")
+            require(element >= 0, "internal inconsistency: no element at the position")
             let n = nodes[Int(element)]
             assert(n.width == 1, "internal inconsistency: the split left more than one element")
             if n.kind == .run {

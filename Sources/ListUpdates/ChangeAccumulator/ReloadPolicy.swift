@@ -120,9 +120,9 @@ public struct DefaultReloadPolicy: ReloadPolicy, Sendable, Hashable {
     ///   - minimumChangeCountForShare: The batch size from which the share rule applies; 0 by
     ///     default (always).
     public init(maximumChangeCount: Int = 500, maximumShare: Double = 0.5, minimumChangeCountForShare: Int = 0) {
-        precondition(maximumChangeCount >= 0, "maximumChangeCount must not be negative")
-        precondition(maximumShare >= 0, "maximumShare must not be negative")
-        precondition(minimumChangeCountForShare >= 0, "minimumChangeCountForShare must not be negative")
+        require(maximumChangeCount >= 0, "maximumChangeCount must not be negative")
+        require(maximumShare >= 0, "maximumShare must not be negative")
+        require(minimumChangeCountForShare >= 0, "minimumChangeCountForShare must not be negative")
         self.maximumChangeCount = maximumChangeCount
         self.maximumShare = maximumShare
         self.minimumChangeCountForShare = minimumChangeCountForShare

@@ -9,7 +9,7 @@ extension ListChanges {
         func _checkIsStage() {
             func unique<T: Hashable>(_ values: [T], _ field: String) -> Set<T> {
                 let set = Set(values)
-                precondition(set.count == values.count, "internal inconsistency: duplicate \(field) in stage \(self)")
+                require(set.count == values.count, "internal inconsistency: duplicate \(field) in stage \(self)")
                 return set
             }
             let deletedSections = unique(self.deletedSections, "deleted sections")
@@ -24,13 +24,13 @@ extension ListChanges {
             let rowSources = unique(movedRows.map(\.from), "row move sources")
             let rowDestinations = unique(movedRows.map(\.to), "row move destinations")
 
-            precondition(
+            require(
                 deletedSections.isDisjoint(with: sectionSources) && deletedSections.isDisjoint(with: reloadedSections)
                     && reloadedSections.isDisjoint(with: sectionSources)
                     && insertedSections.isDisjoint(with: sectionDestinations),
                 "internal inconsistency: conflicting section changes in stage \(self)"
             )
-            precondition(
+            require(
                 deletedRows.isDisjoint(with: reloadedRows) && deletedRows.isDisjoint(with: rowSources)
                     && reloadedRows.isDisjoint(with: rowSources) && reconfiguredRows.isDisjoint(with: rowSources)
                     && reconfiguredRows.isDisjoint(with: deletedRows) && reconfiguredRows.isDisjoint(with: reloadedRows)
@@ -40,13 +40,13 @@ extension ListChanges {
             let rebuiltBefore = deletedSections.union(reloadedSections)
             let insertedAfter = insertedSections
             for path in deletedRows.union(reloadedRows).union(reconfiguredRows).union(rowSources) {
-                precondition(
+                require(
                     !rebuiltBefore.contains(path[0]) && !sectionSources.contains(path[0]),
                     "internal inconsistency: row change at \(path.listDescription) inside a deleted, reloaded or moved section in stage \(self)"
                 )
             }
             for path in insertedRows.union(rowDestinations) {
-                precondition(
+                require(
                     !insertedAfter.contains(path[0]) && !sectionDestinations.contains(path[0]),
                     "internal inconsistency: row change at \(path.listDescription) inside an inserted or moved section in stage \(self)"
                 )
@@ -66,7 +66,7 @@ extension ListChanges {
                     placed: insertedRows.union(rowDestinations).map(key).sorted()
                 ) { sectionAfter[$0] ?? $0 }
                 for (before, after) in zip(kept, afters) {
-                    precondition(
+                    require(
                         before == after,
                         "internal inconsistency: reconfigured row \(before >> 32).\(before & 0xFFFF_FFFF) moves to "
                             + "\(after >> 32).\(after & 0xFFFF_FFFF) in stage \(self)"

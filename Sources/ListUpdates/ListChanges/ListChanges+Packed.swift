@@ -55,10 +55,10 @@ struct PackedListChanges {
 
     /// The packed form of a `section.row` index path.
     static func pack(_ path: IndexPath) -> Int {
-        precondition(path.count == 2, "ListChanges: index path \(path) must have exactly two indexes")
+        require(path.count == 2, "ListChanges: index path \(path) must have exactly two indexes")
         let section = path[0]
         let row = path[1]
-        precondition(
+        require(
             section >= 0 && row >= 0 && section <= Int(Int32.max) && row <= Int(Int32.max),
             "ListChanges: index path \(path.listDescription) is out of range"
         )

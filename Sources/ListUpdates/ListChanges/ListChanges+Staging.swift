@@ -109,10 +109,10 @@ private struct Stager {
 
     init(_ changes: PackedListChanges) {
         for section in changes.deletedSections + changes.insertedSections + changes.reloadedSections {
-            precondition(section >= 0, "ListChanges.staged(): section index \(section) is negative")
+            require(section >= 0, "ListChanges.staged(): section index \(section) is negative")
         }
         for move in changes.movedSections {
-            precondition(move.from >= 0 && move.to >= 0, "ListChanges.staged(): section move \(move) is negative")
+            require(move.from >= 0 && move.to >= 0, "ListChanges.staged(): section move \(move) is negative")
         }
         deletedSections = sortedUnique(changes.deletedSections)
         insertedSections = sortedUnique(changes.insertedSections)
@@ -138,33 +138,33 @@ private struct Stager {
     /// Traps on the conflicts that make a set of changes meaningless.
     private func checkConsistency() {
         for (a, b) in zip(sectionMoves, sectionMoves.dropFirst()) where a.from == b.from {
-            preconditionFailure("ListChanges.staged(): section \(a.from) is moved twice (\(a), \(b))")
+            requirementFailure("ListChanges.staged(): section \(a.from) is moved twice (\(a), \(b))")
         }
         let sectionDestinations = sectionMoves.map { $0.to }.sorted()
         for (a, b) in zip(sectionDestinations, sectionDestinations.dropFirst()) where a == b {
-            preconditionFailure("ListChanges.staged(): two sections are moved to section \(a)")
+            requirementFailure("ListChanges.staged(): two sections are moved to section \(a)")
         }
         if let section = firstCommon(deletedSections, sectionMoves.map { $0.from }) {
-            preconditionFailure("ListChanges.staged(): section \(section) is both deleted and moved")
+            requirementFailure("ListChanges.staged(): section \(section) is both deleted and moved")
         }
         if let section = firstCommon(insertedSections, sectionDestinations) {
-            preconditionFailure("ListChanges.staged(): section \(section) is both inserted and a move destination")
+            requirementFailure("ListChanges.staged(): section \(section) is both inserted and a move destination")
         }
         for (a, b) in zip(rowMoves, rowMoves.dropFirst()) where a.from == b.from {
-            preconditionFailure(
+            requirementFailure(
                 "ListChanges.staged(): row \(a.from.indexPath.listDescription) is moved twice "
                     + "(to \(a.to.indexPath.listDescription) and \(b.to.indexPath.listDescription))"
             )
         }
         let rowDestinations = rowMoves.map { $0.to }.sorted()
         for (a, b) in zip(rowDestinations, rowDestinations.dropFirst()) where a == b {
-            preconditionFailure("ListChanges.staged(): two rows are moved to \(a.indexPath.listDescription)")
+            requirementFailure("ListChanges.staged(): two rows are moved to \(a.indexPath.listDescription)")
         }
         if let row = firstCommon(deletedRows, rowMoves.map { $0.from }) {
-            preconditionFailure("ListChanges.staged(): row \(row.indexPath.listDescription) is both deleted and moved")
+            requirementFailure("ListChanges.staged(): row \(row.indexPath.listDescription) is both deleted and moved")
         }
         if let row = firstCommon(insertedRows, rowDestinations) {
-            preconditionFailure(
+            requirementFailure(
                 "ListChanges.staged(): row \(row.indexPath.listDescription) is both inserted and a move destination"
             )
         }
@@ -257,7 +257,7 @@ private struct Stager {
                 placed: sortedUnique(inserts + keptMoves.map { $0.to })
             ) { section in
                 guard let after = sectionAfter[section] else {
-                    preconditionFailure("internal inconsistency: no after-position for section \(section)")
+                    requirementFailure("internal inconsistency: no after-position for section \(section)")
                 }
                 return after
             }

@@ -425,7 +425,7 @@ extension ListChanges {
                 sectionContentEqual: sectionContentEqual ?? { _, _ in true }, comparesSections: sectionContentEqual != nil,
                 tolerant: true)
         } catch {
-            preconditionFailure("internal inconsistency: a tolerant diff threw \(error)")
+            requirementFailure("internal inconsistency: a tolerant diff threw \(error)")
         }
     }
 }

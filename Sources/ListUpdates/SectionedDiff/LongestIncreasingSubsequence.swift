@@ -41,12 +41,12 @@ package struct LongestIncreasingSubsequence {
             last = value
             seen += 1
         }
-        precondition(seen == count, "LongestIncreasingSubsequence: \(seen) values, \(count) announced")
+        require(seen == count, "LongestIncreasingSubsequence: \(seen) values, \(count) announced")
         if sorted {
             keep.append(contentsOf: repeatElement(true, count: count))
             return
         }
-        precondition(count <= Int(Int32.max), "LongestIncreasingSubsequence: \(count) values, at most \(Int32.max)")
+        require(count <= Int(Int32.max), "LongestIncreasingSubsequence: \(count) values, at most \(Int32.max)")
         keep.append(contentsOf: repeatElement(false, count: count))
         // The hot loop of the diff for lists whose rows moved: unchecked buffers, every index
         // below `count`, which every buffer holds. Entries are written before they are read:

@@ -152,7 +152,7 @@ extension SectionedDiff {
         setRowCounts(old: oldRows.map { $0.count }, new: newRows.map { $0.count })
         let oldCount = oldStarts[oldStarts.count - 1]
         let newCount = newStarts[newStarts.count - 1]
-        precondition(
+        require(
             oldCount <= IdentifierTable.maxValue && newCount <= IdentifierTable.maxValue,
             "a diff supports up to \(IdentifierTable.maxValue) rows on each side")
         let seed = diffHashSeed

@@ -28,7 +28,7 @@ extension SectionedDiff {
         /// - Parameter capacity: The most entries the caller will add.
         @usableFromInline
         init(capacity: Int) {
-            precondition(capacity <= Self.maxValue, "a diff supports up to \(Self.maxValue) rows on each side")
+            require(capacity <= Self.maxValue, "a diff supports up to \(Self.maxValue) rows on each side")
             words = Array(repeating: 0, count: capacity + capacity / 2 + 8)
         }
 
@@ -92,7 +92,7 @@ extension SectionedDiff {
         /// - Complexity: Expected O(k) for k elements.
         @inlinable
         mutating func insertDistinct<Element>(_ elements: [Element], firstValue: Int, hash: (Element) -> Int) -> Bool {
-            precondition(
+            require(
                 firstValue >= 0 && firstValue + elements.count - 1 <= Self.maxValue,
                 "internal inconsistency: identifier table values from \(firstValue) for \(elements.count) elements")
             return words.withUnsafeMutableBufferPointer { words in

@@ -66,7 +66,7 @@ struct SectionedDiff {
     ///   - new: The number of rows in each new section.
     @usableFromInline
     mutating func setRowCounts(old: [Int], new: [Int]) {
-        precondition(
+        require(
             old.count == sectionOldToNew.count && new.count == sectionNewToOld.count,
             "internal inconsistency: row counts for \(old.count)/\(new.count) sections, expected \(sectionOldToNew.count)/\(sectionNewToOld.count)"
         )
@@ -84,7 +84,7 @@ struct SectionedDiff {
         var total = 0
         starts.append(0)
         for count in counts {
-            precondition(count <= Int(Int32.max), "a section holds \(count) rows; the diff supports up to \(Int32.max)")
+            require(count <= Int(Int32.max), "a section holds \(count) rows; the diff supports up to \(Int32.max)")
             total += count
             starts.append(total)
         }

@@ -8,23 +8,23 @@ extension ValidatedStage {
             var seen = Set<Int>()
             for (after, source) in sectionSources.enumerated() {
                 guard let before = source.before else { continue }
-                precondition(seen.insert(before).inserted, "internal inconsistency: section \(before) mapped twice")
-                precondition(sectionTargets[before] == after, "internal inconsistency: section map is not inverse")
+                require(seen.insert(before).inserted, "internal inconsistency: section \(before) mapped twice")
+                require(sectionTargets[before] == after, "internal inconsistency: section map is not inverse")
             }
-            precondition(
+            require(
                 sectionTargets.compactMap { $0 }.count == seen.count,
                 "internal inconsistency: a section target has no source"
             )
             for key in deletedRows + reloadedRows + reconfiguredRows {
-                precondition(sectionTargets[Self.section(key)] != nil, "internal inconsistency: row change in a deleted section")
+                require(sectionTargets[Self.section(key)] != nil, "internal inconsistency: row change in a deleted section")
             }
             for key in insertedRows {
-                precondition(!sectionSources[Self.section(key)].isNew, "internal inconsistency: row insert in a new section")
+                require(!sectionSources[Self.section(key)].isNew, "internal inconsistency: row insert in a new section")
             }
             for (a, b) in zip(movedRows, movedRows.dropFirst()) {
-                precondition(a.from < b.from, "internal inconsistency: row moves not sorted by a unique source")
+                require(a.from < b.from, "internal inconsistency: row moves not sorted by a unique source")
             }
-            precondition(afterRowCounts.count == sectionSources.count, "internal inconsistency: after counts")
+            require(afterRowCounts.count == sectionSources.count, "internal inconsistency: after counts")
         }
     #else
         @inline(__always)

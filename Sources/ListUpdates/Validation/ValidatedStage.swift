@@ -90,8 +90,8 @@ package struct ValidatedStage: Sendable {
         afterRowCounts givenAfter: [Int]?,
         strict: Bool
     ) throws(BatchUpdateError) {
-        precondition(beforeRowCounts.allSatisfy { $0 >= 0 }, "row counts before the batch must not be negative")
-        precondition(givenAfter?.allSatisfy { $0 >= 0 } ?? true, "row counts after the batch must not be negative")
+        require(beforeRowCounts.allSatisfy { $0 >= 0 }, "row counts before the batch must not be negative")
+        require(givenAfter?.allSatisfy { $0 >= 0 } ?? true, "row counts after the batch must not be negative")
         for paths in [changes.deletedRows, changes.insertedRows, changes.reloadedRows, changes.reconfiguredRows] {
             for path in paths { Self.checkShape(path) }
         }
@@ -99,7 +99,7 @@ package struct ValidatedStage: Sendable {
             Self.checkShape(move.from)
             Self.checkShape(move.to)
         }
-        precondition(
+        require(
             beforeRowCounts.count < 1 << 31 && beforeRowCounts.allSatisfy { $0 < 1 << 31 },
             "a list may have at most 2^31 sections and 2^31 rows per section"
         )
@@ -186,7 +186,7 @@ package struct ValidatedStage: Sendable {
             slot += 1
         }
         let sectionSources = sources.map { source in
-            guard let source else { preconditionFailure("internal inconsistency: an after-section has no source") }
+            guard let source else { requirementFailure("internal inconsistency: an after-section has no source") }
             return source
         }
 
@@ -383,7 +383,7 @@ package struct ValidatedStage: Sendable {
                     placed: sortedUnique(insertedRows + rowMoves.map(\.to))
                 ) { section in
                     guard let target = targets[section] else {
-                        preconditionFailure("internal inconsistency: a reconfigured row's section \(section) is deleted")
+                        requirementFailure("internal inconsistency: a reconfigured row's section \(section) is deleted")
                     }
                     return target
                 }
@@ -406,8 +406,8 @@ package struct ValidatedStage: Sendable {
     }
 
     private static func checkShape(_ path: IndexPath) {
-        precondition(path.count == 2, "a row index path must have exactly two indexes (section, row), got \(path)")
-        precondition(
+        require(path.count == 2, "a row index path must have exactly two indexes (section, row), got \(path)")
+        require(
             (0..<1 << 31).contains(path[0]) && (0..<1 << 31).contains(path[1]),
             "a row index path's indexes must lie in 0..<2^31, got \(path)"
         )

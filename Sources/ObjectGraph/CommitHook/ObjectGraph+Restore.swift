@@ -33,9 +33,9 @@ extension ObjectGraph {
     /// - Returns: The new object, with its class's initial values.
     /// - Complexity: O(1) amortized, plus the serials skipped.
     package func restoreObject(of type: GraphObject.Type, serial: Int) -> GraphObject {
-        precondition(!hasChanges, "internal inconsistency: restoring objects into a graph with pending changes")
+        require(!hasChanges, "internal inconsistency: restoring objects into a graph with pending changes")
         let entity = _entity(for: type)
-        precondition(serial >= entity.objects.count && UInt64(serial) < 1 << ObjectID.serialBits,
+        require(serial >= entity.objects.count && UInt64(serial) < 1 << ObjectID.serialBits,
                      "internal inconsistency: restoring serial \(serial) of \(entity.description.name), issued up to \(entity.objects.count)")
         while entity.objects.count < serial { entity.objects.appendEmpty() }
         let object = type.init()
@@ -69,7 +69,7 @@ extension ObjectGraph {
     /// Replaces a relationship's objects without recording and without touching inverses.
     package func restoreRelationship(_ object: GraphObject, _ index: PropertyIndex, _ targets: [GraphObject]) {
         guard let accessor = _state(of: object).description.relationshipAccessors[index.rawValue] else {
-            preconditionFailure("internal inconsistency: property \(index) of \(object.objectID) is not a relationship")
+            requirementFailure("internal inconsistency: property \(index) of \(object.objectID) is not a relationship")
         }
         accessor.setObjects(object, targets)
     }
@@ -78,7 +78,7 @@ extension ObjectGraph {
     /// inverses.
     package func restoreMembership(_ object: GraphObject, _ index: PropertyIndex, added: [GraphObject], removed: [GraphObject]) {
         guard let accessor = _state(of: object).description.relationshipAccessors[index.rawValue] else {
-            preconditionFailure("internal inconsistency: property \(index) of \(object.objectID) is not a relationship")
+            requirementFailure("internal inconsistency: property \(index) of \(object.objectID) is not a relationship")
         }
         for member in removed { accessor.remove(object, member) }
         for member in added where !accessor.contains(object, member) { accessor.add(object, member) }
@@ -181,7 +181,7 @@ package struct AttributeStorage<Value> {
     /// - Complexity: O(1).
     @inlinable
     package func read(_ object: GraphObject) -> Value {
-        precondition(ObjectIdentifier(type(of: object)) == objectType, "internal inconsistency: an attribute read from an object of another class")
+        require(ObjectIdentifier(type(of: object)) == objectType, "internal inconsistency: an attribute read from an object of another class")
         return _storagePointer(object, at: offset, as: Attribute<Value>.self).pointee._value
     }
 
@@ -193,7 +193,7 @@ package struct AttributeStorage<Value> {
     /// - Complexity: O(1).
     @inlinable
     package func restore(_ value: Value, into object: GraphObject) {
-        precondition(ObjectIdentifier(type(of: object)) == objectType, "internal inconsistency: an attribute restored into an object of another class")
+        require(ObjectIdentifier(type(of: object)) == objectType, "internal inconsistency: an attribute restored into an object of another class")
         _storagePointer(object, at: offset, as: Attribute<Value>.self).pointee._value = value
     }
 }

@@ -120,7 +120,7 @@ internal enum _EntityRegistry {
         if let known = descriptions.withLock({ $0[key] }) { return known }
         return builder.withLock { nextNumber in
             if let known = descriptions.withLock({ $0[key] }) { return known }
-            precondition(nextNumber < 1 << ObjectID.entityBits, "too many entity classes in one process")
+            require(nextNumber < 1 << ObjectID.entityBits, "too many entity classes in one process")
             let built = build(type, number: nextNumber)
             nextNumber += 1
             descriptions.withLock { $0[key] = built }
@@ -140,7 +140,7 @@ internal enum _EntityRegistry {
             }
             mirror = current.superclassMirror
         }
-        precondition(
+        require(
             children.count == captured.count
                 && zip(children, captured).allSatisfy { $0.type == $1.storageType },
             "\(type): every @Attribute and @Relationship must be initialized in declaration order by init() (give each an initial value)"
@@ -151,12 +151,12 @@ internal enum _EntityRegistry {
             offsets[String(cString: name)] = offset
             return true
         }
-        precondition(reflected, "\(type): its stored properties cannot be reflected")
+        require(reflected, "\(type): its stored properties cannot be reflected")
         var properties: [PropertyDescription] = []
         var accessors: [_PropertyAccessor] = []
         for (index, (child, capture)) in zip(children, captured).enumerated() {
             guard let offset = offsets[child.label] else {
-                preconditionFailure("internal inconsistency: no offset for \(type).\(child.label)")
+                requirementFailure("internal inconsistency: no offset for \(type).\(child.label)")
             }
             let declared = child.label.hasPrefix("_") ? String(child.label.dropFirst()) : child.label
             let relationship = capture.relationship.map { relationship in
@@ -177,8 +177,8 @@ internal enum _EntityRegistry {
             )
             accessors.append(_PropertyAccessor(offset: offset, operations: capture.operations))
         }
-        precondition(Set(properties.map(\.name)).count == properties.count, "\(type): two properties share a name")
-        precondition(properties.filter(\.isUnique).count <= 1, "\(type): at most one attribute can be unique")
+        require(Set(properties.map(\.name)).count == properties.count, "\(type): two properties share a name")
+        require(properties.filter(\.isUnique).count <= 1, "\(type): at most one attribute can be unique")
         return EntityDescription(
             name: type.entityName,
             objectType: type,

@@ -140,7 +140,7 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     ///
     /// - Parameter index: An index of this entity (`precondition`).
     public subscript(index: PropertyIndex) -> PropertyDescription {
-        precondition(properties.indices.contains(index.rawValue), "property index \(index.rawValue) out of range for entity \(name)")
+        require(properties.indices.contains(index.rawValue), "property index \(index.rawValue) out of range for entity \(name)")
         return properties[index.rawValue]
     }
 

@@ -217,19 +217,19 @@ internal struct _PropertyOperations {
     @usableFromInline var save: (GraphObject, Int) -> any _SavedValue
     @usableFromInline var isUnchanged: (any _SavedValue, GraphObject, Int) -> Bool
     @usableFromInline var cast: (Any) -> Any? = { _ in nil }
-    @usableFromInline var store: (GraphObject, Int, Any) -> Void = { _, _, _ in preconditionFailure("internal inconsistency: not an attribute") }
+    @usableFromInline var store: (GraphObject, Int, Any) -> Void = { _, _, _ in requirementFailure("internal inconsistency: not an attribute") }
     @usableFromInline var isEqual: (GraphObject, Int, Any) -> Bool = { _, _, _ in false }
     @usableFromInline var hashable: (Any) -> AnyHashable? = { _ in nil }
-    @usableFromInline var savedValue: (any _SavedValue) -> Any = { _ in preconditionFailure("internal inconsistency: not an attribute") }
+    @usableFromInline var savedValue: (any _SavedValue) -> Any = { _ in requirementFailure("internal inconsistency: not an attribute") }
     @usableFromInline var objects: (GraphObject, Int) -> [GraphObject] = { _, _ in [] }
     @usableFromInline var savedObjects: (any _SavedValue) -> [GraphObject] = { _ in [] }
     @usableFromInline var isEmpty: (GraphObject, Int) -> Bool = { _, _ in true }
     @usableFromInline var first: (GraphObject, Int) -> GraphObject? = { _, _ in nil }
     @usableFromInline var contains: (GraphObject, Int, GraphObject) -> Bool = { _, _, _ in false }
-    @usableFromInline var add: (GraphObject, Int, GraphObject) -> Void = { _, _, _ in preconditionFailure("internal inconsistency: not a relationship") }
-    @usableFromInline var remove: (GraphObject, Int, GraphObject) -> Void = { _, _, _ in preconditionFailure("internal inconsistency: not a relationship") }
-    @usableFromInline var setObjects: (GraphObject, Int, [GraphObject]) -> Void = { _, _, _ in preconditionFailure("internal inconsistency: not a relationship") }
-    @usableFromInline var adoptAll: (GraphObject, Int, UnsafeBufferPointer<Unmanaged<GraphObject>>) -> Void = { _, _, _ in preconditionFailure("internal inconsistency: not a relationship") }
+    @usableFromInline var add: (GraphObject, Int, GraphObject) -> Void = { _, _, _ in requirementFailure("internal inconsistency: not a relationship") }
+    @usableFromInline var remove: (GraphObject, Int, GraphObject) -> Void = { _, _, _ in requirementFailure("internal inconsistency: not a relationship") }
+    @usableFromInline var setObjects: (GraphObject, Int, [GraphObject]) -> Void = { _, _, _ in requirementFailure("internal inconsistency: not a relationship") }
+    @usableFromInline var adoptAll: (GraphObject, Int, UnsafeBufferPointer<Unmanaged<GraphObject>>) -> Void = { _, _, _ in requirementFailure("internal inconsistency: not a relationship") }
 
     @usableFromInline
     init(
@@ -259,7 +259,7 @@ internal struct _PropertyOperations {
         )
         ops.cast = { $0 as? Value }
         ops.store = { object, offset, value in
-            guard let value = value as? Value else { preconditionFailure("internal inconsistency: storing a value of the wrong type") }
+            guard let value = value as? Value else { requirementFailure("internal inconsistency: storing a value of the wrong type") }
             _storagePointer(object, at: offset, as: Storage.self).pointee._value = value
         }
         ops.isEqual = { object, offset, value in
@@ -287,14 +287,14 @@ internal struct _PropertyOperations {
                 return _SavedStorage(offset: offset, value: _storagePointer(object, at: offset, as: Storage.self).pointee)
             },
             isUnchanged: { saved, object, offset in
-                guard !keepsDelta else { preconditionFailure("internal inconsistency: a delta compared as a copy") }
+                guard !keepsDelta else { requirementFailure("internal inconsistency: a delta compared as a copy") }
                 let saved = unsafeDowncast(saved, to: _SavedStorage<Storage>.self)
                 return Value._Shape.hasSameObjects(saved.value._value, _storagePointer(object, at: offset, as: Storage.self).pointee._value)
             }
         )
         ops.objects = { object, offset in Value._Shape.objects(of: _storagePointer(object, at: offset, as: Storage.self).pointee._value) }
         ops.savedObjects = { saved in
-            guard !keepsDelta else { preconditionFailure("internal inconsistency: the old members of a to-many relationship asked of a delta") }
+            guard !keepsDelta else { requirementFailure("internal inconsistency: the old members of a to-many relationship asked of a delta") }
             return Value._Shape.objects(of: unsafeDowncast(saved, to: _SavedStorage<Storage>.self).value._value)
         }
         ops.isEmpty = { object, offset in Value._Shape.isEmpty(_storagePointer(object, at: offset, as: Storage.self).pointee._value) }

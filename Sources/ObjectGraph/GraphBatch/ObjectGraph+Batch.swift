@@ -18,7 +18,7 @@ extension ObjectGraph {
     ///   upserted into (its *n* objects are indexed by their unique value once).
     @discardableResult
     public func apply(_ batch: GraphBatch, author: String? = nil) throws(CommitError) -> GraphChanges? {
-        precondition(!hasChanges, "apply(_:author:): commit or roll back the pending changes first")
+        require(!hasChanges, "apply(_:author:): commit or roll back the pending changes first")
         _applyingBatch = true
         defer { _applyingBatch = false }
         do {
@@ -41,7 +41,7 @@ extension ObjectGraph {
                 return object
             case .inserted(let slot):
                 guard slot < made.count, let object = made[slot] else {
-                    preconditionFailure("a GraphBatch.Reference used with another batch")
+                    requirementFailure("a GraphBatch.Reference used with another batch")
                 }
                 return object
             }
@@ -98,7 +98,7 @@ extension ObjectGraph {
             let relationships: GraphBatch.Relationships
             switch operation {
             case .insert(_, _, let related, let slot), .upsert(_, _, let related, let slot):
-                guard let madeObject = made[slot] else { preconditionFailure("internal inconsistency: a batch object was not made") }
+                guard let madeObject = made[slot] else { requirementFailure("internal inconsistency: a batch object was not made") }
                 (object, relationships) = (madeObject, related)
             case .update(let id, _, let related):
                 guard let existing = self.object(with: id) else { throw .unknownObject(id) }

@@ -125,7 +125,7 @@ internal final class _GraphContext {
             $0.offsets.firstIndex(of: offset)
         }
         guard let index = found else {
-            preconditionFailure("\(type(of: object)) must be a final class that declares its @Attribute and @Relationship properties itself")
+            requirementFailure("\(type(of: object)) must be a final class that declares its @Attribute and @Relationship properties itself")
         }
         return index
     }

@@ -101,7 +101,7 @@ extension ObjectGraph {
     internal func _setAttribute(_ object: GraphObject, index: Int, _ value: Any, direct: Bool) {
         let entity = _state(of: object)
         guard let accessor = entity.description.attributeAccessors[index] else {
-            preconditionFailure("internal inconsistency: property \(index) is not an attribute")
+            requirementFailure("internal inconsistency: property \(index) is not an attribute")
         }
         if accessor.isEqual(object, to: value) {
             if direct && object._flags & GraphObject._deletedFlag != 0 { _willWrite(object, entity, index, direct: true) }
@@ -117,7 +117,7 @@ extension ObjectGraph {
         _flushDeferredInverses()
         let entity = _state(of: object)
         guard let accessor = entity.description.relationshipAccessors[index] else {
-            preconditionFailure("internal inconsistency: property \(index) is not a relationship")
+            requirementFailure("internal inconsistency: property \(index) is not a relationship")
         }
         var seen = Set<ObjectIdentifier>()
         let distinct = targets.filter { seen.insert(ObjectIdentifier($0)).inserted }

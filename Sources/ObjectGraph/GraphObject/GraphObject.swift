@@ -122,7 +122,7 @@ open class GraphObject: Observable, Hashable {
     /// The object must have been inserted into a graph (`precondition`).
     public final var objectID: ObjectID {
         guard let entity = _entity else {
-            preconditionFailure("\(type(of: self)) has no objectID before it is inserted into a graph")
+            requirementFailure("\(type(of: self)) has no objectID before it is inserted into a graph")
         }
         return ObjectID(_bits: _idBits, entity: entity)
     }

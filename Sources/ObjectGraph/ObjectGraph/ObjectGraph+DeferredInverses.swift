@@ -137,7 +137,7 @@ extension ObjectGraph {
         // An inserted object has no pending entry: its slot numbers its deferred list.
         let slot = Int(target._pendingSlot)
         if slot == 0 {
-            precondition(_deferredInverses.count < Int(Int32.max) - 1, "too many objects related in one transaction")
+            require(_deferredInverses.count < Int(Int32.max) - 1, "too many objects related in one transaction")
             let position = _deferredInverses.startList(target: target, inverse: inverse, first: owner)
             target._pendingSlot = Int32(position + 1)
             target._flags |= GraphObject._staleInverseFlag

@@ -13,7 +13,7 @@ extension ObjectGraph {
     @inline(__always)
     internal func _index(of object: GraphObject, offset: Int, in entity: _GraphEntity) -> Int {
         guard let index = entity.description.index(ofOffset: offset) else {
-            preconditionFailure("\(type(of: object)) must be a final class that declares its @Attribute and @Relationship properties itself")
+            requirementFailure("\(type(of: object)) must be a final class that declares its @Attribute and @Relationship properties itself")
         }
         return index
     }
@@ -65,7 +65,7 @@ extension ObjectGraph {
     /// The trap of ``_preconditionNotDeleted(_:index:in:)``, out of line.
     @inline(never)
     private func _writeToDeletedObject(_ object: GraphObject, property: String) -> Never {
-        preconditionFailure(
+        requirementFailure(
             "\(object.objectID).\(property) was set after the object was deleted; a deleted object cannot change (test isDeleted first)")
     }
 
@@ -138,7 +138,7 @@ extension ObjectGraph {
     @usableFromInline
     @inline(never)
     internal func _setRelationship(_ object: GraphObject, offset: Int, _ targets: [GraphObject]) {
-        precondition(
+        require(
             Set(targets.lazy.map(ObjectIdentifier.init)).count == targets.count,
             "an ordered relationship cannot hold the same object twice"
         )
@@ -191,12 +191,12 @@ extension ObjectGraph {
         assert(object._flags & GraphObject._insertedFlag == 0, "internal inconsistency: a pending entry for an inserted object")
         // Before the slot is read: a validated insert's slot may number a deferred list.
         if _slowPath(_validatingInserts) {
-            precondition(!_isValidatedInsert(object), "validateForCommit() must only read: it wrote to \(object.objectID), inserted in the commit")
+            require(!_isValidatedInsert(object), "validateForCommit() must only read: it wrote to \(object.objectID), inserted in the commit")
         }
         let slot = Int(object._pendingSlot)
         if slot != 0 { return slot - 1 }
         _pending.append(_PendingEntry(object: object))
-        precondition(_pending.count < Int(Int32.max), "too many objects written in one transaction")
+        require(_pending.count < Int(Int32.max), "too many objects written in one transaction")
         object._pendingSlot = Int32(_pending.count)
         return _pending.count - 1
     }
@@ -252,7 +252,7 @@ extension ObjectGraph {
     internal func _assign(_ owner: GraphObject, _ entity: _GraphEntity, _ index: Int, _ targets: [GraphObject], direct: Bool) {
         _flushDeferredInverses()
         guard let accessor = entity.description.relationshipAccessors[index] else {
-            preconditionFailure("internal inconsistency: property \(index) is not a relationship")
+            requirementFailure("internal inconsistency: property \(index) is not a relationship")
         }
         if accessor.kind == .toOne {
             assert(targets.count <= 1)
@@ -284,7 +284,7 @@ extension ObjectGraph {
     internal func _assignToOne(_ owner: GraphObject, _ entity: _GraphEntity, _ index: Int, _ target: GraphObject?, direct: Bool) {
         _flushDeferredInverses()
         guard let accessor = entity.description.relationshipAccessors[index] else {
-            preconditionFailure("internal inconsistency: property \(index) is not a relationship")
+            requirementFailure("internal inconsistency: property \(index) is not a relationship")
         }
         if let target, target._context === _GraphContext.detached { _insertRelated(target) }
         let before = accessor.toOne(owner)
@@ -326,7 +326,7 @@ extension ObjectGraph {
 
     /// Inserts an object in no graph that is being related to one of this graph.
     private func _insertRelated(_ object: GraphObject) {
-        precondition(object._flags & GraphObject._prototypeFlag == 0, "internal inconsistency: relating a prototype")
+        require(object._flags & GraphObject._prototypeFlag == 0, "internal inconsistency: relating a prototype")
         _insert(object)
     }
 
@@ -334,7 +334,7 @@ extension ObjectGraph {
     /// another object, that object's forward relationship lets go of `target`.
     private func _inverseAdd(_ target: GraphObject, _ link: _InverseLink, owner: GraphObject, _ ownerEntity: _GraphEntity, _ forward: Int) {
         guard let accessor = link.entity.description.relationshipAccessors[link.index] else {
-            preconditionFailure("internal inconsistency: an inverse that is not a relationship")
+            requirementFailure("internal inconsistency: an inverse that is not a relationship")
         }
         if target._flags & (GraphObject._insertedFlag | GraphObject._observedFlag) == GraphObject._insertedFlag && accessor.kind == .toMany {
             // Nothing to save or notify for a new object: adding is idempotent.
@@ -359,7 +359,7 @@ extension ObjectGraph {
     /// inverse maintenance: the caller is the other side).
     private func _remove(_ member: GraphObject, from object: GraphObject, _ entity: _GraphEntity, _ index: Int) {
         guard let accessor = entity.description.relationshipAccessors[index] else {
-            preconditionFailure("internal inconsistency: an inverse that is not a relationship")
+            requirementFailure("internal inconsistency: an inverse that is not a relationship")
         }
         guard accessor.contains(object, member) else { return }
         let saved = _willWrite(object, entity, index, direct: false)
@@ -372,7 +372,7 @@ extension ObjectGraph {
     internal func _insert(_ object: GraphObject) {
         // The one-pass validation would neither validate nor commit the new object.
         if _slowPath(_validatingInserts) {
-            preconditionFailure("validateForCommit() must only read: it inserted a \(type(of: object))")
+            requirementFailure("validateForCommit() must only read: it inserted a \(type(of: object))")
         }
         if let last = _lastEntity, ObjectIdentifier(type(of: object)) == _lastEntityType {
             // The graph keeps its entities: lend the cached one without counting references.
@@ -385,7 +385,7 @@ extension ObjectGraph {
     @inline(__always)
     private func _insert(_ object: GraphObject, into entity: _GraphEntity) {
         let serial = entity.objects.count
-        precondition(UInt64(serial) < 1 << ObjectID.serialBits, "an entity of one graph holds at most 2^32 objects")
+        require(UInt64(serial) < 1 << ObjectID.serialBits, "an entity of one graph holds at most 2^32 objects")
         object._idBits = entity.idBase | UInt64(serial)
         object._entity = entity.description
         object._attachDetached(to: _context)

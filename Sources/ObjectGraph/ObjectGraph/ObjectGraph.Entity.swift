@@ -37,7 +37,7 @@ internal final class _GraphEntity {
         inverses = Array(repeating: nil, count: description.properties.count)
         idBase = ObjectID(graphTag: graphTag, entity: description, serial: 0)._bits
         toOneOffsets = relationships.filter { $0.accessor.kind == .toOne }.map {
-            precondition($0.accessor.storageSize == MemoryLayout<UInt>.size, "internal inconsistency: a to-one relationship stored in more than one word")
+            require($0.accessor.storageSize == MemoryLayout<UInt>.size, "internal inconsistency: a to-one relationship stored in more than one word")
             return $0.accessor.offset
         }
         manyRelationships = relationships.filter { $0.accessor.kind != .toOne }
@@ -148,7 +148,7 @@ extension ObjectGraph {
             return known
         }
         let description = type.entity
-        precondition(
+        require(
             _entitiesByName[description.name] == nil,
             "two classes use the entity name \(description.name) in one graph"
         )
@@ -167,10 +167,10 @@ extension ObjectGraph {
             guard let inverseRelationship = destination.description.properties[inverseIndex].relationship,
                 inverseRelationship.destinationName == description.name
             else {
-                preconditionFailure("\(description.name).\(description.properties[index].name): its inverse must be a relationship to \(description.name)")
+                requirementFailure("\(description.name).\(description.properties[index].name): its inverse must be a relationship to \(description.name)")
             }
             let existing = destination.inverses[inverseIndex]
-            precondition(
+            require(
                 existing == nil || (existing!.entity === entity && existing!.index == index),
                 "\(destination.description.name).\(destination.description.properties[inverseIndex].name) is declared the inverse of two relationships"
             )
@@ -185,7 +185,7 @@ extension ObjectGraph {
     /// The property index a key path to a wrapped property names.
     private func _probe(_ keyPath: AnyKeyPath, in entity: _GraphEntity) -> Int {
         guard let index = entity.description.index(probing: keyPath) else {
-            preconditionFailure("\(keyPath) is not a @Relationship of \(entity.description.name)")
+            requirementFailure("\(keyPath) is not a @Relationship of \(entity.description.name)")
         }
         return index
     }
@@ -196,11 +196,11 @@ extension ObjectGraph {
     internal func _unretainedState(of object: GraphObject) -> Unmanaged<_GraphEntity> {
         let number = object._entityNumber
         let bits = _entities.withUnsafeBufferPointer { table in
-            precondition(number < table.count, "internal inconsistency: an object of an unregistered entity")
+            require(number < table.count, "internal inconsistency: an object of an unregistered entity")
             return UnsafeRawPointer(table.baseAddress.unsafelyUnwrapped).load(fromByteOffset: number &* MemoryLayout<_GraphEntity?>.stride, as: UInt.self)
         }
         guard let pointer = UnsafeRawPointer(bitPattern: bits) else {
-            preconditionFailure("internal inconsistency: an object of an unregistered entity")
+            requirementFailure("internal inconsistency: an object of an unregistered entity")
         }
         return Unmanaged.fromOpaque(pointer)
     }
@@ -209,7 +209,7 @@ extension ObjectGraph {
     @inline(__always)
     internal func _state(of object: GraphObject) -> _GraphEntity {
         guard let entity = _entities[object._entityNumber] else {
-            preconditionFailure("internal inconsistency: an object of an unregistered entity")
+            requirementFailure("internal inconsistency: an object of an unregistered entity")
         }
         return entity
     }

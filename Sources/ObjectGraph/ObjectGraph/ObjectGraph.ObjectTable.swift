@@ -38,7 +38,7 @@ internal final class _ObjectTable: Sequence {
     subscript(serial: Int) -> GraphObject? {
         get { unretained(at: serial)?.takeUnretainedValue() }
         set {
-            precondition(serial >= 0 && serial < count, "internal inconsistency: serial \(serial) out of the table")
+            require(serial >= 0 && serial < count, "internal inconsistency: serial \(serial) out of the table")
             let old = unretained(at: serial)
             slots.unsafelyUnwrapped[serial] = newValue.map { UInt(bitPattern: Unmanaged.passUnretained($0).retain().toOpaque()) } ?? 0
             old?.release()

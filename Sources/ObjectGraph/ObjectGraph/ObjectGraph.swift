@@ -155,7 +155,7 @@ public final class ObjectGraph {
         // inserted, or rolled back), a test that reads no global.
         if _slowPath(object._idBits != 0) { _insertFailure(object) }
         assert(object._context === _GraphContext.detached, "internal inconsistency: a detached object with a graph's context")
-        precondition(object._flags & GraphObject._prototypeFlag == 0, "insert(_:): a prototype cannot be inserted")
+        require(object._flags & GraphObject._prototypeFlag == 0, "insert(_:): a prototype cannot be inserted")
         _insert(object)
         _checkInvariants(around: object)
     }
@@ -164,13 +164,13 @@ public final class ObjectGraph {
     @inline(never)
     private func _insertFailure(_ object: GraphObject) -> Never {
         if object.isDeleted {
-            preconditionFailure(
+            requirementFailure(
                 "insert(_:): \(object.objectID) was deleted; a deleted object cannot be inserted again (insert a new object, or undo the deletion)")
         }
         if object._context === _context {
-            preconditionFailure("insert(_:): \(object.objectID) is already in this graph")
+            requirementFailure("insert(_:): \(object.objectID) is already in this graph")
         }
-        preconditionFailure("insert(_:): \(object.objectID) belongs to another graph; an object lives in one graph")
+        requirementFailure("insert(_:): \(object.objectID) belongs to another graph; an object lives in one graph")
     }
 
     /// Deletes an object, applying its relationships' delete rules; pending until commit.
@@ -183,7 +183,7 @@ public final class ObjectGraph {
     /// - Parameter object: An object of this graph (`precondition`).
     /// - Complexity: O(*m*) for *m* related objects, plus the cascade.
     public func delete(_ object: GraphObject) {
-        precondition(object._context === _context, "delete(_:): the object is not in this graph")
+        require(object._context === _context, "delete(_:): the object is not in this graph")
         guard object._flags & GraphObject._deletedFlag == 0 else { return }
         _flushDeferredInverses()
         _delete(object)

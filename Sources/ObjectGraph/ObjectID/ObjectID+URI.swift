@@ -55,7 +55,7 @@ extension ObjectID {
     /// same graph.
     public var uriRepresentation: String {
         let graph = graphRegistry.withLock { $0.identifiers[graphTag] }
-        guard let graph else { preconditionFailure("internal inconsistency: an ObjectID of an unregistered graph") }
+        guard let graph else { requirementFailure("internal inconsistency: an ObjectID of an unregistered graph") }
         return "\(Self.uriScheme)://\(graph.uuidString)/\(_entity.name)/p\(serial)"
     }
 

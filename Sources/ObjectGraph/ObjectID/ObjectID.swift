@@ -40,7 +40,7 @@ public struct ObjectID: Sendable, Hashable, Comparable, CustomStringConvertible 
 
     internal init(graphTag: UInt64, entity: EntityDescription, serial: Int) {
         assert(graphTag < 1 << Self.graphBits && UInt64(entity.number) < 1 << Self.entityBits)
-        precondition(serial >= 0 && UInt64(serial) < 1 << Self.serialBits, "an entity of one graph holds at most 2^32 objects")
+        require(serial >= 0 && UInt64(serial) < 1 << Self.serialBits, "an entity of one graph holds at most 2^32 objects")
         let bits = graphTag << (Self.serialBits + Self.entityBits)
             | UInt64(entity.number) << Self.serialBits
             | UInt64(serial)

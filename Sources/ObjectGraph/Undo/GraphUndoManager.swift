@@ -37,7 +37,7 @@ public final class GraphUndoManager {
     /// The most steps kept; the oldest are dropped beyond it. 0 keeps every step.
     public var levelsOfUndo: Int {
         didSet {
-            precondition(levelsOfUndo >= 0, "GraphUndoManager.levelsOfUndo must not be negative, got \(levelsOfUndo)")
+            require(levelsOfUndo >= 0, "GraphUndoManager.levelsOfUndo must not be negative, got \(levelsOfUndo)")
             trim()
         }
     }
@@ -63,7 +63,7 @@ public final class GraphUndoManager {
     ///
     /// - Parameter levelsOfUndo: The most steps kept; 0 (the default) keeps every step.
     public init(levelsOfUndo: Int = 0) {
-        precondition(levelsOfUndo >= 0, "GraphUndoManager(levelsOfUndo:) must not be negative, got \(levelsOfUndo)")
+        require(levelsOfUndo >= 0, "GraphUndoManager(levelsOfUndo:) must not be negative, got \(levelsOfUndo)")
         self.levelsOfUndo = levelsOfUndo
     }
 
@@ -83,7 +83,7 @@ public final class GraphUndoManager {
 
     /// Resumes recording after ``disableUndoRegistration()``.
     public func enableUndoRegistration() {
-        precondition(registrationDisabled > 0, "GraphUndoManager.enableUndoRegistration() without disableUndoRegistration()")
+        require(registrationDisabled > 0, "GraphUndoManager.enableUndoRegistration() without disableUndoRegistration()")
         registrationDisabled -= 1
     }
 
@@ -95,7 +95,7 @@ public final class GraphUndoManager {
 
     /// Ends a group started by ``beginUndoGrouping()``; the outermost end pushes the step.
     public func endUndoGrouping() {
-        precondition(groupingLevel > 0, "GraphUndoManager.endUndoGrouping() without beginUndoGrouping()")
+        require(groupingLevel > 0, "GraphUndoManager.endUndoGrouping() without beginUndoGrouping()")
         groupingLevel -= 1
         guard groupingLevel == 0, let group = openGroup else { return }
         openGroup = nil

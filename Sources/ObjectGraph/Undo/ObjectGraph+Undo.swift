@@ -57,7 +57,7 @@ extension ObjectGraph {
         get { _undoManager }
         set {
             if let newValue {
-                precondition(newValue.graph == nil || newValue.graph === self, "a GraphUndoManager serves one graph")
+                require(newValue.graph == nil || newValue.graph === self, "a GraphUndoManager serves one graph")
                 newValue.graph = self
             }
             _undoManager = newValue
@@ -214,7 +214,7 @@ extension ObjectGraph {
     private func _resurrect(_ object: GraphObject) {
         let entity = _state(of: object)
         let serial = object._serial
-        precondition(entity.objects[serial] == nil, "internal inconsistency: undoing the deletion of \(object.objectID), which is in the graph")
+        require(entity.objects[serial] == nil, "internal inconsistency: undoing the deletion of \(object.objectID), which is in the graph")
         _flushDeferredInverses()
         object._flags = GraphObject._insertedFlag
         entity.objects[serial] = object

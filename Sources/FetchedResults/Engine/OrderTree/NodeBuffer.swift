@@ -61,11 +61,11 @@ struct NodeBuffer<Element>: ~Copyable {
     /// The element at `index`, which must be in `0..<count`.
     subscript(index: Int) -> Element {
         get {
-            precondition(index >= 0 && index < count, "internal inconsistency: node index \(index) outside 0..<\(count)")
+            require(index >= 0 && index < count, "internal inconsistency: node index \(index) outside 0..<\(count)")
             return base.unsafelyUnwrapped[index]
         }
         set {
-            precondition(index >= 0 && index < count, "internal inconsistency: node index \(index) outside 0..<\(count)")
+            require(index >= 0 && index < count, "internal inconsistency: node index \(index) outside 0..<\(count)")
             base.unsafelyUnwrapped[index] = newValue
         }
     }
@@ -79,7 +79,7 @@ struct NodeBuffer<Element>: ~Copyable {
     /// descent has better things to wait for).
     @inline(__always)
     func withUnretained<Result>(_ index: Int, _ body: (Element) throws -> Result) rethrows -> Result where Element: AnyObject {
-        precondition(index >= 0 && index < count, "internal inconsistency: node index \(index) outside 0..<\(count)")
+        require(index >= 0 && index < count, "internal inconsistency: node index \(index) outside 0..<\(count)")
         let address = UnsafeRawPointer(base.unsafelyUnwrapped + index).load(as: UnsafeRawPointer.self)
         return try Unmanaged<Element>.fromOpaque(address)._withUnsafeGuaranteedRef(body)
     }
@@ -160,7 +160,7 @@ struct NodeBuffer<Element>: ~Copyable {
     ///
     /// - Complexity: O(count − index).
     mutating func insert(_ element: Element, at index: Int) {
-        precondition(index >= 0 && index <= count, "internal inconsistency: node index \(index) outside 0...\(count)")
+        require(index >= 0 && index <= count, "internal inconsistency: node index \(index) outside 0...\(count)")
         reserve(1)
         let base = base.unsafelyUnwrapped
         (base + index + 1).moveInitialize(from: base + index, count: count - index)
@@ -172,7 +172,7 @@ struct NodeBuffer<Element>: ~Copyable {
     ///
     /// - Complexity: O(count − index + m) for m elements.
     mutating func insert(contentsOf elements: some Collection<Element>, at index: Int) {
-        precondition(index >= 0 && index <= count, "internal inconsistency: node index \(index) outside 0...\(count)")
+        require(index >= 0 && index <= count, "internal inconsistency: node index \(index) outside 0...\(count)")
         let added = elements.count
         guard added > 0 else { return }
         reserve(added)
@@ -187,7 +187,7 @@ struct NodeBuffer<Element>: ~Copyable {
     /// - Complexity: O(count − index).
     @discardableResult
     mutating func remove(at index: Int) -> Element {
-        precondition(index >= 0 && index < count, "internal inconsistency: node index \(index) outside 0..<\(count)")
+        require(index >= 0 && index < count, "internal inconsistency: node index \(index) outside 0..<\(count)")
         let base = base.unsafelyUnwrapped
         let element = (base + index).move()
         (base + index).moveInitialize(from: base + index + 1, count: count - index - 1)
@@ -199,7 +199,7 @@ struct NodeBuffer<Element>: ~Copyable {
     ///
     /// - Complexity: O(count − range.lowerBound).
     mutating func removeSubrange(_ range: Range<Int>) {
-        precondition(range.lowerBound >= 0 && range.upperBound <= count, "internal inconsistency: node range \(range) outside 0..<\(count)")
+        require(range.lowerBound >= 0 && range.upperBound <= count, "internal inconsistency: node range \(range) outside 0..<\(count)")
         guard !range.isEmpty else { return }
         let base = base.unsafelyUnwrapped
         (base + range.lowerBound).deinitialize(count: range.count)

@@ -10,7 +10,7 @@ extension OrderTree {
     /// - Complexity: O(m + log n) for m removed slots.
     @discardableResult
     mutating func removeSubrange(_ range: Range<Int>) -> [Int32] {
-        precondition(range.lowerBound >= 0 && range.upperBound <= count, "internal inconsistency: range \(range) outside 0..<\(count)")
+        require(range.lowerBound >= 0 && range.upperBound <= count, "internal inconsistency: range \(range) outside 0..<\(count)")
         var removed: [Int32] = []
         guard !range.isEmpty else { return removed }
         removed.reserveCapacity(range.count)
@@ -92,7 +92,7 @@ extension OrderTree {
     ///   - rank: A position in `0...count` of the tree as it is now.
     /// - Complexity: O(m + log n) for m inserted slots.
     mutating func insert(contentsOf run: [Int32], atRank rank: Int) {
-        precondition(rank >= 0 && rank <= count, "internal inconsistency: rank \(rank) outside 0...\(count)")
+        require(rank >= 0 && rank <= count, "internal inconsistency: rank \(rank) outside 0...\(count)")
         guard !run.isEmpty else { return }
         let siblings = Self.insertRun(run[...], at: rank, into: root)
         guard !siblings.isEmpty else { return }

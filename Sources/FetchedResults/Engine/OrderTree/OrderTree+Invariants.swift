@@ -5,47 +5,47 @@ extension OrderTree {
             var previous: Int32?
             func check(_ node: Node, isRoot: Bool) -> Int {
                 if node.isLeaf {
-                    precondition(isRoot || !node.slots.isEmpty, "internal inconsistency: empty leaf below the root")
-                    precondition(node.slots.count <= Self.leafCapacity, "internal inconsistency: overfull leaf")
+                    require(isRoot || !node.slots.isEmpty, "internal inconsistency: empty leaf below the root")
+                    require(node.slots.count <= Self.leafCapacity, "internal inconsistency: overfull leaf")
                     for slot in node.slots.array {
                         if let previous {
-                            precondition(ordering.less(previous, slot), "internal inconsistency: slots \(previous), \(slot) out of order")
+                            require(ordering.less(previous, slot), "internal inconsistency: slots \(previous), \(slot) out of order")
                         }
                         previous = slot
                     }
                     var fencePosition: Int32 = -1
                     for fence in node.fences.array {
-                        precondition(fence.position > fencePosition && Int(fence.position) < node.slots.count,
+                        require(fence.position > fencePosition && Int(fence.position) < node.slots.count,
                                      "internal inconsistency: leaf fences out of order or outside the leaf")
                         fencePosition = fence.position
                         if ordering.hasDigests {
-                            precondition(fence.digest.isIdentical(to: ordering.digest(of: node.slots[Int(fence.position)])),
+                            require(fence.digest.isIdentical(to: ordering.digest(of: node.slots[Int(fence.position)])),
                                          "internal inconsistency: stale leaf fence")
                         }
                     }
-                    precondition(node.total == node.slots.count, "internal inconsistency: leaf total \(node.total) ≠ \(node.slots.count)")
+                    require(node.total == node.slots.count, "internal inconsistency: leaf total \(node.total) ≠ \(node.slots.count)")
                     return node.total
                 }
-                precondition(!node.children.isEmpty, "internal inconsistency: internal node without children")
-                precondition(node.children.count <= Self.branchCapacity, "internal inconsistency: overfull branch")
-                precondition(node.counts.count == node.children.count && node.firsts.count == node.children.count
+                require(!node.children.isEmpty, "internal inconsistency: internal node without children")
+                require(node.children.count <= Self.branchCapacity, "internal inconsistency: overfull branch")
+                require(node.counts.count == node.children.count && node.firsts.count == node.children.count
                                  && node.childLines.count == node.children.count,
                              "internal inconsistency: branch arrays of different lengths")
-                precondition(node.digests.isEmpty || node.digests.count == node.firsts.count,
+                require(node.digests.isEmpty || node.digests.count == node.firsts.count,
                              "internal inconsistency: digests of some children only")
                 if ordering.hasDigests && node.digests.count == node.firsts.count {
                     for (first, digest) in zip(node.firsts.array, node.digests.array) {
-                        precondition(digest.isIdentical(to: ordering.digest(of: first)), "internal inconsistency: stale digest")
+                        require(digest.isIdentical(to: ordering.digest(of: first)), "internal inconsistency: stale digest")
                     }
                 }
                 var sum = 0
                 for (index, child) in node.children.array.enumerated() {
                     let childTotal = check(child, isRoot: false)
-                    precondition(Int(node.counts[index]) == childTotal, "internal inconsistency: stale child count")
-                    precondition(node.firsts[index] == child.first, "internal inconsistency: stale first slot")
+                    require(Int(node.counts[index]) == childTotal, "internal inconsistency: stale child count")
+                    require(node.firsts[index] == child.first, "internal inconsistency: stale first slot")
                     sum += childTotal
                 }
-                precondition(node.total == sum, "internal inconsistency: branch total \(node.total) ≠ \(sum)")
+                require(node.total == sum, "internal inconsistency: branch total \(node.total) ≠ \(sum)")
                 return sum
             }
             _ = check(root, isRoot: true)

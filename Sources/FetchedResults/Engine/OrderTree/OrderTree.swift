@@ -432,7 +432,7 @@ struct OrderTree {
     ///
     /// - Complexity: O(log n).
     func select(_ rank: Int) -> Int32 {
-        precondition(rank >= 0 && rank < count, "internal inconsistency: rank \(rank) outside 0..<\(count)")
+        require(rank >= 0 && rank < count, "internal inconsistency: rank \(rank) outside 0..<\(count)")
         var node = root
         var remaining = rank
         while !node.isLeaf {
@@ -451,7 +451,7 @@ struct OrderTree {
     /// - Complexity: O(log n + m) for m positions.
     func forEach(in range: Range<Int>, _ body: (Int32) -> Void) {
         guard !range.isEmpty else { return }
-        precondition(range.lowerBound >= 0 && range.upperBound <= count, "internal inconsistency: range \(range) outside 0..<\(count)")
+        require(range.lowerBound >= 0 && range.upperBound <= count, "internal inconsistency: range \(range) outside 0..<\(count)")
         Self.visit(root, skipping: range.lowerBound, taking: range.count, body)
     }
 
@@ -553,7 +553,7 @@ struct OrderTree {
             (low..<high).first { slots[$0] == slot } ?? slots.firstIndex(of: slot)
         }
         guard let found else {
-            preconditionFailure("internal inconsistency: slot \(slot) is not in the order tree under its keys")
+            requirementFailure("internal inconsistency: slot \(slot) is not in the order tree under its keys")
         }
         assert(found >= low && found < high, "internal inconsistency: slot \(slot) outside its fence gap")
         return found

@@ -33,8 +33,8 @@ struct IndexDiff<ID: RowIdentifier> {
 extension ResultsIndex {
     /// Changes the window; the caller diffs the old rows with the new ones.
     mutating func setWindow(offset: Int, limit: Int?) {
-        precondition(offset >= 0, "fetchOffset must not be negative, got \(offset)")
-        precondition(limit.map { $0 >= 0 } ?? true, "fetchLimit must not be negative, got \(limit ?? 0)")
+        require(offset >= 0, "fetchOffset must not be negative, got \(offset)")
+        require(limit.map { $0 >= 0 } ?? true, "fetchLimit must not be negative, got \(limit ?? 0)")
         self.offset = offset
         self.limit = limit
     }

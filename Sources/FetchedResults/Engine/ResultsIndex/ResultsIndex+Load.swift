@@ -43,7 +43,7 @@ extension ResultsIndex {
     ///   `rows.sections[i]` and sort keys `rows.columns[k][i]`.
     /// - Complexity: O(n log n).
     mutating func load(_ rows: LoadColumns) {
-        precondition(rows.columns.count == keys.columns.count && rows.sections.count == rows.ids.count,
+        require(rows.columns.count == keys.columns.count && rows.sections.count == rows.ids.count,
                      "internal inconsistency: load columns of different lengths")
         self = ResultsIndex(ascending: keys.ascending, sectionsAscending: keys.sectionsAscending, offset: offset, limit: limit)
         let count = rows.ids.count
@@ -97,7 +97,7 @@ extension ResultsIndex {
         var sectionOf: [Int32] = []
         sectionOf.reserveCapacity(order.count)
         for handle in directory { sectionOf.append(contentsOf: repeatElement(handle, count: sectionCounts[Int(handle)])) }
-        precondition(sectionOf.count == order.count, "internal inconsistency: section counts do not add up to the rows")
+        require(sectionOf.count == order.count, "internal inconsistency: section counts do not add up to the rows")
         keys.sectionOf = sectionOf
         for column in keys.columns.indices {
             keys.columns[column] = Self.permuted(&keys.columns[column], by: order, leaving: .null)
@@ -105,7 +105,7 @@ extension ResultsIndex {
         slots.reserveCapacity(order.count)
         for (slot, id) in keys.ids.enumerated() {
             let previous = slots.updateValue(Int32(slot), forKey: id)
-            precondition(previous == nil, "internal inconsistency: row \(id) loaded twice")
+            require(previous == nil, "internal inconsistency: row \(id) loaded twice")
         }
     }
 
@@ -125,7 +125,7 @@ extension ResultsIndex {
     /// - Complexity: O(n).
     static func permuted<Element>(_ values: inout [Element], by order: [Int32], leaving filler: Element) -> [Element] {
         let count = values.count
-        precondition(order.count == count, "internal inconsistency: a load order of \(order.count) rows for \(count)")
+        require(order.count == count, "internal inconsistency: a load order of \(order.count) rows for \(count)")
         var source = values
         values = []
         let trivial = _isPOD(Element.self)

@@ -232,8 +232,8 @@ struct ResultsIndex<ID: RowIdentifier> {
     ///   - offset: Rows skipped at the start of the order (`fetchOffset`).
     ///   - limit: The most rows shown (`fetchLimit`), or `nil`.
     init(ascending: [Bool], sectionsAscending: Bool = true, offset: Int = 0, limit: Int? = nil) {
-        precondition(offset >= 0, "fetchOffset must not be negative, got \(offset)")
-        precondition(limit.map { $0 >= 0 } ?? true, "fetchLimit must not be negative, got \(limit ?? 0)")
+        require(offset >= 0, "fetchOffset must not be negative, got \(offset)")
+        require(limit.map { $0 >= 0 } ?? true, "fetchLimit must not be negative, got \(limit ?? 0)")
         keys = RowKeyColumns(ascending: ascending, sectionsAscending: sectionsAscending)
         self.offset = offset
         self.limit = limit

@@ -67,11 +67,11 @@ struct SortValues: RandomAccessCollection, MutableCollection, Equatable, Express
     /// The value at `position`, which must be in `0..<count`.
     subscript(position: Int) -> SortValue {
         get {
-            precondition(position >= 0 && position < count, "sort key \(position) outside 0..<\(count)")
+            require(position >= 0 && position < count, "sort key \(position) outside 0..<\(count)")
             return position == 0 ? head : tail[position - 1]
         }
         set {
-            precondition(position >= 0 && position < count, "sort key \(position) outside 0..<\(count)")
+            require(position >= 0 && position < count, "sort key \(position) outside 0..<\(count)")
             if position == 0 { head = newValue } else { tail[position - 1] = newValue }
         }
     }
