@@ -294,73 +294,70 @@ struct GraphRecordDecoder {
 
     /// Applies a commit record.
     mutating func applyCommit(_ payload: ArraySlice<UInt8>, sequence: UInt64) throws(GraphStoreError) {
-        let path = path
         try converting(path: path, sequence: sequence) { () throws in try applyCommitRecord(payload, sequence: sequence) }
     }
 
     private mutating func applyCommitRecord(_ payload: ArraySlice<UInt8>, sequence: UInt64) throws {
         var reader = ByteReader(payload)
-        do {
-            guard try reader.byte() == GraphRecordType.commit.rawValue else {
-                throw GraphStoreError.corruptRecord(file: path, sequence: sequence, reason: "not a commit record")
-            }
-            let insertCount = try reader.count(limit: payload.count)
-            var inserted: [(code: Int, object: GraphObject?)] = []
-            inserted.reserveCapacity(insertCount)
-            for _ in 0..<insertCount {
-                let code = try reader.count()
-                let entity = try entity(code, reader)
-                let serial = try reader.count()
-                guard let current = entity.current else {
-                    inserted.append((code, nil))
-                    continue
-                }
-                let type = current.description.objectType
-                if serial >= graph.serialCount(of: current.description) {
-                    inserted.append((code, graph.restoreObject(of: type, serial: serial)))
-                } else {
-                    // The serial was issued already: only a salvage that lost records gets here.
-                    losses.skippedChanges += 1
-                    inserted.append((code, nil))
-                }
-            }
-            for (code, object) in inserted {
-                for position in file.entities[code].properties.indices { try readProperty(code, position, into: object, &reader) }
-            }
-            let updateCount = try reader.count(limit: payload.count)
-            for _ in 0..<updateCount {
-                let code = try reader.count()
-                let entity = try entity(code, reader)
-                let serial = try reader.count()
-                let object = entity.current.flatMap { graph.restoredObject(of: $0.description.objectType, serial: serial) }
-                if object == nil && entity.current != nil { losses.skippedChanges += 1 }
-                let changedCount = try reader.count(limit: entity.properties.count)
-                for _ in 0..<changedCount {
-                    let position = try reader.count(limit: entity.properties.count - 1)
-                    let property = entity.properties[position]
-                    if property.relationship != nil, try reader.byte() == 1 {
-                        let added = try readReferences(&reader)
-                        let removed = try readReferences(&reader)
-                        if let object, let index = property.current {
-                            graph.restoreMembership(object, index, added: added, removed: removed)
-                        }
-                    } else {
-                        try readProperty(code, position, into: object, &reader)
-                    }
-                }
-            }
-            let deleteCount = try reader.count(limit: payload.count)
-            for _ in 0..<deleteCount {
-                if let object = try readReference(&reader) { graph.restoreDeletion(object) }
-            }
-            let countCount = try reader.count(limit: file.entities.count)
-            for _ in 0..<countCount {
-                let entity = try entity(try reader.count(), reader)
-                let count = try reader.count(limit: 1 << 32)
-                if let current = entity.current { graph.restoreSerialCount(count, of: current.description.objectType) }
-            }
-            guard reader.isAtEnd else { throw reader.failure("bytes follow the commit") }
+        guard try reader.byte() == GraphRecordType.commit.rawValue else {
+            throw GraphStoreError.corruptRecord(file: path, sequence: sequence, reason: "not a commit record")
         }
+        let insertCount = try reader.count(limit: payload.count)
+        var inserted: [(code: Int, object: GraphObject?)] = []
+        inserted.reserveCapacity(insertCount)
+        for _ in 0..<insertCount {
+            let code = try reader.count()
+            let entity = try entity(code, reader)
+            let serial = try reader.count()
+            guard let current = entity.current else {
+                inserted.append((code, nil))
+                continue
+            }
+            let type = current.description.objectType
+            if serial >= graph.serialCount(of: current.description) {
+                inserted.append((code, graph.restoreObject(of: type, serial: serial)))
+            } else {
+                // The serial was issued already: only a salvage that lost records gets here.
+                losses.skippedChanges += 1
+                inserted.append((code, nil))
+            }
+        }
+        for (code, object) in inserted {
+            for position in file.entities[code].properties.indices { try readProperty(code, position, into: object, &reader) }
+        }
+        let updateCount = try reader.count(limit: payload.count)
+        for _ in 0..<updateCount {
+            let code = try reader.count()
+            let entity = try entity(code, reader)
+            let serial = try reader.count()
+            let object = entity.current.flatMap { graph.restoredObject(of: $0.description.objectType, serial: serial) }
+            if object == nil && entity.current != nil { losses.skippedChanges += 1 }
+            let changedCount = try reader.count(limit: entity.properties.count)
+            for _ in 0..<changedCount {
+                let position = try reader.count(limit: entity.properties.count - 1)
+                let property = entity.properties[position]
+                if property.relationship != nil, try reader.byte() == 1 {
+                    let added = try readReferences(&reader)
+                    let removed = try readReferences(&reader)
+                    if let object, let index = property.current {
+                        graph.restoreMembership(object, index, added: added, removed: removed)
+                    }
+                } else {
+                    try readProperty(code, position, into: object, &reader)
+                }
+            }
+        }
+        let deleteCount = try reader.count(limit: payload.count)
+        for _ in 0..<deleteCount {
+            if let object = try readReference(&reader) { graph.restoreDeletion(object) }
+        }
+        let countCount = try reader.count(limit: file.entities.count)
+        for _ in 0..<countCount {
+            let entity = try entity(try reader.count(), reader)
+            let count = try reader.count(limit: 1 << 32)
+            if let current = entity.current { graph.restoreSerialCount(count, of: current.description.objectType) }
+        }
+        guard reader.isAtEnd else { throw reader.failure("bytes follow the commit") }
     }
 }
 
