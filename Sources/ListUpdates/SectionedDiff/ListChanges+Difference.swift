@@ -99,7 +99,7 @@ extension ListChanges {
     /// The batches that turn one sectioned list into another: the difference, staged.
     ///
     /// The same as `difference(from:to:sectionID:rows:rowID:rowContentEqual:).staged()`: at
-    /// most two stages, the second only when a row moves and changed.
+    /// most three stages (see ``ListChanges/staged()``), usually one.
     ///
     /// - Parameters:
     ///   - old: The sections before the change.
