@@ -32,14 +32,27 @@ public final class GraphPredicateSchema {
 
     /// Builds entities for the classes predicates may reach.
     ///
-    /// - Parameter types: Every class whose objects a predicate may test or reach through a
-    ///   relationship (`precondition`: each relationship's destination is among them).
+    /// - Parameter types: The classes whose objects predicates test. The classes their
+    ///   relationships reach, directly or not, are included too.
     /// - Complexity: O(p) for p properties in all: one prototype per class.
     public init(_ types: [GraphObject.Type]) {
+        // Every class a relationship reaches, so that no predicate path leads outside.
+        var types = types
+        var names: Set<String> = []
+        var position = 0
+        while position < types.count {
+            let description = types[position].entity
+            position += 1
+            guard names.insert(description.name).inserted else { continue }
+            for property in description.properties {
+                if let destination = description.destinationType(of: property.index), !names.contains(destination.entity.name) {
+                    types.append(destination)
+                }
+            }
+        }
+        types = Self.distinct(types)
         // Relationships name their targets and entities share one table of properties, so
         // entities that point at each other form no reference cycle (see PredicateEntityGroup).
-        var names: Set<String> = []
-        for type in types { names.insert(type.entity.name) }
         var properties: [String: [String: ErasedProperty]] = [:]
         var folded: [String: [GraphFoldedAttribute]] = [:]
         for type in types {
@@ -53,10 +66,6 @@ public final class GraphPredicateSchema {
             for property in description.properties {
                 let name = property.name
                 if let relationship = property.relationship {
-                    guard names.contains(relationship.destinationName) else {
-                        requirementFailure(
-                            "GraphPredicateSchema: \(description.name).\(name) leads to \(relationship.destinationName), which is not among the schema's types")
-                    }
                     let target = EntityReference.named(relationship.destinationName)
                     switch relationship.kind {
                     case .toOne:
@@ -98,9 +107,16 @@ public final class GraphPredicateSchema {
 
     /// Builds entities for the classes predicates may reach.
     ///
-    /// - Parameter types: Every class a predicate may test or reach through a relationship.
+    /// - Parameter types: The classes whose objects predicates test; the classes their
+    ///   relationships reach are included too.
     public convenience init(_ types: GraphObject.Type...) {
         self.init(types)
+    }
+
+    /// The classes in order, each once.
+    private static func distinct(_ types: [GraphObject.Type]) -> [GraphObject.Type] {
+        var seen: Set<ObjectIdentifier> = []
+        return types.filter { seen.insert(ObjectIdentifier($0)).inserted }
     }
 
     /// The entity of a class.

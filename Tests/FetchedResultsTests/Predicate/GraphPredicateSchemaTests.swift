@@ -38,6 +38,20 @@ final class PredicateProduct: GraphObject {
         }
     }
 
+    @Test func relatedClassesAreIncludedWithoutBeingListed() throws {
+        // Only the product is named; its shelf relationship brings the shelf's class in.
+        let schema = GraphPredicateSchema(PredicateProduct.self)
+        #expect(schema.entities.keys.sorted() == [PredicateProduct.entity.name, PredicateShelf.entity.name].sorted())
+        let graph = ObjectGraph()
+        let shelf = graph.insert(PredicateShelf())
+        shelf.floor = 2
+        let product = graph.insert(PredicateProduct())
+        product.shelf = shelf
+        let predicate = try FormatPredicate.bind("shelf.floor == 2", to: schema.entity(for: PredicateProduct.self))
+        #expect(predicate.evaluate(product))
+        _ = schema.entity(for: PredicateShelf.self)
+    }
+
     @Test func evaluatesAgainstGraphObjects() throws {
         let graph = ObjectGraph()
         let fridge = graph.insert(PredicateShelf())
