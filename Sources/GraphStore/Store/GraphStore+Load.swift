@@ -195,11 +195,9 @@ extension GraphStore {
                 journal = scan
             }
         }
-        if damaged && mode == .salvage {
-            report.repairedRelationships = RelationshipRepair.repair(graph, schema: schema)
-        } else if damaged {
-            // Stopping at damage cuts records in the middle of the history: references to
-            // objects a cut record made are repaired too, so the graph stays consistent.
+        if damaged {
+            // Whatever damage took (salvage skips records, stopping cuts the history short),
+            // references to lost objects are cut and both sides of every relationship agree.
             report.repairedRelationships = RelationshipRepair.repair(graph, schema: schema)
         }
         graph.checkRestoredInvariants()
