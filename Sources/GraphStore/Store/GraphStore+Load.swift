@@ -187,6 +187,7 @@ extension GraphStore {
                         }
                     }
                     report.cutReferences += decoder.losses.cutReferences
+                    report.skippedChanges += decoder.losses.skippedChanges
                     nextSequence = max(nextSequence, (scan.records.last?.sequence ?? 0) + 1)
                 } else if mode == .refuse {
                     throw .damaged(file: journalPath, offset: scan.validEnd, afterSequence: nil, reason: "the journal has no schema record")

@@ -96,6 +96,9 @@ extension GraphStore {
         public var lostObjects: [String] = []
         /// References to lost objects that were cut.
         public var cutReferences = 0
+        /// Changes in intact journal records that were skipped because the objects they
+        /// change were lost.
+        public var skippedChanges = 0
         /// Relationship entries repaired so that both sides agree.
         public var repairedRelationships = 0
         /// A journal of an older generation, left by a compaction that crashed after its
@@ -108,7 +111,7 @@ extension GraphStore {
         /// Whether nothing was lost or repaired (a torn tail is not a loss: its commit never
         /// returned).
         public var isClean: Bool {
-            damage.isEmpty && lostObjects.isEmpty && cutReferences == 0 && repairedRelationships == 0
+            damage.isEmpty && lostObjects.isEmpty && cutReferences == 0 && skippedChanges == 0 && repairedRelationships == 0
         }
 
         public var description: String {
@@ -122,6 +125,7 @@ extension GraphStore {
             if !lostSequences.isEmpty { lines.append("lost journal records: \(lostSequences.map { "\($0.lowerBound)…\($0.upperBound)" }.joined(separator: ", "))") }
             if !lostObjects.isEmpty { lines.append("lost objects: \(lostObjects.count) (\(lostObjects.prefix(5).joined(separator: ", "))\(lostObjects.count > 5 ? ", …" : ""))") }
             if cutReferences > 0 { lines.append("references to lost objects cut: \(cutReferences)") }
+            if skippedChanges > 0 { lines.append("changes to lost objects skipped: \(skippedChanges)") }
             if repairedRelationships > 0 { lines.append("relationship entries repaired: \(repairedRelationships)") }
             if !preservedFiles.isEmpty { lines.append("damaged files kept as: \(preservedFiles.joined(separator: ", "))") }
             return lines.joined(separator: "\n")

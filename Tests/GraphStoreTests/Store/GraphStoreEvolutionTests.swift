@@ -114,6 +114,10 @@ struct GraphStoreEvolutionTests {
             try graph.commit()
             states.append(dump(graph))
         }
+        // A later change to the object whose insert will be lost.
+        products[2].count = 7
+        try graph.commit()
+        states.append(dump(graph))
         store.close()
         // Damage the record of the commit that inserted p2 (the fourth commit record).
         let bytes = try fileSystem.readFile("/store/journal")
@@ -147,6 +151,7 @@ struct GraphStoreEvolutionTests {
         #expect(!report.isClean)
         #expect(report.damage.count == 1)
         #expect(report.lostSequences.count == 1)
+        #expect(report.skippedChanges == 1, "the change to the lost p2 is skipped: \(report)")
         #expect(!report.preservedFiles.isEmpty)
         // p2's insert is lost; its later updates (none here) would be skipped; the others are kept.
         let names = salvaged.graph.objects(of: Product.self).map(\.name)
