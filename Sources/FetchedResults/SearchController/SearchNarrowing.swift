@@ -23,6 +23,7 @@ public struct SearchNarrowing: Sendable {
     /// - Parameter narrows: Returns `true` only when every object the predicate matches for
     ///   the new text (its second argument) is also matched for the old text (its first).
     ///   Returning `false` is always safe.
+    /// - Complexity: O(1).
     public init(_ narrows: @escaping @Sendable (_ old: String, _ new: String) -> Bool) {
         rule = narrows
     }
@@ -33,7 +34,8 @@ public struct SearchNarrowing: Sendable {
     ///   - old: The text the search showed.
     ///   - new: The text it shows next.
     /// - Returns: `true` when the texts are equal or the rule says so.
-    /// - Complexity: The rule's; the built-in rules fold both texts, O(n) in their lengths.
+    /// - Complexity: The rule's. The built-in rules fold both texts, O(*n* + *m*) in their
+    ///   lengths, then compare them: O(*m*) for a prefix, O(*n* · *m*) worst case for containment.
     public func narrows(from old: String, to new: String) -> Bool {
         old == new || rule(old, new)
     }
@@ -50,6 +52,7 @@ public struct SearchNarrowing: Sendable {
     ///
     /// - Parameter comparison: The comparison the predicate uses.
     /// - Returns: The rule.
+    /// - Complexity: O(1); the rule's cost is stated at ``narrows(from:to:)``.
     public static func contains(_ comparison: StringComparison = .caseDiacriticInsensitive) -> SearchNarrowing {
         let fold = comparison == .localizedStandard ? StringComparison.caseDiacriticInsensitive : comparison
         return SearchNarrowing { old, new in
@@ -64,6 +67,7 @@ public struct SearchNarrowing: Sendable {
     ///
     /// - Parameter comparison: The comparison the predicate uses.
     /// - Returns: The rule.
+    /// - Complexity: O(1); the rule's cost is stated at ``narrows(from:to:)``.
     public static func beginsWith(_ comparison: StringComparison = .caseDiacriticInsensitive) -> SearchNarrowing {
         let fold = comparison == .localizedStandard ? StringComparison.caseDiacriticInsensitive : comparison
         return SearchNarrowing { old, new in fold.fold(new).hasPrefix(fold.fold(old)) }
@@ -75,6 +79,7 @@ public struct SearchNarrowing: Sendable {
     ///
     /// - Parameter options: The operator's options (`[.caseInsensitive, .diacriticInsensitive]` for `[cd]`).
     /// - Returns: The rule.
+    /// - Complexity: O(1); the rule's cost is stated at ``narrows(from:to:)``.
     public static func contains(options: TextComparisonOptions) -> SearchNarrowing {
         SearchNarrowing { old, new in
             let newFolded = FoldedText(new, options: options)
@@ -88,6 +93,7 @@ public struct SearchNarrowing: Sendable {
     ///
     /// - Parameter options: The operator's options.
     /// - Returns: The rule.
+    /// - Complexity: O(1); the rule's cost is stated at ``narrows(from:to:)``.
     public static func beginsWith(options: TextComparisonOptions) -> SearchNarrowing {
         SearchNarrowing { old, new in
             let newFolded = FoldedText(new, options: options)

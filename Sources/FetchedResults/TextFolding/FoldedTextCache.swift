@@ -17,6 +17,7 @@ public final class FoldedTextCache {
     /// Creates an empty cache.
     ///
     /// - Parameter options: The options to fold with.
+    /// - Complexity: O(1).
     public init(options: TextComparisonOptions) {
         self.options = options
     }

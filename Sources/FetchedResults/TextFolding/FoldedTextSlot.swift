@@ -25,6 +25,8 @@ public final class FoldedTextSlot {
     @exclusivity(unchecked) private var both: (source: String, text: FoldedText)?
 
     /// Creates an empty slot.
+    ///
+    /// - Complexity: O(1).
     public init() {}
 
     /// The folded form of `value`, the attribute's current value.
@@ -68,6 +70,8 @@ public final class FoldedTextSlot {
     }
 
     /// Forgets every folding (they are rebuilt on the next comparison).
+    ///
+    /// - Complexity: O(1).
     public func removeAll() {
         plain = nil
         caseless = nil

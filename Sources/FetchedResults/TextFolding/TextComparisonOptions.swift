@@ -11,6 +11,7 @@ public struct TextComparisonOptions: OptionSet, Hashable, Sendable, CustomString
     ///
     /// - Parameter rawValue: 1 for ``caseInsensitive``, 2 for ``diacriticInsensitive``; other
     ///   bits are ignored.
+    /// - Complexity: O(1).
     public init(rawValue: UInt8) {
         self.rawValue = rawValue & 0b11
     }

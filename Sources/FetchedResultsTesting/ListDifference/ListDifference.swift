@@ -48,6 +48,7 @@ public struct ListDifference: Sendable, Hashable, CustomStringConvertible {
     /// Creates a difference from its elements.
     ///
     /// - Parameter elements: The differences.
+    /// - Complexity: O(1).
     public init(elements: [Element]) {
         self.elements = elements
     }

@@ -13,6 +13,7 @@ extension ListSimulator {
         /// - Parameters:
         ///   - id: The row's identifier.
         ///   - content: The content its cell shows.
+        /// - Complexity: O(1).
         public init(id: RowID, content: Content) {
             self.id = id
             self.content = content
@@ -34,6 +35,7 @@ extension ListSimulator {
         /// - Parameters:
         ///   - id: The section's identifier.
         ///   - rows: Its rows, in display order.
+        /// - Complexity: O(1).
         public init(id: SectionID, rows: [Row]) {
             self.id = id
             self.rows = rows
@@ -51,6 +53,7 @@ extension ListSimulator.Row where Content == RowID {
     /// Creates a row whose content is its identifier, for tests that track identity only.
     ///
     /// - Parameter id: The row's identifier and content.
+    /// - Complexity: O(1).
     public init(_ id: RowID) {
         self.init(id: id, content: id)
     }
@@ -62,6 +65,7 @@ extension ListSimulator.Section where Content == RowID {
     /// - Parameters:
     ///   - id: The section's identifier.
     ///   - rowIDs: The rows' identifiers, in display order.
+    /// - Complexity: O(n) for n rows.
     public init(id: SectionID, rowIDs: [RowID]) {
         self.init(id: id, rows: rowIDs.map { .init(id: $0, content: $0) })
     }

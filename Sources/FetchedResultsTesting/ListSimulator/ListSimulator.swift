@@ -68,6 +68,7 @@ public final class ListSimulator<SectionID: Hashable, RowID: Hashable, Content: 
     /// - Parameters:
     ///   - sections: The initial state; not counted as a reload.
     ///   - strict: Whether tier B rules are enforced too.
+    /// - Complexity: O(1).
     public init(_ sections: [Section] = [], strict: Bool = true) {
         self.sections = sections
         self.isStrict = strict
@@ -80,6 +81,7 @@ public final class ListSimulator<SectionID: Hashable, RowID: Hashable, Content: 
     ///   - strict: Whether tier B rules are enforced too.
     ///   - dataSource: Returns the current state of the data. The first load is not counted
     ///     as a reload.
+    /// - Complexity: O(1), plus one call of `dataSource`.
     public convenience init(strict: Bool = true, dataSource: @escaping () -> [Section]) {
         self.init(dataSource(), strict: strict)
         self.dataSource = dataSource
@@ -99,6 +101,7 @@ public final class ListSimulator<SectionID: Hashable, RowID: Hashable, Content: 
     /// The row displayed at an index path.
     ///
     /// - Parameter indexPath: A `section.row` index path that exists now.
+    /// - Complexity: O(1).
     public subscript(indexPath: IndexPath) -> Row {
         require(indexPath.count == 2, "ListSimulator subscript needs a section.row index path")
         require(sections.indices.contains(indexPath[0]), "section \(indexPath[0]) does not exist")
@@ -150,6 +153,8 @@ public final class ListSimulator<SectionID: Hashable, RowID: Hashable, Content: 
     }
 
     /// Forgets the log, the failures and the counters (the state on display stays).
+    ///
+    /// - Complexity: O(k) for the k logged operations and failures it releases.
     public func resetHistory() {
         operations.removeAll()
         failures.removeAll()

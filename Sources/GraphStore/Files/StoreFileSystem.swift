@@ -143,8 +143,33 @@ package protocol StoreLock: AnyObject {
 public struct StoreFileError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The kinds of file-system operations the store performs.
     public enum Operation: String, Sendable {
-        case open, read, write, sync, truncate, rename, remove, listDirectory, createDirectory
-        case syncDirectory, stat, lock, close
+        /// Opening a file or a directory.
+        case open
+        /// Reading a file's bytes.
+        case read
+        /// Appending bytes to a file.
+        case write
+        /// Making a file's data durable (`fdatasync`); never retried after it fails.
+        case sync
+        /// Cutting a file to a smaller size.
+        case truncate
+        /// Renaming a file over another (the error's path is the source).
+        case rename
+        /// Removing a file.
+        case remove
+        /// Listing the entries of a directory.
+        case listDirectory
+        /// Creating a directory and its missing parents.
+        case createDirectory
+        /// Making the names in a directory durable (`fsync` of the directory).
+        case syncDirectory
+        /// Reading the size or status of a file.
+        case stat
+        /// Taking the exclusive lock on the store's lock file.
+        case lock
+        /// Using a file after it was closed: a journal closed by the store refuses later
+        /// appends and syncs with this operation and `EBADF`.
+        case close
     }
 
     /// What failed.
@@ -160,6 +185,7 @@ public struct StoreFileError: Error, Equatable, Sendable, CustomStringConvertibl
     ///   - operation: What failed.
     ///   - path: On which path.
     ///   - code: The `errno`.
+    /// - Complexity: O(1).
     public init(_ operation: Operation, path: String, code: Int32) {
         self.operation = operation
         self.path = path

@@ -42,6 +42,15 @@ extension GraphStore {
         public var minimumCompactionBytes: Int
 
         /// Options with the defaults above, or the values given.
+        ///
+        /// - Parameters:
+        ///   - recovery: What to do with damage.
+        ///   - durability: When commits are synced.
+        ///   - compactionFactor: The journal-to-snapshot size ratio that triggers an automatic
+        ///     compaction, or `nil` for none.
+        ///   - minimumCompactionBytes: The journal size below which no automatic compaction
+        ///     happens.
+        /// - Complexity: O(1).
         public init(
             recovery: Recovery = .refuse,
             durability: Durability = .synchronous,
@@ -63,12 +72,14 @@ extension GraphStore {
         public var offset: UInt64
         /// How many bytes were skipped.
         public var length: UInt64
-        /// The last intact record before it, and the first after it (`nil` for none).
+        /// The sequence number of the last intact record before the damage (`nil` for none).
         public var afterSequence: UInt64?
+        /// The sequence number of the first intact record after the damage (`nil` for none).
         public var beforeSequence: UInt64?
         /// What was wrong.
         public var reason: String
 
+        /// One line naming the file, the span, the reason and the intact records around it.
         public var description: String {
             "\(file): \(length) bytes at \(offset) (\(reason))"
                 + (afterSequence.map { ", after record \($0)" } ?? "") + (beforeSequence.map { ", before record \($0)" } ?? "")
@@ -114,6 +125,9 @@ extension GraphStore {
             damage.isEmpty && lostObjects.isEmpty && cutReferences == 0 && skippedChanges == 0 && repairedRelationships == 0
         }
 
+        /// One line when the open was clean; otherwise one line per finding.
+        ///
+        /// - Complexity: O(*d* + *r*) for *d* damaged spans and *r* lost record ranges.
         public var description: String {
             if isClean {
                 return created ? "created a new store" : "opened cleanly, \(replayedCommits) commits replayed"

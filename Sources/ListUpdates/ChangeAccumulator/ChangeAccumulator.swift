@@ -59,6 +59,7 @@ public final class ChangeAccumulator {
     ///     ``EventInterpretation/coreData`` (the default) cleans up Core Data's quirks,
     ///     ``EventInterpretation/exact`` takes them literally, as `ResultsController`'s
     ///     per-object events need.
+    /// - Complexity: O(1).
     public init(
         target: (any ListUpdateTarget)? = nil, policy: any ReloadPolicy = DefaultReloadPolicy(),
         eventInterpretation: EventInterpretation = .coreData

@@ -34,6 +34,7 @@ public struct FlushDebounce<C: Clock> {
     ///   - maximumDelay: The longest a change may wait while changes keep arriving; `nil` for no
     ///     limit.
     ///   - clock: The clock that tells the time.
+    /// - Complexity: O(1).
     public init(quietPeriod: C.Duration, maximumDelay: C.Duration? = nil, clock: C) {
         self.clock = clock
         self.quietPeriod = quietPeriod

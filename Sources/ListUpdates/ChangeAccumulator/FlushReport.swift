@@ -43,6 +43,7 @@ public struct FlushReport: Sendable, Equatable, CustomStringConvertible {
     ///   - changeCount: The number of composed changes.
     ///   - batchCount: The number of batches composed.
     ///   - displayedRowCount: The number of rows displayed.
+    /// - Complexity: O(1).
     public init(
         outcome: Outcome, update: ListUpdate? = nil, reason: ReloadReason? = nil, isVisible: Bool = false,
         changeCount: Int = 0, batchCount: Int = 0, displayedRowCount: Int = 0

@@ -64,6 +64,7 @@ public struct ReloadContext: Sendable {
     ///   - stages: The batch as stages.
     ///   - displayedRowCounts: The rows the target displays per section.
     ///   - ruleViolation: The first rule the stages break, if any.
+    /// - Complexity: O(1).
     public init(
         isVisible: Bool, changes: ListChanges, stages: [ListChanges], displayedRowCounts: [Int],
         ruleViolation: BatchUpdateError?
@@ -119,6 +120,7 @@ public struct DefaultReloadPolicy: ReloadPolicy, Sendable, Hashable {
     ///     animate; 0.5 by default. Pass `.infinity` to turn the share rule off.
     ///   - minimumChangeCountForShare: The batch size from which the share rule applies; 0 by
     ///     default (always).
+    /// - Complexity: O(1).
     public init(maximumChangeCount: Int = 500, maximumShare: Double = 0.5, minimumChangeCountForShare: Int = 0) {
         require(maximumChangeCount >= 0, "maximumChangeCount must not be negative")
         require(maximumShare >= 0, "maximumShare must not be negative")
@@ -153,6 +155,7 @@ public struct ClosureReloadPolicy: ReloadPolicy {
     /// Creates a policy that asks `decide`.
     ///
     /// - Parameter decide: Returns the decision for a flush's context.
+    /// - Complexity: O(1).
     public init(_ decide: @escaping (ReloadContext) -> ReloadDecision) {
         self.decide = decide
     }
@@ -161,6 +164,7 @@ public struct ClosureReloadPolicy: ReloadPolicy {
     ///
     /// - Parameter context: The state at the moment of the flush.
     /// - Returns: The closure's decision.
+    /// - Complexity: The closure's.
     public func decision(for context: ReloadContext) -> ReloadDecision {
         decide(context)
     }
@@ -181,6 +185,7 @@ extension ReloadPolicy where Self == DefaultReloadPolicy {
     ///     animate.
     ///   - minimumChangeCountForShare: The batch size from which the share rule applies.
     /// - Returns: The policy.
+    /// - Complexity: O(1).
     public static func `default`(
         maximumChangeCount: Int = 500,
         maximumShare: Double = 0.5,
@@ -199,6 +204,7 @@ extension ReloadPolicy where Self == ClosureReloadPolicy {
     ///
     /// - Parameter decide: Returns the decision for a flush's context.
     /// - Returns: The policy.
+    /// - Complexity: O(1).
     public static func custom(_ decide: @escaping (ReloadContext) -> ReloadDecision) -> ClosureReloadPolicy {
         ClosureReloadPolicy(decide)
     }

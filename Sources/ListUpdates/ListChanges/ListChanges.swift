@@ -28,6 +28,7 @@ public struct ListChanges: Sendable {
         /// - Parameters:
         ///   - from: The section's position before the change.
         ///   - to: The section's position after the change.
+        /// - Complexity: O(1).
         @inlinable
         public init(from: Int, to: Int) {
             self.from = from
@@ -35,6 +36,8 @@ public struct ListChanges: Sendable {
         }
 
         /// Orders moves by source, then by destination.
+        ///
+        /// - Complexity: O(1).
         public static func < (lhs: Self, rhs: Self) -> Bool {
             (lhs.from, lhs.to) < (rhs.from, rhs.to)
         }
@@ -55,6 +58,7 @@ public struct ListChanges: Sendable {
         /// - Parameters:
         ///   - from: The row's index path before the change.
         ///   - to: The row's index path after the change.
+        /// - Complexity: O(1).
         @inlinable
         public init(from: IndexPath, to: IndexPath) {
             self.from = from
@@ -62,6 +66,8 @@ public struct ListChanges: Sendable {
         }
 
         /// Orders moves by source, then by destination.
+        ///
+        /// - Complexity: O(1) for `section.row` index paths.
         public static func < (lhs: Self, rhs: Self) -> Bool {
             lhs.from != rhs.from ? lhs.from < rhs.from : lhs.to < rhs.to
         }
@@ -107,6 +113,7 @@ public struct ListChanges: Sendable {
     ///   - movedRows: Row moves, before → after.
     ///   - reloadedRows: Rows recreated, index paths before the change.
     ///   - reconfiguredRows: Rows refreshed in place, index paths before the change.
+    /// - Complexity: O(1).
     public init(
         deletedSections: [Int] = [],
         insertedSections: [Int] = [],

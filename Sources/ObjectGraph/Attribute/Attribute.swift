@@ -23,6 +23,7 @@ public struct Attribute<Value>: _GraphPropertyStorage {
     ///   - name: The attribute's name in the entity; by default the property's name.
     ///   - unique: Whether the attribute identifies objects for ``GraphBatch`` upserts (at
     ///     most one per entity).
+    /// - Complexity: O(1).
     @inlinable
     public init(wrappedValue: Value, name: String? = nil, unique: Bool = false) {
         _value = wrappedValue

@@ -139,6 +139,7 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     /// The property at an index.
     ///
     /// - Parameter index: An index of this entity (`precondition`).
+    /// - Complexity: O(1).
     public subscript(index: PropertyIndex) -> PropertyDescription {
         require(properties.indices.contains(index.rawValue), "property index \(index.rawValue) out of range for entity \(name)")
         return properties[index.rawValue]

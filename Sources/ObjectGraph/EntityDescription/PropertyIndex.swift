@@ -10,12 +10,15 @@ public struct PropertyIndex: Hashable, Comparable, Sendable, CustomStringConvert
     /// Creates an index from its position.
     ///
     /// - Parameter rawValue: The zero-based position in the entity's ``EntityDescription/properties``.
+    /// - Complexity: O(1).
     @inlinable
     public init(_ rawValue: Int) {
         self.rawValue = rawValue
     }
 
     /// Orders indexes by position.
+    ///
+    /// - Complexity: O(1).
     @inlinable
     public static func < (lhs: PropertyIndex, rhs: PropertyIndex) -> Bool {
         lhs.rawValue < rhs.rawValue

@@ -47,6 +47,7 @@ public struct GraphChanges: Sendable, Equatable, CustomStringConvertible {
     ///   - updated: The objects updated and their changed properties.
     ///   - moves: The reorders of ordered relationships.
     ///   - author: The commit's author tag.
+    /// - Complexity: O(*n*) for *n* inserted objects.
     public init(
         inserted: Set<ObjectID> = [],
         deleted: Set<ObjectID> = [],
@@ -107,6 +108,7 @@ public struct ChangedProperties: Sendable, Hashable, CustomStringConvertible {
     /// An empty set of changed properties of an entity.
     ///
     /// - Parameter entity: The entity the indexes belong to.
+    /// - Complexity: O(1).
     public init(entity: EntityDescription) {
         self.entity = entity
     }
@@ -114,6 +116,8 @@ public struct ChangedProperties: Sendable, Hashable, CustomStringConvertible {
     /// Marks a property as changed.
     ///
     /// - Parameter index: A property index of ``entity``.
+    /// - Complexity: O(1) for the first 64 properties of an entity; O(*h* log *h*) beyond,
+    ///   for *h* changed properties from index 64 up.
     public mutating func insert(_ index: PropertyIndex) {
         if index.rawValue < 64 {
             _low |= 1 << UInt64(index.rawValue)
@@ -133,7 +137,8 @@ public struct ChangedProperties: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether the property with a name changed.
     ///
-    /// - Complexity: O(1).
+    /// - Complexity: Expected O(1) for the first 64 properties of an entity (a name look-up,
+    ///   then a bit test).
     public func contains(_ name: String) -> Bool {
         entity.index(of: name).map(contains) ?? false
     }
@@ -173,11 +178,17 @@ public struct ChangedProperties: Sendable, Hashable, CustomStringConvertible {
     public var description: String { names.sorted().joined(separator: ", ") }
 
     /// Equal when the same properties of the same entity changed.
+    ///
+    /// - Complexity: O(1) for entities of at most 64 properties; O(*h*) for *h* changed
+    ///   properties from index 64 up.
     public static func == (lhs: ChangedProperties, rhs: ChangedProperties) -> Bool {
         lhs.entity === rhs.entity && lhs._low == rhs._low && lhs._high == rhs._high
     }
 
     /// Hashes the changed indexes.
+    ///
+    /// - Complexity: O(1) for entities of at most 64 properties; O(*h*) for *h* changed
+    ///   properties from index 64 up.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(ObjectIdentifier(entity))
         hasher.combine(_low)
@@ -210,6 +221,7 @@ public struct OrderedMove: Sendable, Hashable, CustomStringConvertible {
     ///   - object: The moved object.
     ///   - from: Its position before (old index space).
     ///   - to: Its position after (new index space).
+    /// - Complexity: O(1).
     public init(owner: ObjectID, relationship: String, object: ObjectID, from: Int, to: Int) {
         self.owner = owner
         self.relationship = relationship

@@ -75,6 +75,8 @@ open class GraphObject: Observable, Hashable {
     @usableFromInline static let _staleInverseFlag: UInt8 = 64
 
     /// Makes an object that is in no graph yet; insert it with ``ObjectGraph/insert(_:)``.
+    ///
+    /// - Complexity: O(1), plus the initial values of the subclass's properties.
     public required init() {
         _context = _GraphContext.detached
     }
@@ -154,17 +156,23 @@ open class GraphObject: Observable, Hashable {
     /// everything.
     ///
     /// - Throws: Any error that says why the object is invalid.
+    /// - Complexity: O(1) for the default implementation; an override's cost is paid once per
+    ///   inserted or updated object at every commit.
     open func validateForCommit() throws {}
 
     /// A stand-in property whose key paths (one per property index) Observation tracks.
     internal final subscript(_observedProperty index: Int) -> Int { index }
 
     /// Identity: the same object.
+    ///
+    /// - Complexity: O(1).
     public static func == (lhs: GraphObject, rhs: GraphObject) -> Bool {
         lhs === rhs
     }
 
     /// Hashes the object's identity.
+    ///
+    /// - Complexity: O(1).
     public func hash(into hasher: inout Hasher) {
         hasher.combine(ObjectIdentifier(self))
     }

@@ -10,10 +10,16 @@ extension ObjectGraph {
     /// - Parameter author: A tag carried by the changes, so an observer can skip its own writes.
     /// - Returns: The changes, or `nil` when nothing changed (values set back to what they
     ///   were count as no change).
-    /// - Throws: ``CommitError``: a write to a deleted object, a `.deny` delete rule, a
-    ///   relationship to a deleted object or to an object of another graph, or a failed
-    ///   ``GraphObject/validateForCommit()``.
-    /// - Complexity: O(*k*) for *k* pending writes, plus the observers.
+    /// - Throws: ``CommitError``: a `.deny` delete rule, a relationship to a deleted object
+    ///   or to an object of another graph, a failed ``GraphObject/validateForCommit()``, a
+    ///   commit from inside that validation (``CommitError/commitInProgress``), or a durable
+    ///   store that could not write the commit (``CommitError/persistenceFailed(_:)``).
+    /// - Complexity: O(*k*) for *k* pending writes, plus each inserted or updated object's
+    ///   ``GraphObject/validateForCommit()``, the journal record a durable store writes
+    ///   (proportional to the changed values, plus a sync as its durability says) when the
+    ///   graph has a store, and the observers. With an ``undoManager``, recording the step
+    ///   is O(*k*) more; a commit it does not record is checked against its *s* steps,
+    ///   O(*s* · *k*) at most.
     @discardableResult
     public func commit(author: String? = nil) throws(CommitError) -> GraphChanges? {
         // From `validateForCommit()`: the outer commit is half-way through its checks.
@@ -173,6 +179,8 @@ extension ObjectGraph {
     /// - Returns: What `body` returned.
     /// - Throws: What `body` threw (after rolling back), or the ``CommitError`` of the
     ///   commit (the changes then stay pending, as with ``commit(author:)``).
+    /// - Complexity: The cost of `body`, then that of ``commit(author:)`` (O(*k*) for *k*
+    ///   pending writes, plus the observers), or of ``rollback()`` when `body` throws.
     @discardableResult
     public func transaction<Result>(author: String? = nil, _ body: () throws -> Result) throws -> Result {
         let result: Result

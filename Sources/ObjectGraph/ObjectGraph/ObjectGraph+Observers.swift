@@ -26,6 +26,8 @@ public final class GraphObservation {
     }
 
     /// Stops the observer; it is not called again, even for a delivery in progress.
+    ///
+    /// - Complexity: O(*o*) for *o* observers of the graph.
     public func cancel() {
         graph?._removeObserver(id)
         graph = nil
@@ -64,6 +66,7 @@ extension ObjectGraph {
     ///     after they are rolled back.
     ///   - body: The observer.
     /// - Returns: A token; observing stops when it is cancelled or deallocated.
+    /// - Complexity: O(1) amortized. Each commit then calls `body` once.
     public func addObserver(
         onFollowUpFailure: ((CommitError) -> Void)? = nil,
         _ body: @escaping (GraphChanges) -> Void

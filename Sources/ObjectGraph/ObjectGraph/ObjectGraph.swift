@@ -95,6 +95,8 @@ public final class ObjectGraph {
     internal var _registrars: [ObjectIdentifier: ObservationRegistrar] = [:]
 
     /// Makes an empty graph.
+    ///
+    /// - Complexity: O(1) amortized.
     public convenience init() {
         self.init(identifier: UUID())
     }
@@ -196,6 +198,8 @@ public final class ObjectGraph {
     ///
     /// - Parameter type: A ``GraphObject`` subclass.
     /// - Returns: Its description.
+    /// - Complexity: Expected O(1) once the class is registered. The first call for a class
+    ///   registers it and the classes its relationships reach, O(*p*) for their *p* properties.
     public func entity(for type: GraphObject.Type) -> EntityDescription {
         _entity(for: type).description
     }

@@ -26,6 +26,7 @@ extension ObjectGraph {
     /// - Parameter body: The code whose reads skip Observation.
     /// - Returns: What `body` returned.
     /// - Throws: What `body` throws.
+    /// - Complexity: O(1), plus the cost of `body`.
     public func withoutObservation<Result>(_ body: () throws -> Result) rethrows -> Result {
         let mode = _context._readMode
         _context._readMode = .untracked

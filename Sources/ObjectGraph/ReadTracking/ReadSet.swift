@@ -10,6 +10,7 @@ public struct PropertyRead: Hashable, Comparable, Sendable, CustomStringConverti
     /// - Parameters:
     ///   - objectID: The object.
     ///   - property: The property's index in the object's entity.
+    /// - Complexity: O(1).
     @inlinable
     public init(objectID: ObjectID, property: PropertyIndex) {
         self.objectID = objectID
@@ -17,6 +18,8 @@ public struct PropertyRead: Hashable, Comparable, Sendable, CustomStringConverti
     }
 
     /// Orders by object, then property.
+    ///
+    /// - Complexity: O(1).
     @inlinable
     public static func < (lhs: PropertyRead, rhs: PropertyRead) -> Bool {
         (lhs.objectID, lhs.property) < (rhs.objectID, rhs.property)
@@ -80,6 +83,8 @@ public struct ReadSet: Sendable, Hashable, Sequence, CustomStringConvertible {
     }
 
     /// Iterates the reads in order.
+    ///
+    /// - Complexity: O(1); each step of the iteration is O(1).
     public func makeIterator() -> IndexingIterator<[PropertyRead]> { reads.makeIterator() }
 
     /// The reads, such as `[Item/p0.name, Item/p0.location]`.

@@ -26,6 +26,7 @@ public struct Relationship<Value: RelationshipValue>: _GraphPropertyStorage {
     /// - Parameters:
     ///   - deleteRule: What deleting the owner does to the related objects.
     ///   - name: The relationship's name in the entity; by default the property's name.
+    /// - Complexity: O(1).
     @inlinable
     public init(deleteRule: DeleteRule = .nullify, name: String? = nil) {
         _value = Value._Shape.empty
@@ -40,6 +41,7 @@ public struct Relationship<Value: RelationshipValue>: _GraphPropertyStorage {
     ///     entity is being described, so making an object does not make the key path.
     ///   - deleteRule: What deleting the owner does to the related objects.
     ///   - name: The relationship's name in the entity; by default the property's name.
+    /// - Complexity: O(1).
     @inlinable
     public init<Inverse: RelationshipValue>(
         inverse: @autoclosure () -> KeyPath<Value.Destination, Inverse> & Sendable,

@@ -62,6 +62,7 @@ public final class GraphUndoManager {
     /// Makes a manager; assign it to ``ObjectGraph/undoManager`` to start recording.
     ///
     /// - Parameter levelsOfUndo: The most steps kept; 0 (the default) keeps every step.
+    /// - Complexity: O(1).
     public init(levelsOfUndo: Int = 0) {
         require(levelsOfUndo >= 0, "GraphUndoManager(levelsOfUndo:) must not be negative, got \(levelsOfUndo)")
         self.levelsOfUndo = levelsOfUndo
@@ -79,9 +80,13 @@ public final class GraphUndoManager {
     public var isUndoRegistrationEnabled: Bool { registrationDisabled == 0 }
 
     /// Stops recording commits until a matching ``enableUndoRegistration()``; calls nest.
+    ///
+    /// - Complexity: O(1).
     public func disableUndoRegistration() { registrationDisabled += 1 }
 
     /// Resumes recording after ``disableUndoRegistration()``.
+    ///
+    /// - Complexity: O(1).
     public func enableUndoRegistration() {
         require(registrationDisabled > 0, "GraphUndoManager.enableUndoRegistration() without disableUndoRegistration()")
         registrationDisabled -= 1
@@ -89,11 +94,16 @@ public final class GraphUndoManager {
 
     /// Starts a group: every commit until the matching ``endUndoGrouping()`` becomes one
     /// step (a drag that commits twice undoes at once). Groups nest; the outermost counts.
+    ///
+    /// - Complexity: O(1).
     public func beginUndoGrouping() {
         groupingLevel += 1
     }
 
     /// Ends a group started by ``beginUndoGrouping()``; the outermost end pushes the step.
+    ///
+    /// - Complexity: O(1), or O(*s*) for *s* kept steps when the push drops the oldest step
+    ///   beyond ``levelsOfUndo``.
     public func endUndoGrouping() {
         require(groupingLevel > 0, "GraphUndoManager.endUndoGrouping() without beginUndoGrouping()")
         groupingLevel -= 1
@@ -105,6 +115,7 @@ public final class GraphUndoManager {
     /// Names the step being grouped, or else the last step recorded.
     ///
     /// - Parameter name: The action's name, such as "Delete Milk".
+    /// - Complexity: O(1).
     public func setActionName(_ name: String) {
         if let openGroup {
             openGroup.actionName = name
@@ -114,6 +125,8 @@ public final class GraphUndoManager {
     }
 
     /// Forgets every step, undo and redo.
+    ///
+    /// - Complexity: O(*s*) for *s* steps, plus releasing the values they recorded.
     public func removeAllActions() {
         undoSteps.removeAll()
         redoSteps.removeAll()

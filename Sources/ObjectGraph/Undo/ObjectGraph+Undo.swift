@@ -72,6 +72,8 @@ extension ObjectGraph {
     ///     "Delete Milk".
     /// - Returns: The changes, as ``commit(author:)``.
     /// - Throws: ``CommitError``, as ``commit(author:)``.
+    /// - Complexity: As ``commit(author:)``: O(*k*) for *k* pending writes, plus validation,
+    ///   the durable store's write and the observers.
     @discardableResult
     public func commit(author: String? = nil, actionName: String) throws(CommitError) -> GraphChanges? {
         _pendingActionName = actionName
