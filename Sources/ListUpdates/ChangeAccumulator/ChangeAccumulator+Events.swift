@@ -28,7 +28,8 @@ extension ChangeAccumulator {
     ///   - sectionIndex: The section's position: **before** the change for a delete, **after**
     ///     it for an insert.
     ///   - change: Insert or delete.
-    /// - Complexity: O(1) inside a batch.
+    /// - Complexity: O(1) amortized inside a batch; outside one, O(log k) for k changes
+    ///   pending, as ``add(_:)`` with one change.
     public func didChangeSection(at sectionIndex: Int, for change: SectionChange) {
         if machine.eventDepth > 0 {
             openEvents.section(at: sectionIndex, change)
@@ -62,7 +63,8 @@ extension ChangeAccumulator {
     ///   - change: The kind of change.
     ///   - newIndexPath: Its index path **after** the change; required for insert and move,
     ///     optional for update.
-    /// - Complexity: O(1) amortized inside a batch.
+    /// - Complexity: O(1) amortized inside a batch; outside one, O(log k) for k changes
+    ///   pending, as ``add(_:)`` with one change.
     public func didChangeObject(
         _ object: some Hashable, at indexPath: IndexPath?, for change: ObjectChange, newIndexPath: IndexPath?
     ) {
