@@ -125,14 +125,20 @@ extension GraphStore {
             damage.isEmpty && lostObjects.isEmpty && cutReferences == 0 && skippedChanges == 0 && repairedRelationships == 0
         }
 
-        /// One line when the open was clean; otherwise one line per finding.
+        /// One line when the open was clean; otherwise one line per finding. Either way it
+        /// names what the open dropped without loss: a torn last record, records written after
+        /// the last sync, an old journal left by a crashed compaction.
         ///
         /// - Complexity: O(*d* + *r*) for *d* damaged spans and *r* lost record ranges.
         public var description: String {
+            var notes: [String] = []
+            if tornTailBytes > 0 { notes.append("an unfinished last commit (\(tornTailBytes) bytes) was dropped") }
+            if unsyncedRecordsDropped == 1 { notes.append("1 commit written after the last sync was dropped") }
+            if unsyncedRecordsDropped > 1 { notes.append("\(unsyncedRecordsDropped) commits written after the last sync were dropped") }
+            if discardedOldJournal { notes.append("an old journal already in the snapshot was discarded") }
             if isClean {
-                return created ? "created a new store" : "opened cleanly, \(replayedCommits) commits replayed"
-                    + (tornTailBytes > 0 ? "; an unfinished last commit (\(tornTailBytes) bytes) was dropped" : "")
-                    + (unsyncedRecordsDropped > 0 ? "; \(unsyncedRecordsDropped) commits written after the last sync were dropped" : "")
+                let opening = created ? "created a new store" : "opened cleanly, \(replayedCommits) commits replayed"
+                return ([opening] + notes).joined(separator: "; ")
             }
             var lines = ["opened with damage: \(replayedCommits) commits replayed"]
             lines += damage.map { "damaged: \($0)" }
@@ -141,6 +147,7 @@ extension GraphStore {
             if cutReferences > 0 { lines.append("references to lost objects cut: \(cutReferences)") }
             if skippedChanges > 0 { lines.append("changes to lost objects skipped: \(skippedChanges)") }
             if repairedRelationships > 0 { lines.append("relationship entries repaired: \(repairedRelationships)") }
+            lines += notes
             if !preservedFiles.isEmpty { lines.append("damaged files kept as: \(preservedFiles.joined(separator: ", "))") }
             return lines.joined(separator: "\n")
         }

@@ -96,6 +96,10 @@ public final class ObjectGraph {
 
     /// Makes an empty graph.
     ///
+    /// A process holds at most 1,048,575 graphs at once; making one more stops the program
+    /// with that message (each graph's tag is part of every ``ObjectID``). A graph's tag is
+    /// reused once the graph is released.
+    ///
     /// - Complexity: O(1) amortized.
     public convenience init() {
         self.init(identifier: UUID())

@@ -63,7 +63,7 @@ extension ObjectID {
     internal static func registerGraph(identifier: UUID) -> UInt64 {
         let tag = graphRegistry.withLock { $0.register(identifier, limit: 1 << graphBits) }
         guard let tag else {
-            fatalError("ObjectGraph(): 1,048,575 object graphs are alive in this process, the most it can hold at once")
+            requirementFailure("ObjectGraph(): 1,048,575 object graphs are alive in this process, the most it can hold at once")
         }
         return tag
     }
