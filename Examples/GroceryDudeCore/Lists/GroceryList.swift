@@ -61,7 +61,7 @@ public final class GroceryList {
         kind: ListKind, predicate: FormatPredicate?, schema: GraphPredicateSchema
     ) -> FetchRequest<Item> {
         let fetchPredicate = predicate.map { predicate in
-            let bound: BoundFormatPredicate<GraphObject>
+            let bound: BoundFormatPredicate<Item>
             do {
                 bound = try predicate.bind(to: schema.entity(for: Item.self))
             } catch {

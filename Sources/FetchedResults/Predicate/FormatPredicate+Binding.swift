@@ -18,7 +18,8 @@ extension FormatPredicate {
         to entity: PredicateEntity<Object>, variables: [String: PredicateValue] = [:]
     ) throws(PredicateSyntaxError) -> BoundFormatPredicate<Object> {
         let binder = PredicateBinder(format: format, variables: variables)
-        return BoundFormatPredicate(predicate: self, root: try binder.bind(root, entity))
+        return BoundFormatPredicate(
+            predicate: self, variables: variables, entityName: entity.name, root: try binder.bind(root, entity))
     }
 
     /// Parses a format string and binds it in one step.
@@ -29,6 +30,7 @@ extension FormatPredicate {
     ///   - arguments: One value per `%@`, `%K`, `%d` or `%f`, in order.
     /// - Returns: The executable predicate.
     /// - Throws: ``PredicateSyntaxError`` from parsing or binding.
+    /// - Complexity: O(n) in the length of `format`, plus compiling `MATCHES` patterns.
     public static func bind<Object: AnyObject>(
         _ format: String, to entity: PredicateEntity<Object>, _ arguments: PredicateValue...
     ) throws(PredicateSyntaxError) -> BoundFormatPredicate<Object> {
@@ -240,6 +242,10 @@ struct PredicateBinder {
         _ components: [String], _ index: Int, _ offset: Int, _ entity: AnyPredicateEntity
     ) -> PredicateSyntaxError {
         let position = offset + components[..<index].reduce(0) { $0 + $1.utf8.count + 1 }
+        if let type = entity.unsupportedAttributeType(named: components[index]) {
+            return failure(.unsupported, at: position, token: components[index],
+                expected: "an attribute of type String, Int, Double, Bool or Date (\(entity.name).\(components[index]) is \(type))")
+        }
         let names = entity.propertyNames
         let known = names.isEmpty ? "none" : names.joined(separator: ", ")
         return failure(.unknownKey, at: position, token: components[index],

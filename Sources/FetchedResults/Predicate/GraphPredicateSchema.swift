@@ -4,6 +4,11 @@ import ObjectGraph
 /// Format-predicate entities for `GraphObject` classes, built once from their
 /// `EntityDescription`s, with folded text kept per object ID and refreshed at commit.
 ///
+/// Most code needs no schema of its own: ``FormatPredicate/bind(to:variables:)-(Object.Type,_)``
+/// and ``FetchRequest/init(_:format:_:sortedBy:sectionKey:fetchLimit:fetchOffset:)`` derive
+/// one from the entity. Build one by hand to share it (and its foldings) between many
+/// predicates, or to control when foldings are refreshed:
+///
 /// ```swift
 /// let schema = GraphPredicateSchema(Item.self, Location.self)
 /// let observation = schema.maintainFoldedText(in: graph)   // refold written names at commit
@@ -27,15 +32,27 @@ import ObjectGraph
 public final class GraphPredicateSchema {
     /// The entities, by entity name.
     public let entities: [String: PredicateEntity<GraphObject>]
-    /// The folded-text stores of string attributes, by entity name.
-    private let foldedAttributes: [String: [GraphFoldedAttribute]]
+    /// The folded-text stores of string attributes.
+    private let folding: GraphFoldedTextStores
 
     /// Builds entities for the classes predicates may reach.
     ///
     /// - Parameter types: The classes whose objects predicates test. The classes their
     ///   relationships reach, directly or not, are included too.
     /// - Complexity: O(p) for p properties in all: one prototype per class.
-    public init(_ types: [GraphObject.Type]) {
+    public convenience init(_ types: [GraphObject.Type]) {
+        self.init(types, maintainsFoldedTextOnFirstUse: false)
+    }
+
+    /// Builds entities for the classes predicates may reach.
+    ///
+    /// - Parameters:
+    ///   - types: The classes whose objects predicates test, and through their
+    ///     relationships, the classes they reach.
+    ///   - maintainsFoldedTextOnFirstUse: Whether the first folding of an object in a graph
+    ///     starts maintaining the foldings with that graph's commits, for as long as a
+    ///     predicate bound to the schema lives (the schemas derived for one predicate do).
+    init(_ types: [GraphObject.Type], maintainsFoldedTextOnFirstUse: Bool) {
         // Every class a relationship reaches, so that no predicate path leads outside.
         var types = types
         var names: Set<String> = []
@@ -54,7 +71,9 @@ public final class GraphPredicateSchema {
         // Relationships name their targets and entities share one table of properties, so
         // entities that point at each other form no reference cycle (see PredicateEntityGroup).
         var properties: [String: [String: ErasedProperty]] = [:]
-        var folded: [String: [GraphFoldedAttribute]] = [:]
+        var unsupported: [String: [String: String]] = [:]
+        let folding = GraphFoldedTextStores()
+        let maintenance = maintainsFoldedTextOnFirstUse ? folding : nil
         for type in types {
             let description = type.entity
             let prototype = type.init()
@@ -84,25 +103,36 @@ public final class GraphPredicateSchema {
                     }
                     continue
                 }
-                guard let (kind, isOptional, read) = Self.attribute(named: name, of: prototype) else { continue }
+                guard let (kind, isOptional, read) = Self.attribute(named: name, of: prototype) else {
+                    unsupported[description.name, default: [:]][name] = String(describing: description.valueType(of: property.index))
+                    continue
+                }
                 var attribute = ErasedAttribute(
                     kind: kind, isOptional: isOptional, read: read, caches: kind == .string ? FoldedTextCaches() : nil)
                 if kind == .string {
                     let store = GraphFoldedAttribute(name: name, index: property.index)
-                    folded[description.name, default: []].append(store)
-                    attribute.foldedRead = { object, value, options in
-                        store.folded(unsafeDowncast(object, to: GraphObject.self).objectID, value, options: options)
+                    folding.append(store, entityName: description.name)
+                    if let maintenance {
+                        attribute.foldedRead = { object, value, options in
+                            let object = unsafeDowncast(object, to: GraphObject.self)
+                            maintenance.maintain(with: object)
+                            return store.folded(object.objectID, value, options: options)
+                        }
+                    } else {
+                        attribute.foldedRead = { object, value, options in
+                            store.folded(unsafeDowncast(object, to: GraphObject.self).objectID, value, options: options)
+                        }
                     }
                 }
                 register(name, .attribute(attribute))
             }
             properties[description.name] = entityProperties
         }
-        let group = PredicateEntityGroup(properties: properties)
+        let group = PredicateEntityGroup(properties: properties, unsupportedAttributes: unsupported)
         var entities: [String: PredicateEntity<GraphObject>] = [:]
         for name in names { entities[name] = PredicateEntity<GraphObject>(name, group: group) }
         self.entities = entities
-        self.foldedAttributes = folded
+        self.folding = folding
     }
 
     /// Builds entities for the classes predicates may reach.
@@ -119,15 +149,29 @@ public final class GraphPredicateSchema {
         return types.filter { seen.insert(ObjectIdentifier($0)).inserted }
     }
 
-    /// The entity of a class.
+    /// The entity of a class, typed for its objects.
     ///
-    /// - Parameter type: One of the schema's classes (`precondition`).
+    /// A predicate bound to it is a `BoundFormatPredicate<Item>` for `entity(for: Item.self)`,
+    /// which ``FetchRequest`` takes as its predicate. Where the context asks for
+    /// `PredicateEntity<GraphObject>`, that is what it returns.
+    ///
+    /// - Parameter type: One of the schema's classes (`precondition`; see
+    ///   ``FormatPredicate/bind(to:as:variables:)`` for a binding that throws instead).
     /// - Returns: Its entity, to bind predicates to.
-    public func entity(for type: GraphObject.Type) -> PredicateEntity<GraphObject> {
-        guard let entity = entities[type.entity.name] else {
+    public func entity<Object: GraphObject>(for type: Object.Type) -> PredicateEntity<Object> {
+        guard let entity = entityIfPresent(for: type) else {
             requirementFailure("GraphPredicateSchema: \(type.entity.name) is not among the schema's types")
         }
         return entity
+    }
+
+    /// The entity of a class, or `nil` when the class is not among the schema's.
+    func entityIfPresent<Object: GraphObject>(for type: Object.Type) -> PredicateEntity<Object>? {
+        guard let entity = entities[type.entity.name] else { return nil }
+        if let typed = entity as? PredicateEntity<Object> { return typed }
+        guard let group = entity.group else { requirementFailure("internal inconsistency: a schema entity without a group") }
+        // A new handle on the same shared properties and caches.
+        return PredicateEntity<Object>(entity.name, group: group)
     }
 
     /// Keeps the folded text current with a graph's commits: written string attributes
@@ -137,35 +181,21 @@ public final class GraphPredicateSchema {
     /// - Returns: The observation; maintenance stops when it is cancelled or released.
     /// - Complexity: O(k) per commit of k changes, plus folding the written strings.
     public func maintainFoldedText(in graph: ObjectGraph) -> GraphObservation {
-        graph.addObserver { [weak self, weak graph] changes in
-            guard let self, let graph else { return }
-            self.apply(changes, in: graph)
-        }
-    }
-
-    /// Refolds written attributes and forgets deleted objects.
-    func apply(_ changes: GraphChanges, in graph: ObjectGraph) {
-        for id in changes.deleted {
-            for store in foldedAttributes[id.entityName] ?? [] { store.remove(id) }
-        }
-        for (id, changed) in changes.updated {
-            guard let stores = foldedAttributes[id.entityName] else { continue }
-            for store in stores where changed.contains(store.index) {
-                store.refresh(id) { graph.object(with: id)?.value(forKey: store.name) as? String }
-            }
-        }
+        folding.observe(graph)
     }
 
     /// Forgets every folding (they are rebuilt by the next comparisons).
+    ///
+    /// - Complexity: O(n) in the number of foldings held.
     public func removeAllFoldedText() {
-        for stores in foldedAttributes.values {
-            for store in stores { store.removeAll() }
-        }
+        folding.removeAll()
     }
 
     /// The number of foldings held, over all attributes and options.
+    ///
+    /// - Complexity: O(n) in the number of objects with foldings.
     public var foldedTextCount: Int {
-        foldedAttributes.values.reduce(0) { $0 + $1.reduce(0) { $0 + $1.count } }
+        folding.count
     }
 
     /// The kind, optionality and erased read of an attribute, from its prototype value.
@@ -203,6 +233,72 @@ public final class GraphPredicateSchema {
 
 @available(*, unavailable)
 extension GraphPredicateSchema: Sendable {}
+
+/// The folded-text stores of a schema's string attributes, and what keeps them current.
+///
+/// Held by the schema and, for a schema derived for one predicate, by the predicate's read
+/// closures: it refers to no entity and no schema, so it makes no reference cycle.
+final class GraphFoldedTextStores {
+    /// The stores by entity name.
+    private(set) var stores: [String: [GraphFoldedAttribute]] = [:]
+    /// The graph whose commits the stores follow since a first folding, when they follow one
+    /// that way (``maintain(with:)``).
+    private weak var maintainedGraph: ObjectGraph?
+    private var maintenance: GraphObservation?
+
+    func append(_ store: GraphFoldedAttribute, entityName: String) {
+        stores[entityName, default: []].append(store)
+    }
+
+    /// Starts following the commits of `object`'s graph, unless a live graph is followed
+    /// already (objects of a second graph are still folded correctly: foldings are checked
+    /// against the current value; only their removal at deletion waits).
+    @inline(__always)
+    func maintain(with object: GraphObject) {
+        guard maintainedGraph == nil else { return }
+        startMaintaining(with: object)
+    }
+
+    private func startMaintaining(with object: GraphObject) {
+        guard let graph = object.graph else { return }
+        maintainedGraph = graph
+        maintenance = observe(graph)
+    }
+
+    /// Refolds written attributes and forgets deleted objects at each commit of `graph`.
+    func observe(_ graph: ObjectGraph) -> GraphObservation {
+        graph.addObserver { [weak self, weak graph] changes in
+            guard let self, let graph else { return }
+            self.apply(changes, in: graph)
+        }
+    }
+
+    /// Refolds written attributes and forgets deleted objects.
+    func apply(_ changes: GraphChanges, in graph: ObjectGraph) {
+        for id in changes.deleted {
+            for store in stores[id.entityName] ?? [] { store.remove(id) }
+        }
+        for (id, changed) in changes.updated {
+            guard let stores = stores[id.entityName] else { continue }
+            for store in stores where changed.contains(store.index) {
+                store.refresh(id) { graph.object(with: id)?.value(forKey: store.name) as? String }
+            }
+        }
+    }
+
+    func removeAll() {
+        for stores in stores.values {
+            for store in stores { store.removeAll() }
+        }
+    }
+
+    var count: Int {
+        stores.values.reduce(0) { $0 + $1.reduce(0) { $0 + $1.count } }
+    }
+}
+
+@available(*, unavailable)
+extension GraphFoldedTextStores: Sendable {}
 
 /// The foldings of one string attribute of one entity, by object ID and options.
 final class GraphFoldedAttribute {

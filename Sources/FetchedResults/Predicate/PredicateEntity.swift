@@ -59,7 +59,15 @@ public class AnyPredicateEntity {
     }
 
     /// The names of the attributes and relationships, sorted.
+    ///
+    /// - Complexity: O(p log p) for p properties.
     public var propertyNames: [String] { properties.keys.sorted() }
+
+    /// The value type of an attribute the entity has but predicates cannot compare (a type
+    /// other than `String`, `Int`, `Double`, `Bool` and `Date`), for error messages.
+    func unsupportedAttributeType(named name: String) -> String? {
+        group?.unsupportedAttributes[self.name]?[name]
+    }
 
     /// The kind of the named attribute, or `nil` when it is not an attribute.
     ///
@@ -355,9 +363,13 @@ enum EntityReference {
 /// made from the group when a key path crosses it.
 final class PredicateEntityGroup {
     let properties: [String: [String: ErasedProperty]]
+    /// The attributes predicates cannot compare, by entity name: their names and value types
+    /// (for error messages).
+    let unsupportedAttributes: [String: [String: String]]
 
-    init(properties: [String: [String: ErasedProperty]]) {
+    init(properties: [String: [String: ErasedProperty]], unsupportedAttributes: [String: [String: String]] = [:]) {
         self.properties = properties
+        self.unsupportedAttributes = unsupportedAttributes
     }
 
     /// An entity of the group (a new handle sharing the group's properties and caches).

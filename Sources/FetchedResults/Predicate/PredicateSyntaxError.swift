@@ -30,8 +30,12 @@ public struct PredicateSyntaxError: Error, Hashable, Sendable, CustomStringConve
         case unboundVariable
         /// A `MATCHES` pattern is not a valid regular expression.
         case invalidRegularExpression
-        /// The construct is valid NSPredicate syntax this implementation does not evaluate.
+        /// The construct is valid NSPredicate syntax this implementation does not evaluate,
+        /// or the key names an attribute of a type predicates cannot compare.
         case unsupported
+        /// The class a predicate is bound to is not among the schema's (the offset is 0 and
+        /// the token the entity's name).
+        case unknownEntity
     }
 
     /// What went wrong.
@@ -82,6 +86,7 @@ public struct PredicateSyntaxError: Error, Hashable, Sendable, CustomStringConve
         case .unboundVariable: "unbound variable"
         case .invalidRegularExpression: "invalid regular expression"
         case .unsupported: "unsupported construct"
+        case .unknownEntity: "unknown entity"
         }
     }
 }

@@ -97,6 +97,84 @@ struct FetchRequestPredicateTests {
         #expect(names(controller) == ["Crème"])
     }
 
+    @Test func boundFormatPredicatePlugsIntoARequest() throws {
+        let (graph, _, _, _) = try makeGraph()
+        let schema = GraphPredicateSchema(Item.self)
+        let requests = [
+            FetchRequest(Item.self, predicate: try FormatPredicate("name BEGINSWITH[c] %@", "b").bind(to: Item.self), sortedBy: [SortKey(\.name)]),
+            FetchRequest(Item.self, predicate: try FormatPredicate("name BEGINSWITH[c] %@", "b").bind(to: schema), sortedBy: [SortKey(\.name)]),
+            FetchRequest(
+                Item.self, predicate: try FormatPredicate("name BEGINSWITH[c] %@", "b").bind(to: schema.entity(for: Item.self)),
+                sortedBy: [SortKey(\.name)]),
+            FetchRequest(Item.self, predicate: try FormatPredicate.bind("name BEGINSWITH[c] %@", to: Item.self, "b"), sortedBy: [SortKey(\.name)]),
+        ]
+        for request in requests {
+            let controller = ResultsController(graph: graph, request: request)
+            controller.performFetch()
+            #expect(names(controller) == ["bread"])
+        }
+    }
+
+    @Test func formatRequestDerivesItsSchemaAndFollowsRelationships() throws {
+        let (graph, _, pantry, items) = try makeGraph()
+        let request = try FetchRequest(
+            Item.self, format: "quantity >= %d AND location.name ==[c] %@", 1, "pantry", sortedBy: [SortKey(\.name)])
+        let controller = ResultsController(graph: graph, request: request)
+        controller.performFetch()
+        #expect(names(controller) == ["bread", "jam"])
+        pantry.name = "Shed"
+        items[0].location = nil
+        _ = try graph.commit()
+        #expect(names(controller).isEmpty)
+        pantry.name = "PANTRY"
+        _ = try graph.commit()
+        #expect(names(controller) == ["bread", "jam"])
+
+        let folded = try FetchPredicate<Item>(format: "name CONTAINS[cd] %@", "CREME")
+        let search = ResultsController(graph: graph, request: FetchRequest(Item.self, predicate: folded, fetchLimit: 5))
+        search.performFetch()
+        #expect(names(search) == ["Crème"])
+    }
+
+    @Test func derivedBindingErrorsPointIntoTheFormat() {
+        let cases: [(String, PredicateSyntaxError.Kind, Int, String)] = [
+            ("quantity > 1 AND colour == 'red'", .unknownKey, 17, "colour"),
+            ("location.colour == 'red'", .unknownKey, 9, "colour"),
+            ("location.items.@count > 'x'", .typeMismatch, 24, "\"x\""),
+            ("name CONTAINS", .syntax, 13, ""),
+        ]
+        for (format, kind, offset, token) in cases {
+            do {
+                _ = try FetchRequest(Item.self, format: format, sortedBy: [SortKey(\.name)])
+                Issue.record("\(format) must throw")
+            } catch {
+                #expect(error.kind == kind, "\(format)")
+                #expect(error.offset == offset, "\(format): \(error)")
+                #expect(error.token == token, "\(format): \(error)")
+            }
+        }
+        do {
+            _ = try FetchPredicate<Item>(format: "location.colour == 'red'")
+            Issue.record("an unknown key must throw")
+        } catch {
+            #expect(error.expected.contains("a property of Location"), "\(error)")
+        }
+    }
+
+    @Test func aSchemaWithoutTheClassThrowsInsteadOfTrapping() {
+        let unrelated = GraphPredicateSchema(PredicateProduct.self)
+        do {
+            _ = try FetchRequest(Item.self, format: "quantity > 1", schema: unrelated)
+            Issue.record("binding to a schema without Item must throw")
+        } catch {
+            #expect(error.kind == .unknownEntity)
+            #expect(error.token == Item.entity.name)
+            #expect(error.description.contains("unknown entity"))
+        }
+        #expect(throws: PredicateSyntaxError.self) { try FetchPredicate<Item>(format: "quantity > 1", schema: unrelated) }
+        #expect(throws: PredicateSyntaxError.self) { try FormatPredicate("quantity > 1").bind(to: unrelated, as: Item.self) }
+    }
+
     @Test func malformedFormatThrowsATypedError() throws {
         let schema = GraphPredicateSchema(Item.self, Location.self)
         #expect(throws: PredicateSyntaxError.self) { try FetchPredicate<Item>(format: "name CONTAINS", schema: schema) }

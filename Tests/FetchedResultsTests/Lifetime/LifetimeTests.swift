@@ -36,8 +36,8 @@ import Testing
             #expect(graph.objects(of: Item.self).filter(bound.evaluate).count == 4)
             #expect(made.foldedTextCount > 0)
             schema = made
-            item = made.entity(for: Item.self)
-            location = made.entity(for: Location.self)
+            item = made.entities[Item.entity.name]
+            location = made.entities[Location.entity.name]
             observation.cancel()
         }()
         #expect(schema == nil, "GraphPredicateSchema leaked")
@@ -49,7 +49,7 @@ import Testing
     @Test func entityOutlivesItsSchema() throws {
         let graph = try Self.makeGraph()
         weak var schema: GraphPredicateSchema?
-        let entity: PredicateEntity<GraphObject> = {
+        let entity: PredicateEntity<Item> = {
             let made = GraphPredicateSchema(Item.self, Location.self)
             schema = made
             return made.entity(for: Item.self)
