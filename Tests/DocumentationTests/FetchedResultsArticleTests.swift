@@ -321,6 +321,19 @@ extension FetchedResultsArticles {
     @MainActor
     @Suite("Article: Format predicates")
     struct FormatPredicatesArticleTests {
+        // "Fetch with a format"
+        @Test func fetchWithAFormat() throws {
+            let (graph, _, _) = try makeGraph()
+            let request = try FetchRequest(
+                Item.self,
+                format: "listed == YES AND quantity > %d", 1,
+                sortedBy: [SortKey(\.name)]
+            )
+            let controller = ResultsController(graph: graph, request: request)
+            controller.performFetch()
+            #expect(controller.fetchedObjects.map(\.name) == ["Eggs", "Rice"])
+        }
+
         // "Parse and bind"
         @Test func parseAndBind() throws {
             let graph = ObjectGraph()
@@ -331,25 +344,30 @@ extension FetchedResultsArticles {
             item.location = fridge
             try graph.commit()
 
-            let schema = GraphPredicateSchema(Item.self, Location.self)
             let predicate = try FormatPredicate("name CONTAINS[cd] %@ AND location.name == %@", "cafe", "Fridge")
-                .bind(to: schema.entity(for: Item.self))
+                .bind(to: Item.self)
             #expect(predicate.evaluate(item))   // true for "Café au lait" in the fridge
-        }
-
-        // "Fetch with a format"
-        @Test func fetchWithAFormat() throws {
-            let (graph, _, _) = try makeGraph()
-            let schema = GraphPredicateSchema(Item.self, Location.self)
-            let request = try FetchRequest(
-                Item.self,
-                format: "listed == YES AND quantity > %d", 1,
-                schema: schema,
-                sortedBy: [SortKey(\.name)]
-            )
+            let request = FetchRequest(Item.self, predicate: predicate, sortedBy: [SortKey(\.name)])
+            #expect(predicate.description == #"name CONTAINS[cd] "cafe" AND location.name == "Fridge""#)
             let controller = ResultsController(graph: graph, request: request)
             controller.performFetch()
-            #expect(controller.fetchedObjects.map(\.name) == ["Eggs", "Rice"])
+            #expect(controller.fetchedObjects == [item])
+        }
+
+        // "Share a schema"
+        @Test func shareASchema() throws {
+            let (graph, _, _) = try makeGraph()
+            let schema = GraphPredicateSchema(Item.self)            // Location comes with Item.location
+            let observation = schema.maintainFoldedText(in: graph)
+            let milk = FetchRequest(Item.self, predicate: try FormatPredicate("name CONTAINS[cd] %@", "milk").bind(to: schema))
+            let eggs = try FetchRequest(Item.self, format: "name CONTAINS[cd] %@", "eggs", schema: schema)
+            for (request, name) in [(milk, "Milk"), (eggs, "Eggs")] {
+                let controller = ResultsController(graph: graph, request: request)
+                controller.performFetch()
+                #expect(controller.fetchedObjects.map(\.name) == [name])
+            }
+            #expect(schema.foldedTextCount > 0)
+            observation.cancel()
         }
 
         // "Errors say where"
@@ -361,6 +379,18 @@ extension FetchedResultsArticles {
                 message = error.localizedDescription
             }
             #expect(message.hasPrefix("syntax error at offset 18: found AND, expected "))
+        }
+
+        // "Errors say where": binding errors.
+        @Test func bindingErrorsSayWhere() {
+            do {
+                _ = try FetchRequest(Item.self, format: "quantity > 1 AND location.colour == 'red'")
+                Issue.record("an unknown key must throw")
+            } catch {
+                #expect(error.offset == 26)   // 26, the offset of "colour"
+                #expect("\(error)".hasPrefix(
+                    "unknown key at offset 26: found colour, expected a property of Location (items, name)"))
+            }
         }
 
         // "The syntax": a description parses back.

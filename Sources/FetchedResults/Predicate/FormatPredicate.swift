@@ -2,8 +2,9 @@
 ///
 /// ```swift
 /// let search = try FormatPredicate("name CONTAINS[cd] %@ AND quantity > 0", "milk")
-/// let matches = try search.bind(to: itemEntity)      // checks keys and types once
+/// let matches = try search.bind(to: Item.self)       // checks keys and types once
 /// let listed = items.filter(matches.evaluate)
+/// let request = FetchRequest(Item.self, predicate: matches, sortedBy: [SortKey(\.name)])
 /// ```
 ///
 /// The grammar: comparisons `=`, `==`, `!=`, `<>`, `<`, `<=`, `=<`, `>`, `>=`, `=>`,
@@ -20,11 +21,15 @@
 /// number), and `$NAME` variables. Keywords are case-insensitive; `#name` uses a keyword as
 /// a key.
 ///
-/// Parsing checks only the grammar; ``bind(to:variables:)`` checks keys and types against an
-/// entity and returns the executable ``BoundFormatPredicate``. A `MATCHES` pattern that does
-/// not compile is an error when it is written in the format, and matches nothing when it
-/// comes from a `$VARIABLE`; a match that needs more than about a million regular-expression
-/// steps (plus 10 000 per thousand characters of text) is abandoned and counts as no match.
+/// Parsing checks only the grammar; binding checks keys and types against an entity and
+/// returns the executable ``BoundFormatPredicate``: bind to a `GraphObject` class with
+/// ``bind(to:variables:)-(Object.Type,_)`` (what it may read comes from the class's entity
+/// description), to a ``GraphPredicateSchema`` with ``bind(to:as:variables:)``, or to an entity
+/// declared by hand with ``bind(to:variables:)-(PredicateEntity<Object>,_)``. A `MATCHES`
+/// pattern that does not compile is an error when it is written in the format, and matches
+/// nothing when it comes from a `$VARIABLE`; a match that needs more than about a million
+/// regular-expression steps (plus 10 000 per thousand characters of text) is abandoned and
+/// counts as no match.
 public struct FormatPredicate: Hashable, Sendable, CustomStringConvertible {
     /// The format string as given.
     public let format: String

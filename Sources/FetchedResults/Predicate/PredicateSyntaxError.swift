@@ -2,8 +2,8 @@
 /// was expected.
 ///
 /// Thrown by ``FormatPredicate/init(_:_:)`` for malformed strings and by
-/// ``FormatPredicate/bind(to:variables:)`` for unknown keys, type mismatches, unbound
-/// variables and invalid regular expressions. Its ``description`` shows the format string
+/// ``FormatPredicate/bind(to:variables:)-(PredicateEntity<Object>,_)`` and the other bindings
+/// for unknown keys, type mismatches, unbound variables and invalid regular expressions. Its ``description`` shows the format string
 /// with a caret under the offending token:
 ///
 /// ```
