@@ -17,6 +17,7 @@ public struct FetchPredicate<Object: GraphObject> {
     /// - Parameter isIncluded: Returns whether the object belongs to the results. It must be
     ///   deterministic: it may read the object and the objects it reaches, nothing else that
     ///   changes.
+    /// - Complexity: O(1).
     public init(_ isIncluded: @escaping (Object) -> Bool) {
         self.isIncluded = isIncluded
     }
@@ -25,6 +26,7 @@ public struct FetchPredicate<Object: GraphObject> {
     ///
     /// - Parameter object: The object to test.
     /// - Returns: `true` when the object belongs to the results.
+    /// - Complexity: The cost of the predicate: each closure it combines runs at most once.
     public func evaluate(_ object: Object) -> Bool {
         isIncluded(object)
     }
@@ -38,6 +40,7 @@ public struct FetchPredicate<Object: GraphObject> {
     ///   - keyPath: The value to compare.
     ///   - value: The value it must equal.
     /// - Returns: The predicate.
+    /// - Complexity: O(1).
     public static func equal<Value: Equatable>(_ keyPath: KeyPath<Object, Value>, _ value: Value) -> FetchPredicate {
         FetchPredicate { $0[keyPath: keyPath] == value }
     }
@@ -48,6 +51,7 @@ public struct FetchPredicate<Object: GraphObject> {
     ///   - keyPath: The value to compare.
     ///   - value: The value it must differ from.
     /// - Returns: The predicate.
+    /// - Complexity: O(1).
     public static func notEqual<Value: Equatable>(_ keyPath: KeyPath<Object, Value>, _ value: Value) -> FetchPredicate {
         FetchPredicate { $0[keyPath: keyPath] != value }
     }
@@ -58,6 +62,7 @@ public struct FetchPredicate<Object: GraphObject> {
     ///   - keyPath: The value to compare.
     ///   - value: The bound, excluded.
     /// - Returns: The predicate.
+    /// - Complexity: O(1).
     public static func less<Value: Comparable>(_ keyPath: KeyPath<Object, Value>, _ value: Value) -> FetchPredicate {
         FetchPredicate { $0[keyPath: keyPath] < value }
     }
@@ -68,6 +73,7 @@ public struct FetchPredicate<Object: GraphObject> {
     ///   - keyPath: The value to compare.
     ///   - value: The bound, included.
     /// - Returns: The predicate.
+    /// - Complexity: O(1).
     public static func lessOrEqual<Value: Comparable>(_ keyPath: KeyPath<Object, Value>, _ value: Value) -> FetchPredicate {
         FetchPredicate { $0[keyPath: keyPath] <= value }
     }
@@ -78,6 +84,7 @@ public struct FetchPredicate<Object: GraphObject> {
     ///   - keyPath: The value to compare.
     ///   - value: The bound, excluded.
     /// - Returns: The predicate.
+    /// - Complexity: O(1).
     public static func greater<Value: Comparable>(_ keyPath: KeyPath<Object, Value>, _ value: Value) -> FetchPredicate {
         FetchPredicate { $0[keyPath: keyPath] > value }
     }
@@ -88,6 +95,7 @@ public struct FetchPredicate<Object: GraphObject> {
     ///   - keyPath: The value to compare.
     ///   - value: The bound, included.
     /// - Returns: The predicate.
+    /// - Complexity: O(1).
     public static func greaterOrEqual<Value: Comparable>(_ keyPath: KeyPath<Object, Value>, _ value: Value) -> FetchPredicate {
         FetchPredicate { $0[keyPath: keyPath] >= value }
     }
@@ -98,6 +106,7 @@ public struct FetchPredicate<Object: GraphObject> {
     ///   - keyPath: The value to look up.
     ///   - values: The accepted values.
     /// - Returns: The predicate.
+    /// - Complexity: O(1).
     public static func isIn<Value: Hashable>(_ keyPath: KeyPath<Object, Value>, _ values: Set<Value>) -> FetchPredicate {
         FetchPredicate { values.contains($0[keyPath: keyPath]) }
     }
@@ -110,6 +119,8 @@ public struct FetchPredicate<Object: GraphObject> {
     ///   - text: The text to find; an empty text matches every object.
     ///   - comparison: How characters compare.
     /// - Returns: The predicate.
+    /// - Complexity: O(m) in the length of `text`, folded once here; evaluating folds the
+    ///   object's string, O(n) in its length.
     public static func contains(
         _ keyPath: KeyPath<Object, String>, _ text: String, _ comparison: StringComparison = .caseDiacriticInsensitive
     ) -> FetchPredicate {
@@ -126,6 +137,8 @@ public struct FetchPredicate<Object: GraphObject> {
     ///   - prefix: The prefix.
     ///   - comparison: How characters compare.
     /// - Returns: The predicate.
+    /// - Complexity: O(m) in the length of `prefix`, folded once here; evaluating folds the
+    ///   object's string, O(n) in its length.
     public static func beginsWith(
         _ keyPath: KeyPath<Object, String>, _ prefix: String, _ comparison: StringComparison = .caseDiacriticInsensitive
     ) -> FetchPredicate {
@@ -135,16 +148,22 @@ public struct FetchPredicate<Object: GraphObject> {
     }
 
     /// Objects that satisfy both predicates; `rhs` is evaluated only when `lhs` holds.
+    ///
+    /// - Complexity: O(1); evaluating costs what the operands cost.
     public static func && (lhs: FetchPredicate, rhs: FetchPredicate) -> FetchPredicate {
         FetchPredicate { lhs.isIncluded($0) && rhs.isIncluded($0) }
     }
 
     /// Objects that satisfy either predicate; `rhs` is evaluated only when `lhs` fails.
+    ///
+    /// - Complexity: O(1); evaluating costs what the operands cost.
     public static func || (lhs: FetchPredicate, rhs: FetchPredicate) -> FetchPredicate {
         FetchPredicate { lhs.isIncluded($0) || rhs.isIncluded($0) }
     }
 
     /// Objects that do not satisfy the predicate.
+    ///
+    /// - Complexity: O(1); evaluating costs what the operand costs.
     public static prefix func ! (predicate: FetchPredicate) -> FetchPredicate {
         FetchPredicate { !predicate.isIncluded($0) }
     }

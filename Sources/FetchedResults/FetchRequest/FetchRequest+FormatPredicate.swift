@@ -12,6 +12,7 @@ extension FetchPredicate {
     /// `GraphObject.value(forKey:)`), across relationships too, so its dependencies are exact.
     ///
     /// - Parameter predicate: A format predicate bound to the entity of `Object`.
+    /// - Complexity: O(1).
     public init(_ predicate: BoundFormatPredicate<Object>) {
         self.init { predicate.evaluate($0) }
     }
@@ -21,6 +22,7 @@ extension FetchPredicate {
     ///
     /// - Parameter predicate: A predicate bound to the entity of `Object` (a predicate bound
     ///   to another entity reads keys `Object` may not have, which read as `nil`).
+    /// - Complexity: O(1).
     public init(_ predicate: BoundFormatPredicate<GraphObject>) {
         self.init { predicate.evaluate($0) }
     }
@@ -80,6 +82,7 @@ extension FetchRequest {
     ///   - sectionKey: What rows are grouped by, or `nil`.
     ///   - fetchLimit: The most rows, or `nil`.
     ///   - fetchOffset: Leading rows skipped.
+    /// - Complexity: O(1).
     public init(
         _ entity: Object.Type = Object.self,
         predicate: BoundFormatPredicate<Object>,

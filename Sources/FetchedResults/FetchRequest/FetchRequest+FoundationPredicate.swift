@@ -14,6 +14,7 @@ extension FetchPredicate {
     ///   - predicate: The Foundation predicate.
     ///   - whenEvaluationFails: Whether an object is included when evaluating the predicate
     ///     throws (a force-unwrap of `nil`, a failed cast); by default it is excluded.
+    /// - Complexity: O(1).
     public init(_ predicate: Predicate<Object>, whenEvaluationFails: Bool = false) {
         self.init { object in
             do {
@@ -40,6 +41,7 @@ extension FetchRequest {
     ///   - sectionKey: What rows are grouped by, or `nil`.
     ///   - fetchLimit: The most rows, or `nil`.
     ///   - fetchOffset: Leading rows skipped.
+    /// - Complexity: O(1).
     public init(
         _ entity: Object.Type = Object.self,
         predicate: Predicate<Object>,

@@ -39,6 +39,7 @@ public struct FetchRequest<Object: GraphObject> {
     ///   - sectionKey: What rows are grouped by, or `nil`.
     ///   - fetchLimit: The most rows, or `nil`.
     ///   - fetchOffset: Leading rows skipped.
+    /// - Complexity: O(1).
     public init(
         _ entity: Object.Type = Object.self,
         predicate: FetchPredicate<Object>? = nil,

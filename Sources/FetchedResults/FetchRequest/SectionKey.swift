@@ -28,6 +28,7 @@ public struct SectionKey<Object: GraphObject> {
     ///   - ascending: Whether sections with smaller keys come first.
     ///   - title: Makes a section's name from its value. By default a string is its own name,
     ///     `nil` is the empty name and any other value is described with `String(describing:)`.
+    /// - Complexity: O(1).
     public init<Value: SortValueConvertible & Hashable>(
         _ keyPath: KeyPath<Object, Value>, ascending: Bool = true, title: ((Value) -> String)? = nil
     ) {
@@ -55,6 +56,7 @@ public struct SectionKey<Object: GraphObject> {
     ///
     /// The initializer is inlined into the caller, so the extraction is specialized for
     /// `Value` there (no generic dispatch per object).
+    /// - Complexity: O(1).
     @inlinable
     public init<Value: SortValueConvertible & Hashable>(
         name: String = "closure", ascending: Bool = true, title: ((Value) -> String)? = nil,
@@ -89,6 +91,7 @@ public struct SectionKey<Object: GraphObject> {
     ///   - keyPath: The value shared by the rows of a section.
     ///   - ascending: Whether sections with smaller keys come first.
     ///   - title: Makes a section's name from its value; by default `String(describing:)`.
+    /// - Complexity: O(1).
     public init<Value: Hashable & Comparable & Sendable>(
         comparable keyPath: KeyPath<Object, Value>, ascending: Bool = true, title: ((Value) -> String)? = nil
     ) {

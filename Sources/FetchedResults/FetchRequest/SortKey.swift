@@ -30,6 +30,7 @@ public struct SortKey<Object: GraphObject> {
     /// - Parameters:
     ///   - keyPath: The value to sort by; it may cross relationships (`\.location?.name`).
     ///   - ascending: Whether smaller values come first.
+    /// - Complexity: O(1).
     public init<Value: SortValueConvertible>(_ keyPath: KeyPath<Object, Value>, ascending: Bool = true) {
         self.init(name: "\(keyPath)", ascending: ascending) { $0[keyPath: keyPath].sortValue }
     }
@@ -41,6 +42,7 @@ public struct SortKey<Object: GraphObject> {
     ///   - keyPath: The string to sort by.
     ///   - ascending: Whether smaller values come first.
     ///   - comparison: How the strings compare.
+    /// - Complexity: O(1).
     public init(_ keyPath: KeyPath<Object, String>, ascending: Bool = true, comparison: StringComparison) {
         self.init(name: "\(keyPath)", ascending: ascending) { .string(comparison.fold($0[keyPath: keyPath])) }
     }
@@ -51,6 +53,7 @@ public struct SortKey<Object: GraphObject> {
     ///   - keyPath: The string to sort by.
     ///   - ascending: Whether smaller values come first.
     ///   - comparison: How the strings compare.
+    /// - Complexity: O(1).
     public init(_ keyPath: KeyPath<Object, String?>, ascending: Bool = true, comparison: StringComparison) {
         self.init(name: "\(keyPath)", ascending: ascending) { object in
             object[keyPath: keyPath].map { .string(comparison.fold($0)) } ?? .null
@@ -72,6 +75,7 @@ public struct SortKey<Object: GraphObject> {
     ///
     /// The initializer is inlined into the caller, so the extraction is specialized for
     /// `Value` there (no generic dispatch per object).
+    /// - Complexity: O(1).
     @inlinable
     public init<Value: SortValueConvertible>(
         name: String = "closure", ascending: Bool = true, _ value: @escaping (Object) -> Value
@@ -86,6 +90,7 @@ public struct SortKey<Object: GraphObject> {
     ///   - ascending: Whether smaller values come first.
     ///   - comparison: How the strings compare.
     ///   - value: Reads the string.
+    /// - Complexity: O(1).
     @inlinable
     public init(
         name: String = "closure", ascending: Bool = true, comparison: StringComparison, _ value: @escaping (Object) -> String
@@ -99,6 +104,7 @@ public struct SortKey<Object: GraphObject> {
     /// - Parameters:
     ///   - keyPath: The value to sort by.
     ///   - ascending: Whether smaller values come first.
+    /// - Complexity: O(1).
     public init<Value: Hashable & Comparable & Sendable>(comparable keyPath: KeyPath<Object, Value>, ascending: Bool = true) {
         self.init(name: "\(keyPath)", ascending: ascending) { .opaque(OpaqueSortValue($0[keyPath: keyPath])) }
     }
@@ -113,6 +119,7 @@ public struct SortKey<Object: GraphObject> {
     /// - Parameter descriptor: The descriptor; it must have a key path.
     /// - Throws: ``FetchError/unsupportedSortDescriptor(_:)`` when the descriptor has no key
     ///   path, or its value does not conform to ``SortValueConvertible``.
+    /// - Complexity: O(1).
     public init(_ descriptor: SortDescriptor<Object>) throws(FetchError) {
         guard let keyPath = descriptor.keyPath else {
             throw .unsupportedSortDescriptor("\(descriptor) has no key path to extract")
@@ -151,6 +158,7 @@ public struct SortKey<Object: GraphObject> {
     ///
     /// - Parameter keyPath: The value to sort by.
     /// - Returns: The sort key.
+    /// - Complexity: O(1).
     public static func ascending<Value: SortValueConvertible>(_ keyPath: KeyPath<Object, Value>) -> SortKey {
         SortKey(keyPath, ascending: true)
     }
@@ -159,6 +167,7 @@ public struct SortKey<Object: GraphObject> {
     ///
     /// - Parameter keyPath: The value to sort by.
     /// - Returns: The sort key.
+    /// - Complexity: O(1).
     public static func descending<Value: SortValueConvertible>(_ keyPath: KeyPath<Object, Value>) -> SortKey {
         SortKey(keyPath, ascending: false)
     }

@@ -63,6 +63,7 @@ public struct FormatPredicate: Hashable, Sendable, CustomStringConvertible {
     /// Creates a predicate from a tree (for building predicates in code).
     ///
     /// - Parameter root: The tree.
+    /// - Complexity: O(n) in the size of the tree (its format is written once).
     public init(_ root: Node) {
         self.root = root
         self.format = root.description
@@ -180,6 +181,7 @@ extension FormatPredicate {
         ///   - options: The text comparison options.
         ///   - rhs: The right operand.
         ///   - offset: The operator's UTF-8 offset in the format string.
+        /// - Complexity: O(1).
         public init(
             quantifier: Quantifier? = nil, _ lhs: Expression, _ op: Operator, options: TextComparisonOptions = [],
             _ rhs: Expression, offset: Int = 0

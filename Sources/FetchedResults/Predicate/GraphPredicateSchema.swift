@@ -139,6 +139,7 @@ public final class GraphPredicateSchema {
     ///
     /// - Parameter types: The classes whose objects predicates test; the classes their
     ///   relationships reach are included too.
+    /// - Complexity: O(p) for p properties in all: one prototype per class.
     public convenience init(_ types: GraphObject.Type...) {
         self.init(types)
     }
@@ -158,6 +159,7 @@ public final class GraphPredicateSchema {
     /// - Parameter type: One of the schema's classes (`precondition`; see
     ///   ``FormatPredicate/bind(to:as:variables:)`` for a binding that throws instead).
     /// - Returns: Its entity, to bind predicates to.
+    /// - Complexity: O(1).
     public func entity<Object: GraphObject>(for type: Object.Type) -> PredicateEntity<Object> {
         guard let entity = entityIfPresent(for: type) else {
             requirementFailure("GraphPredicateSchema: \(type.entity.name) is not among the schema's types")

@@ -73,6 +73,7 @@ public class AnyPredicateEntity {
     ///
     /// - Parameter name: The attribute's name.
     /// - Returns: The attribute's value kind and whether it is optional.
+    /// - Complexity: O(1).
     public func attributeKind(named name: String) -> (kind: PredicateAttributeKind, isOptional: Bool)? {
         if case .attribute(let attribute) = properties[name] { return (attribute.kind, attribute.isOptional) }
         return nil
@@ -115,6 +116,7 @@ public final class PredicateEntity<Object: AnyObject>: AnyPredicateEntity {
     /// Creates an entity with no properties.
     ///
     /// - Parameter name: The entity's name (in error messages).
+    /// - Complexity: O(1).
     public init(_ name: String) {
         super.init(name: name)
     }
@@ -139,6 +141,7 @@ public final class PredicateEntity<Object: AnyObject>: AnyPredicateEntity {
     ///   - read: Reads the attribute; called once per evaluation, so keep it a plain
     ///     property read.
     /// - Returns: This entity, for chaining.
+    /// - Complexity: O(1).
     @discardableResult
     public func attribute(_ name: String, _ read: @escaping (Object) -> String) -> Self {
         attribute(name, .string, optional: false, .string { read(unsafeDowncast($0, to: Object.self)) })
@@ -152,6 +155,7 @@ public final class PredicateEntity<Object: AnyObject>: AnyPredicateEntity {
     ///   - read: Reads the attribute.
     ///   - folding: Returns the object's slot for this attribute.
     /// - Returns: This entity, for chaining.
+    /// - Complexity: O(1).
     @discardableResult
     public func attribute(
         _ name: String, _ read: @escaping (Object) -> String, folding: @escaping (Object) -> FoldedTextSlot
@@ -179,6 +183,7 @@ public final class PredicateEntity<Object: AnyObject>: AnyPredicateEntity {
     ///   - folded: Reads the object's folding of the attribute's current value; it must be
     ///     refreshed whenever the attribute is written.
     /// - Returns: This entity, for chaining.
+    /// - Complexity: O(1).
     @discardableResult
     public func attribute(
         _ name: String, _ read: @escaping (Object) -> String, folded: @escaping (Object) -> FoldedText
@@ -197,6 +202,7 @@ public final class PredicateEntity<Object: AnyObject>: AnyPredicateEntity {
     ///   - read: Reads the attribute.
     ///   - folding: Returns the object's slot for this attribute.
     /// - Returns: This entity, for chaining.
+    /// - Complexity: O(1).
     @discardableResult
     public func attribute(
         _ name: String, _ read: @escaping (Object) -> String?, folding: @escaping (Object) -> FoldedTextSlot
@@ -213,6 +219,7 @@ public final class PredicateEntity<Object: AnyObject>: AnyPredicateEntity {
     ///   - name: The key in format strings.
     ///   - read: Reads the attribute.
     /// - Returns: This entity, for chaining.
+    /// - Complexity: O(1).
     @discardableResult
     public func attribute(_ name: String, _ read: @escaping (Object) -> String?) -> Self {
         attribute(name, .string, optional: true, .string { read(unsafeDowncast($0, to: Object.self)) })
@@ -224,6 +231,7 @@ public final class PredicateEntity<Object: AnyObject>: AnyPredicateEntity {
     ///   - name: The key in format strings.
     ///   - read: Reads the attribute.
     /// - Returns: This entity, for chaining.
+    /// - Complexity: O(1).
     @discardableResult
     public func attribute(_ name: String, _ read: @escaping (Object) -> Int) -> Self {
         attribute(name, .integer, optional: false, .integer { read(unsafeDowncast($0, to: Object.self)) })
@@ -235,6 +243,7 @@ public final class PredicateEntity<Object: AnyObject>: AnyPredicateEntity {
     ///   - name: The key in format strings.
     ///   - read: Reads the attribute.
     /// - Returns: This entity, for chaining.
+    /// - Complexity: O(1).
     @discardableResult
     public func attribute(_ name: String, _ read: @escaping (Object) -> Int?) -> Self {
         attribute(name, .integer, optional: true, .integer { read(unsafeDowncast($0, to: Object.self)) })
@@ -246,6 +255,7 @@ public final class PredicateEntity<Object: AnyObject>: AnyPredicateEntity {
     ///   - name: The key in format strings.
     ///   - read: Reads the attribute.
     /// - Returns: This entity, for chaining.
+    /// - Complexity: O(1).
     @discardableResult
     public func attribute(_ name: String, _ read: @escaping (Object) -> Double) -> Self {
         attribute(name, .double, optional: false, .double { read(unsafeDowncast($0, to: Object.self)) })
@@ -257,6 +267,7 @@ public final class PredicateEntity<Object: AnyObject>: AnyPredicateEntity {
     ///   - name: The key in format strings.
     ///   - read: Reads the attribute.
     /// - Returns: This entity, for chaining.
+    /// - Complexity: O(1).
     @discardableResult
     public func attribute(_ name: String, _ read: @escaping (Object) -> Double?) -> Self {
         attribute(name, .double, optional: true, .double { read(unsafeDowncast($0, to: Object.self)) })
@@ -268,6 +279,7 @@ public final class PredicateEntity<Object: AnyObject>: AnyPredicateEntity {
     ///   - name: The key in format strings.
     ///   - read: Reads the attribute.
     /// - Returns: This entity, for chaining.
+    /// - Complexity: O(1).
     @discardableResult
     public func attribute(_ name: String, _ read: @escaping (Object) -> Bool) -> Self {
         attribute(name, .bool, optional: false, .bool { read(unsafeDowncast($0, to: Object.self)) })
@@ -279,6 +291,7 @@ public final class PredicateEntity<Object: AnyObject>: AnyPredicateEntity {
     ///   - name: The key in format strings.
     ///   - read: Reads the attribute.
     /// - Returns: This entity, for chaining.
+    /// - Complexity: O(1).
     @discardableResult
     public func attribute(_ name: String, _ read: @escaping (Object) -> Bool?) -> Self {
         attribute(name, .bool, optional: true, .bool { read(unsafeDowncast($0, to: Object.self)) })
@@ -290,6 +303,7 @@ public final class PredicateEntity<Object: AnyObject>: AnyPredicateEntity {
     ///   - name: The key in format strings.
     ///   - read: Reads the attribute.
     /// - Returns: This entity, for chaining.
+    /// - Complexity: O(1).
     @discardableResult
     public func attribute(_ name: String, _ read: @escaping (Object) -> Date) -> Self {
         attribute(name, .date, optional: false, .date { read(unsafeDowncast($0, to: Object.self)) })
@@ -301,6 +315,7 @@ public final class PredicateEntity<Object: AnyObject>: AnyPredicateEntity {
     ///   - name: The key in format strings.
     ///   - read: Reads the attribute.
     /// - Returns: This entity, for chaining.
+    /// - Complexity: O(1).
     @discardableResult
     public func attribute(_ name: String, _ read: @escaping (Object) -> Date?) -> Self {
         attribute(name, .date, optional: true, .date { read(unsafeDowncast($0, to: Object.self)) })
@@ -313,6 +328,7 @@ public final class PredicateEntity<Object: AnyObject>: AnyPredicateEntity {
     ///   - target: The related objects' entity.
     ///   - read: Reads the related object.
     /// - Returns: This entity, for chaining.
+    /// - Complexity: O(1).
     @discardableResult
     public func toOne<Target: AnyObject>(
         _ name: String, _ target: PredicateEntity<Target>, _ read: @escaping (Object) -> Target?
@@ -328,6 +344,7 @@ public final class PredicateEntity<Object: AnyObject>: AnyPredicateEntity {
     ///   - target: The related objects' entity.
     ///   - read: Reads the related objects.
     /// - Returns: This entity, for chaining.
+    /// - Complexity: O(1).
     @discardableResult
     public func toMany<Target: AnyObject, Related: Collection<Target>>(
         _ name: String, _ target: PredicateEntity<Target>, _ read: @escaping (Object) -> Related

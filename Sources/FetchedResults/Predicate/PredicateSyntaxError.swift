@@ -58,6 +58,7 @@ public struct PredicateSyntaxError: Error, Hashable, Sendable, CustomStringConve
     ///   - offset: The UTF-8 offset of the offending token in `format`.
     ///   - token: The offending token; empty at the end of the input.
     ///   - expected: What would have been valid there.
+    /// - Complexity: O(1).
     public init(_ kind: Kind, format: String, offset: Int, token: String, expected: String) {
         self.kind = kind
         self.format = format

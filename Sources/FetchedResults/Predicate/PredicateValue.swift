@@ -66,15 +66,32 @@ extension PredicateValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, 
     ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral
 {
     /// `nil`.
+    ///
+    /// - Complexity: O(1).
     public init(nilLiteral: ()) { self = .null }
+
     /// A boolean.
+    ///
+    /// - Complexity: O(1).
     public init(booleanLiteral value: Bool) { self = .bool(value) }
+
     /// An integer.
+    ///
+    /// - Complexity: O(1).
     public init(integerLiteral value: Int) { self = .integer(value) }
+
     /// A floating-point number.
+    ///
+    /// - Complexity: O(1).
     public init(floatLiteral value: Double) { self = .double(value) }
+
     /// A string.
+    ///
+    /// - Complexity: O(1).
     public init(stringLiteral value: String) { self = .string(value) }
+
     /// An array.
+    ///
+    /// - Complexity: O(1).
     public init(arrayLiteral elements: PredicateValue...) { self = .array(elements) }
 }
