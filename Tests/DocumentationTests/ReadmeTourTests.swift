@@ -218,11 +218,19 @@ struct ReadmeTourTests {
         tea.listed = true
         try graph.commit()
 
-        let schema = GraphPredicateSchema(Item.self, Location.self)
-        let predicate = try FormatPredicate("name CONTAINS[cd] %@ AND listed == YES", "cafe")
-            .bind(to: schema.entity(for: Item.self))
+        let cafes = try FetchRequest(
+            Item.self, format: "name CONTAINS[cd] %@ AND listed == YES", "cafe",
+            sortedBy: [SortKey(\.name)]
+        )
+        let predicate = try FormatPredicate("name CONTAINS[cd] %@ AND listed == YES", "cafe").bind(to: Item.self)
         #expect(predicate.evaluate(cafe))
         #expect(!predicate.evaluate(tea))
+        let sameRequest = FetchRequest(Item.self, predicate: predicate, sortedBy: [SortKey(\.name)])
+        for request in [cafes, sameRequest] {
+            let controller = ResultsController(graph: graph, request: request)
+            controller.performFetch()
+            #expect(controller.fetchedObjects.map(\.name) == ["Café au lait"])
+        }
 
         #expect(throws: PredicateSyntaxError.self) {
             try FormatPredicate("name CONTAINS[cd] AND", "cafe")
