@@ -190,6 +190,47 @@ private func jsonGraph(_ graph: ObjectGraph) -> JSONGraph {
     }
 }
 
+/// The import row's batch: `count` items spread over `locationCount` locations, with the
+/// values `populate` gives them, the locations inserted by the same batch.
+private func importBatch(count: Int) -> GraphBatch {
+    var batch = GraphBatch()
+    let locations = (0..<locationCount).map { index in
+        batch.insert(BenchLocation.self, values: ["name": "Location \(index)"])
+    }
+    for index in 0..<count {
+        batch.insert(
+            BenchItem.self, values: ["name": "Item", "quantity": index, "listed": index & 1 == 0],
+            relationships: ["location": [locations[index % locationCount]]])
+    }
+    return batch
+}
+
+/// The process's resident memory now and at its peak since the last reset, in bytes
+/// (`VmRSS`, `VmHWM` of /proc/self/status; 0 where unknown).
+private func residentMemory() -> (current: Int, peak: Int) {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return (0, 0) }
+    func field(_ name: String) -> Int {
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(name + ":") }) else { return 0 }
+        return (Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? 0) * 1_024
+    }
+    return (field("VmRSS"), field("VmHWM"))
+}
+
+/// How far resident memory rose above its level at the start of `body` (freed heap pages
+/// returned first, the peak counter reset), in MiB. `body` gets what `prepare` made, as its
+/// owner, so it may let it go as it works.
+private func peakMemoryRise<Input>(preparing prepare: () -> Input, _ body: (consuming Input) -> Void) -> Int {
+    let input = prepare()
+    releaseFreedMemory()
+    if let file = FileHandle(forWritingAtPath: "/proc/self/clear_refs") {
+        file.write(Data("5".utf8))
+        try? file.close()
+    }
+    let start = residentMemory().current
+    body(consume input)
+    return max(0, residentMemory().peak - start) >> 20
+}
+
 func storeBenchmarks() -> [Benchmark] {
     [
         Benchmark("store.commit.120.1m", baseline: "write + fdatasync of the record's bytes", runs: 15) {
@@ -262,6 +303,56 @@ func storeBenchmarks() -> [Benchmark] {
                 baseline: { stopwatch in
                     writeAndSyncNewFile(buffer, count: buffer.count, in: bench.directory, &stopwatch)
                 }
+            )
+        },
+        Benchmark("store.import.1m", baseline: "graph.insert.1m's populate of the same objects", runs: 3) {
+            // A GraphBatch of a million items (and their locations) applied to a new store
+            // with progress reported: one record, streamed, durable when it returns. The
+            // baseline builds the same objects in memory. The extra fields give how far the
+            // process's resident memory rose above its level with the batch built, during
+            // the store's import and during the same import into a graph without a store:
+            // the record adds a chunk, not a copy of the data.
+            func storeImport(_ batch: consuming GraphBatch, _ stopwatch: inout Stopwatch) {
+                let directory = TemporaryDirectory()
+                let store = openBenchStore(at: directory.url, options: benchOptions(synchronous: true))
+                var reports = 0
+                var owned = Optional(batch)
+                stopwatch.measure {
+                    do {
+                        // The batch's last owner, so the import releases it as it goes.
+                        try store.graph.apply(owned.take()!) { _ in reports += 1 }
+                    } catch {
+                        preconditionFailure("the benchmark's import failed: \(error)")
+                    }
+                }
+                precondition(store.graph.count(of: BenchItem.self) == storeObjects && reports > 2)
+                store.close()
+            }
+            func memoryImport(_ batch: consuming GraphBatch) {
+                let graph = ObjectGraph()
+                do {
+                    try graph.apply(consume batch) { _ in }
+                } catch {
+                    preconditionFailure("the benchmark's import failed: \(error)")
+                }
+                precondition(graph.count(of: BenchItem.self) == storeObjects)
+            }
+            var unused = Stopwatch()
+            let storePeak = peakMemoryRise(preparing: { importBatch(count: storeObjects) }) { storeImport($0, &unused) }
+            let memoryPeak = peakMemoryRise(preparing: { importBatch(count: storeObjects) }) { memoryImport($0) }
+            return .init(
+                subject: { stopwatch in
+                    let batch = importBatch(count: storeObjects)
+                    releaseFreedMemory()
+                    storeImport(consume batch, &stopwatch)
+                },
+                baseline: { stopwatch in
+                    releaseFreedMemory()
+                    let graph = ObjectGraph()
+                    let items = stopwatch.measure { populate(graph, count: storeObjects) }
+                    precondition(items.count == storeObjects)
+                },
+                extra: ["peak MiB store import": storePeak, "peak MiB memory import": memoryPeak]
             )
         },
         Benchmark("store.bytes-per-object", baseline: "JSONEncoder of Codable structs, written and synced", runs: 1) {

@@ -3,8 +3,9 @@ import Glibc
 
 /// Appends logical records to a journal or snapshot file, in the format of ``RecordFormat``.
 ///
-/// Each ``append(_:)`` issues one write of all the record's fragments; ``sync()`` makes
-/// everything appended durable. The writer is *fail-stop*: after any failed write, sync or
+/// A record is written in chunks of at most about ``chunkSize`` bytes (one write for a
+/// commit of ordinary size), and a record of any size can be streamed in parts
+/// (``beginRecord()``); ``sync()`` makes everything appended durable. The writer is *fail-stop*: after any failed write, sync or
 /// truncation, every later call throws ``RecordFileError/poisoned(path:cause:)`` and the file
 /// is never synced again, because on Linux a second `fsync` after a failed one can report
 /// success for data that is already lost. The store must be reopened, which recovers from
@@ -23,10 +24,28 @@ package final class RecordWriter {
     /// The failure that stopped the writer, if any.
     package private(set) var failure: StoreFileError?
 
+    /// About how many bytes of a record are buffered before they are written: a record
+    /// longer than this is written in several writes (see ``beginRecord()``).
+    package var chunkSize = RecordWriter.defaultChunkSize
+
+    /// The default ``chunkSize``: 512 KiB, sixteen blocks.
+    package static let defaultChunkSize = 512 << 10
+
     private let file: any StoreFile
     private let saltChecksum: UInt32
-    /// Reused for every record, so an append allocates nothing once it has grown.
+    /// Framed bytes of the open record not written yet (at most about ``chunkSize``); reused
+    /// for every record, so an append allocates nothing once it has grown.
     private var buffer: [UInt8] = []
+    /// Bytes of the open record not framed yet: less than two fragments' payloads.
+    private var pending: [UInt8] = []
+    /// Whether a record is open (begun, not finished or abandoned).
+    private var isRecordOpen = false
+    /// Whether the open record's next fragment is its first.
+    private var isFirstFragment = true
+    /// The file offset just past the open record's framed bytes (written or buffered).
+    private var framedEnd: UInt64 = 0
+    /// The file offset just past what of the open record was written.
+    private var writtenEnd: UInt64 = 0
 
     private init(path: String, header: RecordFileHeader, file: any StoreFile, endOffset: UInt64, nextSequence: UInt64) {
         self.path = path
@@ -131,25 +150,19 @@ package final class RecordWriter {
 
     /// Appends one record with the next sequence number; not durable until ``sync()``.
     ///
+    /// A record that fits in ``chunkSize`` is written with one write; a longer one is
+    /// streamed as with ``beginRecord()``.
+    ///
     /// - Parameter payload: The record's bytes.
     /// - Returns: The record's sequence number and the offset of its first fragment.
     /// - Throws: ``RecordFileError/poisoned(path:cause:)`` when this or an earlier write or
     ///   sync failed.
-    /// - Complexity: O(`payload.count`); no allocation once the reused buffer fits the record.
+    /// - Complexity: O(`payload.count`); no allocation once the reused buffers have grown.
     @discardableResult
     package func append(_ payload: UnsafeRawBufferPointer) throws -> (sequence: UInt64, offset: UInt64) {
-        if let failure { throw RecordFileError.poisoned(path: path, cause: failure) }
-        let sequence = nextSequence
-        let start = endOffset
-        let end = encode(sequence: sequence, payload: payload)
-        do {
-            try buffer.withUnsafeBytes { try file.append($0) }
-        } catch {
-            throw poison(error, .write)
-        }
-        endOffset = end
-        nextSequence &+= 1
-        return (sequence, start)
+        try beginRecord()
+        try continueRecord(payload)
+        return try finishRecord()
     }
 
     /// Appends one record with the next sequence number; not durable until ``sync()``.
@@ -188,53 +201,161 @@ package final class RecordWriter {
         return RecordFileError.poisoned(path: path, cause: cause)
     }
 
-    /// Lays the record's fragments out in `buffer` from `endOffset`.
+    // MARK: Streaming a record
+
+    /// Starts a record with the next sequence number, to be given in parts with
+    /// ``continueRecord(_:)`` and ended with ``finishRecord()`` (or ``abandonRecord()``).
     ///
-    /// - Returns: The file offset just past the record.
-    private func encode(sequence: UInt64, payload: UnsafeRawBufferPointer) -> UInt64 {
+    /// The record is written in chunks of about ``chunkSize`` bytes as its parts arrive, so a
+    /// record of any size needs no more memory than a chunk and a fragment. It stays one
+    /// logical record: its fragments are `first`, `middle`…, `last`, and a reader that finds
+    /// no `last` (a crash or a failed write in the middle) drops the whole record as a torn
+    /// tail. Until ``finishRecord()`` returns, ``endOffset`` and ``nextSequence`` describe
+    /// the file without the record.
+    ///
+    /// - Throws: ``RecordFileError/poisoned(path:cause:)`` when an earlier write or sync
+    ///   failed.
+    package func beginRecord() throws {
+        if let failure { throw RecordFileError.poisoned(path: path, cause: failure) }
+        require(!isRecordOpen, "beginRecord(): a record is already open; finish or abandon it first")
+        isRecordOpen = true
+        framedEnd = endOffset
+        writtenEnd = endOffset
+        isFirstFragment = true
+        pending.removeAll(keepingCapacity: true)
+        buffer.removeAll(keepingCapacity: true)
+        withUnsafeBytes(of: nextSequence.littleEndian) { pending.append(contentsOf: $0) }
+    }
+
+    /// Adds bytes to the open record, writing the chunks they complete.
+    ///
+    /// - Parameter bytes: The record's next bytes.
+    /// - Throws: ``RecordFileError/poisoned(path:cause:)`` when this or an earlier write
+    ///   failed; the record is then left unfinished in the file (a torn tail for the next
+    ///   open) and the writer takes nothing more.
+    /// - Complexity: O(`bytes.count`).
+    package func continueRecord(_ bytes: UnsafeRawBufferPointer) throws {
+        if let failure { throw RecordFileError.poisoned(path: path, cause: failure) }
+        require(isRecordOpen, "continueRecord(_:): no record is open")
+        var rest = bytes
+        while !rest.isEmpty {
+            // Take no more than a block at a time, so `pending` stays within two fragments.
+            let taken = min(rest.count, RecordFormat.blockSize)
+            pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: rest.prefix(taken)))
+            rest = UnsafeRawBufferPointer(rebasing: rest.dropFirst(taken))
+            frameFragments(final: false)
+            if buffer.count >= chunkSize { try writeBuffer() }
+        }
+    }
+
+    /// Adds bytes to the open record.
+    ///
+    /// - Parameter bytes: The record's next bytes.
+    /// - Throws: ``RecordFileError/poisoned(path:cause:)``.
+    /// - Complexity: O(`bytes.count`).
+    package func continueRecord(_ bytes: [UInt8]) throws {
+        try bytes.withUnsafeBytes { try continueRecord($0) }
+    }
+
+    /// Ends the open record: writes its last fragment and what is still buffered.
+    ///
+    /// - Returns: The record's sequence number and the offset of its first fragment.
+    /// - Throws: ``RecordFileError/poisoned(path:cause:)`` when this or an earlier write
+    ///   failed (the record is then a torn tail, never a whole record).
+    package func finishRecord() throws -> (sequence: UInt64, offset: UInt64) {
+        if let failure { throw RecordFileError.poisoned(path: path, cause: failure) }
+        require(isRecordOpen, "finishRecord(): no record is open")
+        frameFragments(final: true)
+        try writeBuffer()
+        isRecordOpen = false
+        let start = endOffset
+        endOffset = framedEnd
+        let sequence = nextSequence
+        nextSequence &+= 1
+        shrinkBuffers()
+        return (sequence, start)
+    }
+
+    /// Drops the open record: what of it was written is cut off the file and the cut is
+    /// synced, so the file is as it was before ``beginRecord()`` (with anything appended
+    /// before it synced too). Nothing happens on disk when no chunk was written yet.
+    ///
+    /// - Throws: ``RecordFileError/poisoned(path:cause:)`` when the cut or its sync fails
+    ///   (the writer then takes nothing more; the record is a torn tail for the next open).
+    package func abandonRecord() throws {
+        guard isRecordOpen else { return }
+        isRecordOpen = false
+        pending.removeAll(keepingCapacity: true)
+        buffer.removeAll(keepingCapacity: true)
+        shrinkBuffers()
+        if let failure { throw RecordFileError.poisoned(path: path, cause: failure) }
+        guard writtenEnd > endOffset else { return }
+        do {
+            try file.truncate(to: endOffset)
+        } catch {
+            throw poison(error, .truncate)
+        }
+        do {
+            try file.sync()
+        } catch {
+            throw poison(error, .sync)
+        }
+        writtenEnd = endOffset
+    }
+
+    /// Writes the framed bytes of the open record.
+    private func writeBuffer() throws {
+        guard !buffer.isEmpty else { return }
+        do {
+            try buffer.withUnsafeBytes { try file.append($0) }
+        } catch {
+            throw poison(error, .write)
+        }
+        writtenEnd += UInt64(buffer.count)
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Frees the buffers a large record grew, so a writer keeps at most one chunk.
+    private func shrinkBuffers() {
+        if buffer.capacity > 2 * chunkSize { buffer = [] }
+        if pending.capacity > 4 * RecordFormat.blockSize { pending = [] }
+    }
+
+    /// Moves the pending bytes into fragments in `buffer`: every fragment that is surely not
+    /// the record's last (more bytes than it can hold are pending), or, when `final`, all of
+    /// them, the last one marked so.
+    private func frameFragments(final: Bool) {
         let blockSize = RecordFormat.blockSize
         let headerSize = RecordFormat.fragmentHeaderSize
-        let sequenceSize = RecordFormat.sequenceSize
-        let total = sequenceSize + payload.count
-        buffer.removeAll(keepingCapacity: true)
-        buffer.reserveCapacity(total + (total / (blockSize - headerSize) + 2) * (headerSize + headerSize))
-        var position = Int(endOffset)
-        var produced = 0
-        var isFirst = true
+        var consumed = 0
         while true {
-            let left = blockSize - position % blockSize
+            let left = blockSize - Int(framedEnd % UInt64(blockSize))
             if left < headerSize {
                 buffer.append(contentsOf: repeatElement(0, count: left))
-                position += left
+                framedEnd += UInt64(left)
                 continue
             }
-            let length = min(left - headerSize, total - produced)
-            let isLast = produced + length == total
-            let type: RecordFormat.FragmentType = isFirst ? (isLast ? .full : .first) : (isLast ? .last : .middle)
+            let capacity = left - headerSize
+            let available = pending.count - consumed
+            let isLast = final && available <= capacity
+            guard isLast || available > capacity else { break }
+            let length = isLast ? available : capacity
+            let type: RecordFormat.FragmentType = isFirstFragment ? (isLast ? .full : .first) : (isLast ? .last : .middle)
             let headerStart = buffer.count
             buffer.append(contentsOf: repeatElement(0, count: headerSize))
-            // The fragment's payload: part of the sequence number, then part of the bytes.
-            if produced < sequenceSize {
-                let count = min(sequenceSize - produced, length)
-                withUnsafeBytes(of: sequence.littleEndian) { buffer.append(contentsOf: $0[produced..<produced + count]) }
-            }
-            let payloadStart = max(produced, sequenceSize) - sequenceSize
-            let payloadEnd = produced + length - sequenceSize
-            if payloadEnd > payloadStart {
-                buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: payload[payloadStart..<payloadEnd]))
-            }
+            pending.withUnsafeBytes { buffer.append(contentsOf: $0[consumed..<consumed + length]) }
             buffer.withUnsafeMutableBytes { raw in
                 let fragment = UnsafeRawBufferPointer(rebasing: raw[(headerStart + headerSize)...])
-                let checksum = RecordFormat.fragmentChecksum(
-                    saltChecksum: saltChecksum, type: type.rawValue, payload: fragment)
+                let checksum = RecordFormat.fragmentChecksum(saltChecksum: saltChecksum, type: type.rawValue, payload: fragment)
                 raw.storeBytes(of: checksum.littleEndian, toByteOffset: headerStart, as: UInt32.self)
                 raw.storeBytes(of: UInt16(length).littleEndian, toByteOffset: headerStart + 4, as: UInt16.self)
                 raw[headerStart + 6] = type.rawValue
             }
-            produced += length
-            position += headerSize + length
-            isFirst = false
-            if isLast { return UInt64(position) }
+            consumed += length
+            framedEnd += UInt64(headerSize + length)
+            isFirstFragment = false
+            if isLast { break }
         }
+        pending.removeFirst(consumed)
     }
 }

@@ -135,25 +135,59 @@ struct GraphRecordEncoder {
         for position in codecs[code].indices { try writeProperty(position, of: object, code: code, to: &writer) }
     }
 
-    /// The record of a commit.
+    /// Writes the record of a commit in parts: `sink` receives its bytes in pieces of
+    /// about ``commitChunkSize`` bytes, so a commit of any size is never encoded whole in
+    /// memory.
     ///
     /// - Parameters:
     ///   - commit: The commit.
     ///   - serialCounts: Entities (by code) whose serial count grew past what the last record
     ///     said, and the count: objects inserted and deleted before a commit, or rolled
     ///     back, used serials no record names.
-    func commitRecord(_ commit: PendingCommit, serialCounts: [(code: Int, count: Int)]) throws(GraphStoreError) -> [UInt8] {
+    ///   - sink: Takes each piece of the record, in order.
+    /// - Throws: What encoding a value throws, or what `sink` or the commit's progress
+    ///   handler throws (the record is then incomplete: the caller drops what it wrote).
+    /// - Complexity: O(*c*) for *c* changed objects and their values; O(1) memory beyond a
+    ///   piece.
+    func writeCommitRecord(
+        _ commit: PendingCommit,
+        serialCounts: [(code: Int, count: Int)],
+        to sink: (UnsafeRawBufferPointer) throws -> Void
+    ) throws {
         var writer = ByteWriter(capacity: 1_024)
+        let chunk = Self.commitChunkSize
+        func flush(ifOver limit: Int) throws {
+            guard writer.bytes.count >= limit else { return }
+            try writer.bytes.withUnsafeBytes { try sink($0) }
+            writer.bytes.removeAll(keepingCapacity: true)
+        }
+        var insertedCount = 0
+        commit.forEachInserted { _ in insertedCount += 1 }
+        var updatedCount = 0
+        commit.forEachUpdated { _, _ in updatedCount += 1 }
+        let deleted = commit.changes.deleted.sorted()
+        let total = insertedCount * 2 + updatedCount + deleted.count
+        var done = 0
+        func advance() throws {
+            done += 1
+            if done & 255 == 0 { try commit.reportWritingProgress(completed: done, total: total) }
+        }
+        try commit.reportWritingProgress(completed: 0, total: total)
+
         writer.byte(GraphRecordType.commit.rawValue)
-        var inserted: [GraphObject] = []
-        commit.forEachInserted { inserted.append($0) }
-        writer.varint(inserted.count)
-        for object in inserted { try writeReference(object, to: &writer) }
-        for object in inserted { try writeProperties(of: object, code: try entityCode(object), to: &writer) }
-        var updates: [(GraphObject, ChangedProperties)] = []
-        commit.forEachUpdated { updates.append(($0, $1)) }
-        writer.varint(updates.count)
-        for (object, changed) in updates {
+        writer.varint(insertedCount)
+        try commit.forEachInserted { object in
+            try writeReference(object, to: &writer)
+            try flush(ifOver: chunk)
+            try advance()
+        }
+        try commit.forEachInserted { object in
+            try writeProperties(of: object, code: try entityCode(object), to: &writer)
+            try flush(ifOver: chunk)
+            try advance()
+        }
+        writer.varint(updatedCount)
+        try commit.forEachUpdated { object, changed in
             let code = try entityCode(object)
             writer.varint(code)
             writer.varint(object.objectID.serialNumber)
@@ -171,21 +205,31 @@ struct GraphRecordEncoder {
                     try writeProperty(position, of: object, code: code, to: &writer)
                 }
             }
+            try flush(ifOver: chunk)
+            try advance()
         }
-        let deleted = commit.changes.deleted.sorted()
         writer.varint(deleted.count)
         for id in deleted {
-            guard let code = schema.entityIndex[id.entityName] else { throw .missingEntity(id.entityName, referencedBy: "a deleted object") }
+            guard let code = schema.entityIndex[id.entityName] else {
+                throw GraphStoreError.missingEntity(id.entityName, referencedBy: "a deleted object")
+            }
             writer.varint(code)
             writer.varint(id.serialNumber)
+            try flush(ifOver: chunk)
+            try advance()
         }
         writer.varint(serialCounts.count)
         for (code, count) in serialCounts {
             writer.varint(code)
             writer.varint(count)
         }
-        return writer.bytes
+        try commit.reportWritingProgress(completed: total, total: total)
+        try flush(ifOver: 1)
     }
+
+    /// About how many bytes of a commit record ``writeCommitRecord(_:serialCounts:to:)``
+    /// encodes before it hands them on.
+    static let commitChunkSize = 64 << 10
 }
 
 /// What reading records left out, for the open report.

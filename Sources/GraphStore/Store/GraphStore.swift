@@ -44,6 +44,11 @@ public final class GraphStore {
     private var observation: GraphObservation?
     /// Each entity's serial count as the files say it, by schema position.
     private var serialCounts: [Int]
+    /// About how many bytes of a commit record the journal buffers before it writes them
+    /// (``RecordWriter/chunkSize``): tests make it small, to stream small records.
+    package var journalChunkSize = RecordWriter.defaultChunkSize {
+        didSet { journal?.chunkSize = journalChunkSize }
+    }
 
     private var snapshotPath: String { directory + "/snapshot" }
     private var journalPath: String { directory + "/journal" }
@@ -149,17 +154,26 @@ public final class GraphStore {
     // MARK: Writing
 
     /// Writes (and syncs, per ``Options/durability``) one commit: called by the graph.
-    fileprivate func write(_ commit: PendingCommit) throws(GraphStoreError) {
-        if let failure { throw .poisoned(cause: failure) }
-        guard let journal else { throw .poisoned(cause: "the store is closed") }
+    ///
+    /// - Throws: A ``GraphStoreError``, or the error of a cancelled import as it came.
+    fileprivate func write(_ commit: PendingCommit) throws {
+        if let failure { throw GraphStoreError.poisoned(cause: failure) }
+        guard let journal else { throw GraphStoreError.poisoned(cause: "the store is closed") }
         var grown: [(code: Int, count: Int)] = []
         for (code, entity) in schema.entities.enumerated() {
             let count = graph.serialCount(of: entity.description)
             if count > serialCounts[code] { grown.append((code, count)) }
         }
-        let record = try encoder.commitRecord(commit, serialCounts: grown)
         do {
-            _ = try journal.append(record)
+            // The record is streamed: encoded and written a chunk at a time, so a large
+            // import never holds its bytes whole. It stays one record, whole or dropped.
+            try journal.beginRecord()
+            try encoder.writeCommitRecord(commit, serialCounts: grown) { try journal.continueRecord($0) }
+            _ = try journal.finishRecord()
+        } catch {
+            try abandonRecord(in: journal, after: error)
+        }
+        do {
             for (code, count) in grown { serialCounts[code] = count }
             switch options.durability {
             case .synchronous:
@@ -178,6 +192,27 @@ public final class GraphStore {
             failure = "\(error)"
             throw Self.mapped(error)
         }
+    }
+
+    /// Drops a commit record whose encoding or writing stopped, and throws why.
+    ///
+    /// A failed write stops the store (fail-stop; the record is a torn tail for the next
+    /// open). An error while encoding, or a cancelled import, leaves the store writing: what
+    /// was written of the record is cut off and the cut synced; if that fails, the store
+    /// stops.
+    private func abandonRecord(in journal: RecordWriter, after error: any Error) throws {
+        if journal.isPoisoned {
+            failure = "\(error)"
+            throw Self.mapped(error)
+        }
+        do {
+            try journal.abandonRecord()
+        } catch let abandonError {
+            failure = "\(abandonError)"
+            throw Self.mapped(abandonError)
+        }
+        // The encoder's own error, or the import's cancellation, which the graph recognizes.
+        throw error
     }
 
     /// Syncs the commits written since the last sync (with ``Durability/deferred(interval:)``);
@@ -253,6 +288,7 @@ public final class GraphStore {
                 path: journalTemp, fileSystem: fileSystem,
                 header: RecordFileHeader(kind: .journal, schemaFingerprint: fingerprint, graphID: graph.identifier, generation: next),
                 firstSequence: includedSequence + 1)
+            newJournal.chunkSize = journalChunkSize
             _ = try newJournal.append(encoder.schemaRecord())
             try newJournal.sync()
             try fileSystem.rename(snapshotTemp, to: snapshotPath)

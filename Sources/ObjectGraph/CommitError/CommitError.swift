@@ -31,6 +31,10 @@ public enum CommitError: Error, CustomStringConvertible {
     /// The graph's durable store could not write or sync the commit (`error` says why);
     /// nothing of the commit was published.
     case persistenceFailed(any Error)
+    /// The progress handler of ``ObjectGraph/apply(_:author:progress:)`` threw `error`
+    /// before the commit was durable: the import stopped and nothing of it was committed,
+    /// published or left in the store.
+    case cancelled(any Error)
 
     /// A sentence saying what went wrong.
     public var description: String {
@@ -46,6 +50,7 @@ public enum CommitError: Error, CustomStringConvertible {
         case .missingUniqueValue(let entity): "an upsert into \(entity) needs a value for its unique attribute"
         case .commitInProgress: "commit() or rollback() was called while a commit was validating its changes"
         case .persistenceFailed(let error): "the commit could not be made durable: \(error)"
+        case .cancelled(let error): "the import was cancelled by its progress handler: \(error)"
         }
     }
 }

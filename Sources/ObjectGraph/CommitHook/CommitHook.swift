@@ -53,6 +53,33 @@ package struct PendingCommit {
         guard let delta = entry.original(property.rawValue) as? any _MembershipChange else { return nil }
         return (delta.addedMembers, delta.removedMembers)
     }
+
+    /// Whether the commit is an import with a progress handler, which wants to hear how the
+    /// hook's writing goes (``reportWritingProgress(completed:total:)``).
+    package var reportsProgress: Bool { graph._importProgress != nil }
+
+    /// Tells the import's progress handler, if any, how many of `total` units the hook has
+    /// written (one per object of the commit, say). Call it with 0 first, then as units are
+    /// done: the handler hears of a few hundred of the calls at most.
+    ///
+    /// - Parameters:
+    ///   - completed: The units written so far.
+    ///   - total: All the units the hook writes.
+    /// - Throws: An error that cancels the import, when the handler throws. The hook must
+    ///   then undo what it wrote and rethrow the error as it is (the commit then throws
+    ///   ``CommitError/cancelled(_:)``); if undoing fails, it throws that failure instead.
+    package func reportWritingProgress(completed: Int, total: Int) throws {
+        guard graph._importProgress != nil else { return }
+        do {
+            if completed == 0 {
+                try graph._importProgress?.start(.writing, total: total)
+            } else {
+                try graph._importProgress?.advance(to: completed)
+            }
+        } catch {
+            throw _ImportCancellation(error: error)
+        }
+    }
 }
 
 @available(*, unavailable)
@@ -86,6 +113,8 @@ extension ObjectGraph {
         defer { _context._readMode = mode }
         do {
             try hook.graphWillCommit(PendingCommit(graph: self, changes: changes))
+        } catch let cancellation as _ImportCancellation {
+            throw .cancelled(cancellation.error)
         } catch {
             throw .persistenceFailed(error)
         }

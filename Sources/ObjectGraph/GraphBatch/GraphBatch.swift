@@ -1,5 +1,6 @@
 /// Changes described as plain values, built in any isolation domain and applied to a graph
-/// in one commit with ``ObjectGraph/apply(_:author:)``.
+/// in one commit with ``ObjectGraph/apply(_:author:)``, or with
+/// ``ObjectGraph/apply(_:author:progress:)`` for an import that reports its progress.
 ///
 /// A batch is `Sendable`: build it on a background task (from network data, say) and send
 /// it to the graph's domain. It names objects by ``ObjectID`` or by the ``Reference`` an
@@ -58,6 +59,13 @@ public struct GraphBatch: Sendable {
 
     /// Whether the batch holds no operation.
     public var isEmpty: Bool { operations.isEmpty }
+
+    /// Moves the operations out, leaving the batch empty of them (its ``count`` is then 0),
+    /// so that whoever applies them may release each one once applied.
+    internal mutating func takeOperations() -> [Operation] {
+        defer { operations = [] }
+        return operations
+    }
 
     /// Inserts a new object.
     ///

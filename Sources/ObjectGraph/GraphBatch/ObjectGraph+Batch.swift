@@ -7,6 +7,8 @@ extension ObjectGraph {
     /// ``GraphChanges``, or it throws and the graph is left as it was.
     ///
     /// The graph must have no pending changes (`precondition`): commit or roll back first.
+    /// Given as its last use, the batch is released as it is applied (see
+    /// ``apply(_:author:progress:)``, which also reports progress).
     ///
     /// - Parameters:
     ///   - batch: The changes.
@@ -17,12 +19,61 @@ extension ObjectGraph {
     /// - Complexity: O(*k*) for *k* values and related objects, plus O(*n*) per entity
     ///   upserted into (its *n* objects are indexed by their unique value once).
     @discardableResult
-    public func apply(_ batch: GraphBatch, author: String? = nil) throws(CommitError) -> GraphChanges? {
+    public func apply(_ batch: consuming GraphBatch, author: String? = nil) throws(CommitError) -> GraphChanges? {
+        try _apply(consume batch, author: author, progress: nil)
+    }
+
+    /// Applies a batch in one commit, reporting progress: an import.
+    ///
+    /// The same as ``apply(_:author:)``, with `progress` called at the start and end of each
+    /// long phase and every few thousand units in between (see ``ImportProgress``): applying
+    /// the batch, then, for a graph kept by a durable store, writing its record. The record
+    /// of a stored graph is written in bounded chunks as it is encoded, so an import never
+    /// holds its encoded bytes whole in memory.
+    ///
+    /// Pass the batch as its last use (`try graph.apply(batch, progress: …)` with `batch`
+    /// not used afterwards, or `consume batch`): the import then releases each operation's
+    /// values as soon as they are in the graph, and an import never holds the batch's data
+    /// and the graph's copy of it whole at once.
+    ///
+    /// `progress` runs on the graph's isolation domain, synchronously. If it throws, the
+    /// import stops before its commit point: the graph is left as it was, nothing is
+    /// published, a store takes back what it wrote of the record, and the call throws
+    /// ``CommitError/cancelled(_:)`` with the error. Throwing `CancellationError` from
+    /// `try Task.checkCancellation()` cancels the import with its task.
+    ///
+    /// - Parameters:
+    ///   - batch: The changes.
+    ///   - author: The commit's author tag.
+    ///   - progress: Told how far the import has got; throws to cancel it.
+    /// - Returns: The changes, or `nil` when the batch changed nothing.
+    /// - Throws: ``CommitError``: ``CommitError/cancelled(_:)`` when `progress` threw, or
+    ///   any error of ``apply(_:author:)``.
+    /// - Complexity: That of ``apply(_:author:)``, plus O(*k* / 4096) calls of `progress`
+    ///   for *k* operations and objects written.
+    @discardableResult
+    public func apply(
+        _ batch: consuming GraphBatch,
+        author: String? = nil,
+        progress: @escaping (ImportProgress) throws -> Void
+    ) throws(CommitError) -> GraphChanges? {
+        try _apply(consume batch, author: author, progress: progress)
+    }
+
+    private func _apply(
+        _ batch: consuming GraphBatch,
+        author: String?,
+        progress: ((ImportProgress) throws -> Void)?
+    ) throws(CommitError) -> GraphChanges? {
         require(!hasChanges, "apply(_:author:): commit or roll back the pending changes first")
         _applyingBatch = true
-        defer { _applyingBatch = false }
+        _importProgress = progress.map(_ImportProgressReporter.init(handler:))
+        defer {
+            _applyingBatch = false
+            _importProgress = nil
+        }
         do {
-            try _apply(batch)
+            try _applyOperations(batch.takeOperations(), insertions: batch.insertions)
             return try commit(author: author)
         } catch {
             rollback()
@@ -30,9 +81,30 @@ extension ObjectGraph {
         }
     }
 
-    private func _apply(_ batch: GraphBatch) throws(CommitError) {
-        var made: [GraphObject?] = Array(repeating: nil, count: batch.insertions)
+    /// Reports `completed` units of the applying phase, when an import has a handler.
+    private func _reportApplying(_ completed: Int) throws(CommitError) {
+        guard _importProgress != nil else { return }
+        do {
+            try _importProgress?.advance(to: completed)
+        } catch {
+            throw .cancelled(error)
+        }
+    }
+
+    /// Applies the operations, releasing each one's values and relationships once they are
+    /// in the graph (the array is most often the only owner of them).
+    private func _applyOperations(_ operations: consuming [GraphBatch.Operation], insertions: Int) throws(CommitError) {
+        var made: [GraphObject?] = Array(repeating: nil, count: insertions)
         var uniqueIndexes: [Int: [AnyHashable: GraphObject]] = [:]
+        let units = 2 * operations.count
+        var done = 0
+        if _importProgress != nil {
+            do {
+                try _importProgress?.start(.applying, total: units)
+            } catch {
+                throw .cancelled(error)
+            }
+        }
 
         func resolve(_ reference: GraphBatch.Reference) throws(CommitError) -> GraphObject {
             switch reference.target {
@@ -48,9 +120,9 @@ extension ObjectGraph {
         }
 
         // Objects and attributes.
-        for operation in batch.operations {
-            switch operation {
-            case .insert(let description, let values, _, let slot):
+        for position in operations.indices {
+            switch operations[position] {
+            case .insert(let description, let values, let related, let slot):
                 let object = description.objectType.init()
                 _insert(object)
                 made[slot] = object
@@ -60,7 +132,8 @@ extension ObjectGraph {
                 {
                     uniqueIndexes[description.number]?[key] = object
                 }
-            case .upsert(let description, let values, _, let slot):
+                operations[position] = .insert(description, [:], related, slot: slot)
+            case .upsert(let description, let values, let related, let slot):
                 guard let unique = description.uniqueAttribute, let value = values[unique.name] else {
                     throw .missingUniqueValue(entity: description.name)
                 }
@@ -85,25 +158,37 @@ extension ObjectGraph {
                 }
                 made[slot] = object
                 try _setValues(values, of: object)
-            case .update(let id, let values, _):
+                operations[position] = .upsert(description, [:], related, slot: slot)
+            case .update(let id, let values, let related):
                 guard let object = object(with: id) else { throw .unknownObject(id) }
                 try _setValues(values, of: object)
+                operations[position] = .update(id, [:], related)
             case .delete:
-                continue
+                break
             }
+            done += 1
+            try _reportApplying(done)
         }
         // Relationships.
-        for operation in batch.operations {
+        for position in operations.indices {
             let object: GraphObject
             let relationships: GraphBatch.Relationships
-            switch operation {
-            case .insert(_, _, let related, let slot), .upsert(_, _, let related, let slot):
+            switch operations[position] {
+            case .insert(let description, _, let related, let slot):
                 guard let madeObject = made[slot] else { requirementFailure("internal inconsistency: a batch object was not made") }
                 (object, relationships) = (madeObject, related)
+                operations[position] = .insert(description, [:], [:], slot: slot)
+            case .upsert(let description, _, let related, let slot):
+                guard let madeObject = made[slot] else { requirementFailure("internal inconsistency: a batch object was not made") }
+                (object, relationships) = (madeObject, related)
+                operations[position] = .upsert(description, [:], [:], slot: slot)
             case .update(let id, _, let related):
                 guard let existing = self.object(with: id) else { throw .unknownObject(id) }
                 (object, relationships) = (existing, related)
+                operations[position] = .update(id, [:], [:])
             case .delete:
+                done += 1
+                try _reportApplying(done)
                 continue
             }
             for (name, references) in relationships.sorted(by: { $0.key < $1.key }) {
@@ -111,9 +196,11 @@ extension ObjectGraph {
                 for reference in references { targets.append(try resolve(reference)) }
                 try _setRelationship(named: name, of: object, to: targets)
             }
+            done += 1
+            try _reportApplying(done)
         }
         // Deletions.
-        for case .delete(let id) in batch.operations {
+        for case .delete(let id) in operations {
             guard let object = object(with: id) else { throw .unknownObject(id) }
             _delete(object)
         }

@@ -76,6 +76,8 @@ public final class ObjectGraph {
     internal var _pendingActionName: String?
     /// A batch is being applied: its commit is not recorded for undo.
     internal var _applyingBatch = false
+    /// The progress handler of the import being applied, if it has one.
+    internal var _importProgress: _ImportProgressReporter?
 
     /// The observers, in registration order.
     internal var _observers: [_Observer] = []

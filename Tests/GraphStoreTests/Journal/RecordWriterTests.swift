@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import TestSupport
 
 @testable import GraphStore
 
@@ -74,5 +75,108 @@ struct RecordWriterTests {
         #expect(bytes.count == 64)
         #expect(Array(bytes.prefix(8)) == Array("FRKGRAPH".utf8))
         #expect(try RecordFileHeader.decode(bytes, path: "x") == header)
+    }
+
+    /// A writer on a new file of a simulated file system.
+    static func newWriter(_ fileSystem: SimulatedFileSystem, salt: UInt64 = 0x5A17) throws -> RecordWriter {
+        try fileSystem.createDirectory("/store")
+        let header = RecordFileHeader(kind: .journal, schemaFingerprint: 1, graphID: RecordFixture.graphID, generation: 1, salt: salt)
+        let writer = try RecordWriter.create(path: RecordFixture.path, fileSystem: fileSystem, header: header, firstSequence: 1)
+        try writer.sync()
+        try fileSystem.syncDirectory("/store")
+        return writer
+    }
+
+    /// A record given in random parts is laid out byte for byte as the same record given
+    /// whole, at every size around the block boundaries, and reads back whole.
+    @Test(arguments: testSeeds(count: 3))
+    func streamedRecordsMatchWholeOnes(seed: UInt64) throws {
+        var rng = SeededGenerator(seed: seed)
+        let sizes = [0, 1, 32_752, 32_753, 32_754, 32_760, 32_761, 65_515, 100_000, 300_000]
+        let streamed = SimulatedFileSystem()
+        let whole = SimulatedFileSystem()
+        let streamWriter = try Self.newWriter(streamed)
+        let wholeWriter = try Self.newWriter(whole)
+        streamWriter.chunkSize = 5_000
+        var payloads: [[UInt8]] = []
+        for size in sizes + sizes.shuffled(using: &rng) {
+            let payload = (0..<size).map { _ in UInt8.random(in: 0...255, using: &rng) }
+            payloads.append(payload)
+            try wholeWriter.append(payload)
+            try streamWriter.beginRecord()
+            var start = 0
+            while start < size {
+                let end = min(size, start + Int.random(in: 0...70_000, using: &rng))
+                try streamWriter.continueRecord(Array(payload[start..<end]))
+                start = end
+            }
+            _ = try streamWriter.finishRecord()
+            #expect(streamWriter.endOffset == wholeWriter.endOffset, "seed \(seed), size \(size)")
+        }
+        let bytes = try streamed.readFile(RecordFixture.path)
+        #expect(bytes == (try whole.readFile(RecordFixture.path)), "seed \(seed)")
+        let scan = try RecordScan(bytes: bytes, path: RecordFixture.path, mode: .refuse)
+        #expect(scan.records.map { Array($0.payload) } == payloads)
+        #expect(scan.records.map(\.sequence) == Array(1...UInt64(payloads.count)))
+    }
+
+    @Test("a long record is written a chunk at a time")
+    func longRecordsAreWrittenInChunks() throws {
+        let fileSystem = SimulatedFileSystem()
+        let writer = try Self.newWriter(fileSystem)
+        writer.chunkSize = 64 << 10
+        let writes = fileSystem.count(of: .write)
+        try writer.append([UInt8](repeating: 7, count: 1 << 20))
+        #expect(fileSystem.count(of: .write) - writes == 16)
+        // A short record is still one write.
+        try writer.append([UInt8](repeating: 8, count: 1_000))
+        #expect(fileSystem.count(of: .write) - writes == 17)
+    }
+
+    @Test("abandoning a record cuts what was written of it and syncs the cut; the sequence goes on")
+    func abandonedRecord() throws {
+        let fileSystem = SimulatedFileSystem()
+        let writer = try Self.newWriter(fileSystem)
+        writer.chunkSize = 8 << 10
+        try writer.append([1, 2, 3])
+        try writer.sync()
+        let before = try fileSystem.readFile(RecordFixture.path)
+        let (end, next) = (writer.endOffset, writer.nextSequence)
+        // Nothing written yet: nothing to cut.
+        try writer.beginRecord()
+        try writer.continueRecord([9, 9])
+        let truncates = fileSystem.count(of: .truncate)
+        try writer.abandonRecord()
+        #expect(fileSystem.count(of: .truncate) == truncates)
+        // Chunks written: cut and synced.
+        try writer.beginRecord()
+        try writer.continueRecord([UInt8](repeating: 4, count: 100_000))
+        #expect(try fileSystem.readFile(RecordFixture.path).count > before.count + 50_000)
+        try writer.abandonRecord()
+        #expect(try fileSystem.readFile(RecordFixture.path) == before)
+        #expect(fileSystem.durableContents(RecordFixture.path) == before)
+        #expect(writer.endOffset == end && writer.nextSequence == next && !writer.isPoisoned)
+        try writer.append([5])
+        try writer.sync()
+        let scan = try RecordScan(bytes: try fileSystem.readFile(RecordFixture.path), path: RecordFixture.path, mode: .refuse)
+        #expect(scan.records.map { Array($0.payload) } == [[1, 2, 3], [5]])
+        #expect(scan.records.map(\.sequence) == [1, 2])
+    }
+
+    @Test("a write that fails in the middle of a record poisons the writer and leaves a torn tail")
+    func failedWriteMidRecord() throws {
+        let fileSystem = SimulatedFileSystem()
+        let writer = try Self.newWriter(fileSystem)
+        writer.chunkSize = 8 << 10
+        try writer.append([1, 2, 3])
+        fileSystem.injectFailure(.write, atOccurrence: 3)
+        try writer.beginRecord()
+        #expect(throws: RecordFileError.self) { try writer.continueRecord([UInt8](repeating: 4, count: 100_000)) }
+        #expect(writer.isPoisoned)
+        #expect(throws: RecordFileError.self) { try writer.finishRecord() }
+        #expect(throws: RecordFileError.self) { try writer.abandonRecord() }
+        let scan = try RecordScan(bytes: try fileSystem.readFile(RecordFixture.path), path: RecordFixture.path)
+        #expect(scan.records.map(\.sequence) == [1])
+        #expect(scan.tail != nil && scan.damages.isEmpty)
     }
 }

@@ -9,6 +9,7 @@ struct ObjectGraphLocalizedErrorTests {
     @Test func localizedDescriptionIsTheDescription() {
         let errors: [any Error & CustomStringConvertible] = [
             CommitError.commitInProgress,
+            CommitError.cancelled(CancellationError()),
             CommitError.unknownProperty(entity: "Item", name: "colour"),
             ObjectGraphError.unknownKey(entity: "Item", key: "colour"),
             UndoError.nothingToUndo,
