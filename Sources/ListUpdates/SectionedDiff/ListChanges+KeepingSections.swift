@@ -49,7 +49,7 @@ extension ListChanges {
     ///   like ``stagedDifference(from:to:sectionID:rows:rowID:rowContentEqual:)``, plus O(s)
     ///   per stage for s sections to build its data; `replacingRows` is called only for the
     ///   sections whose intermediate rows differ from both their old and their new rows.
-    @inlinable
+    @inlinable @inline(__always)
     public static func stagedDifferenceKeepingSections<Section, SectionID: Hashable, Row, RowID: Hashable>(
         from old: [Section],
         to new: [Section],
@@ -88,7 +88,7 @@ extension ListChanges {
     /// - Returns: The stages to apply in order, each with its data; `[]` when nothing changed.
     /// - Complexity: Expected O(n + m + c log c) for n old rows, m new rows and c changes, plus
     ///   O(s) per stage for s sections.
-    @inlinable
+    @inlinable @inline(__always)
     public static func stagedDifferenceKeepingSections<Section, SectionID: Hashable, Row, RowID: Hashable>(
         from old: [Section],
         to new: [Section],
@@ -247,7 +247,7 @@ extension ListChanges {
     /// The stages of a plan with their data built from the two states.
     ///
     /// - Complexity: O(s) per stage for s sections, plus the rows of the sections rebuilt.
-    @inlinable
+    @inlinable @inline(__always)
     static func stagesWithData<Section, Row>(
         _ plan: [(changes: ListChanges, layout: StageLayout)],
         old: [Section],
