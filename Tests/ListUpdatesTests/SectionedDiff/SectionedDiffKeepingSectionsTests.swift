@@ -218,4 +218,39 @@ struct SectionedDiffKeepingSectionsTests {
         print("stages with data over 2,000 cases with duplicates: recreated \(recreated.sections) sections, \(recreated.rows) rows")
         #expect(recreated.sections == 0)
     }
+
+    /// Random cases where headers change too: every section whose header changed is reloaded
+    /// in some stage, none is recreated, and the stages replay on the strict simulator.
+    @Test func randomHeaderChangesAreReloadedAndSectionsKept() throws {
+        for seed in testSeeds(count: 500) {
+            var generator = SectionedDataGenerator(seed: seed)
+            let plainOld = generator.list()
+            let plainNew = generator.change(plainOld)
+            let old = plainOld.map { HeadedSection(id: $0.id, title: 0, rows: $0.rows) }
+            let new = plainNew.map { HeadedSection(id: $0.id, title: Int.random(in: 0..<3, using: &generator.rng) == 0 ? 1 : 0, rows: $0.rows) }
+            let changedTitles = Set(new.filter { section in section.title == 1 && old.contains { $0.id == section.id } }.map(\.id))
+
+            let stages = try ListChanges.stagedDifferenceKeepingSections(from: old, to: new, rows: \.rows, header: \.title)
+            var before = old
+            var reloaded = Set<Int>()
+            for stage in stages {
+                reloaded.formUnion(stage.changes.reloadedSections.map { before[$0].id })
+                before = stage.data
+            }
+            #expect(changedTitles.isSubset(of: reloaded), "seed \(seed): \(stages.map(\.changes))")
+            let plainStages = stages.map { stage in
+                ListStage(changes: stage.changes, data: stage.data.map { TestSection(id: $0.id, rows: $0.rows) })
+            }
+            let recreated = replay(plainStages, from: plainOld, to: plainNew, "seed \(seed)")
+            #expect(recreated.sections == 0, "seed \(seed)")
+            #expect(stages.count <= 3, "seed \(seed)")
+        }
+    }
+}
+
+/// A section with a header title, for the stages that reload changed headers.
+private struct HeadedSection: Identifiable, Equatable {
+    var id: Int
+    var title: Int
+    var rows: [TestRow]
 }
