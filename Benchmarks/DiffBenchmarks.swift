@@ -16,7 +16,9 @@ private struct DiffSection: Identifiable {
 /// hashed once, moves minimized, stages valid for a list view) against the standard library's
 /// `CollectionDifference` with `inferringMoves()` on the same data, in the same run; and the
 /// 100k row split into its unstaged difference and its staging, each against the cheapest
-/// thing that part could be compared with.
+/// thing that part could be compared with. `diff.sections.100k.keeping` times the stages that
+/// carry their data (`ListChanges.stagedDifferenceKeepingSections`) against the final-state
+/// stages on the 100k sectioned input.
 func diffBenchmarks() -> [Benchmark] {
     [
         tinyRow("diff.tiny.10", moved: true),
@@ -61,21 +63,7 @@ func diffBenchmarks() -> [Benchmark] {
             baseline: "CollectionDifference.inferringMoves() on the flattened rows",
             runs: 5
         ) {
-            var rng = BenchmarkGenerator(seed: 100)
-            let old = (0..<100).map { section in
-                DiffSection(id: section, rows: (0..<1_000).map { _ in DiffRow(id: UUID()) })
-            }
-            var new = old
-            // 1% of the rows leave their section for a random position in another one.
-            var moving: [DiffRow] = []
-            for _ in 0..<1_000 {
-                let section = Int.random(in: new.indices, using: &rng)
-                moving.append(new[section].rows.remove(at: Int.random(in: new[section].rows.indices, using: &rng)))
-            }
-            for row in moving {
-                let section = Int.random(in: new.indices, using: &rng)
-                new[section].rows.insert(row, at: Int.random(in: 0...new[section].rows.count, using: &rng))
-            }
+            let (old, new) = sectionsData()
             let oldFlat = old.flatMap(\.rows)
             let newFlat = new.flatMap(\.rows)
             return .init(
@@ -87,6 +75,22 @@ func diffBenchmarks() -> [Benchmark] {
                 },
                 baseline: { stopwatch in
                     _ = stopwatch.measure { newFlat.difference(from: oldFlat).inferringMoves() }
+                }
+            )
+        },
+        // The stages with their data on the same input, against the final-state stages.
+        Benchmark(
+            "diff.sections.100k.keeping",
+            baseline: "ListChanges.stagedDifference (final-state stages) of the same sections",
+            runs: 5
+        ) {
+            let (old, new) = sectionsData()
+            return .init(
+                subject: { stopwatch in
+                    _ = stopwatch.measure { try! ListChanges.stagedDifferenceKeepingSections(from: old, to: new, rows: \.rows) }
+                },
+                baseline: { stopwatch in
+                    _ = stopwatch.measure { try! ListChanges.stagedDifference(from: old, to: new, rows: \.rows) }
                 }
             )
         },
@@ -106,6 +110,17 @@ func diffBenchmarks() -> [Benchmark] {
                 recreatedSections += sections
                 recreatedRows += rows
             }
+            // The same cases with stages that carry their data and keep every section.
+            var keepingRecreatedSections = 0
+            var keepingRecreatedRows = 0
+            var keepingStageCount = 0
+            for (old, new) in cases {
+                let stages = try! ListChanges.stagedDifferenceKeepingSections(from: old, to: new, rows: \.rows)
+                keepingStageCount += stages.count
+                let (sections, rows) = recreated(stages, from: old, to: new)
+                keepingRecreatedSections += sections
+                keepingRecreatedRows += rows
+            }
             return .init(
                 subject: { stopwatch in
                     _ = stopwatch.measure {
@@ -121,7 +136,11 @@ func diffBenchmarks() -> [Benchmark] {
                         return total
                     }
                 },
-                extra: ["recreated_sections": recreatedSections, "recreated_rows": recreatedRows, "stages": stageCount]
+                extra: [
+                    "recreated_sections": recreatedSections, "recreated_rows": recreatedRows, "stages": stageCount,
+                    "keeping_recreated_sections": keepingRecreatedSections, "keeping_recreated_rows": keepingRecreatedRows,
+                    "keeping_stages": keepingStageCount,
+                ]
             )
         },
     ]
@@ -197,6 +216,48 @@ private func intermediate(after stage: ListChanges, from state: [DiffSection], t
         result[move.to].rows = state[move.from].rows
     }
     return result
+}
+
+/// The sections and rows in both states that stages with their data delete and insert
+/// again, counted as `recreated(_:from:to:)` counts them, replaying each stage from the data
+/// of the one before.
+private func recreated(_ stages: [ListStage<[DiffSection]>], from old: [DiffSection], to new: [DiffSection]) -> (sections: Int, rows: Int) {
+    let newIDs = Set(new.map(\.id))
+    let oldIDs = Set(old.map(\.id))
+    let newRows = Set(new.flatMap(\.rows).map(\.id))
+    var sections = 0
+    var rows = 0
+    var state = old
+    for stage in stages {
+        for section in stage.changes.deletedSections where newIDs.contains(state[section].id) && oldIDs.contains(state[section].id) {
+            sections += 1
+            rows += state[section].rows.filter { newRows.contains($0.id) }.count
+        }
+        rows += Set(stage.changes.deletedRows.map { state[$0.section].rows[$0.row].id }).intersection(newRows).count
+        state = stage.data
+    }
+    return (sections, rows)
+}
+
+/// 100,000 rows in 100 sections of 1,000, and the same with 1% of the rows moved to a random
+/// position in another section.
+private func sectionsData() -> (old: [DiffSection], new: [DiffSection]) {
+    var rng = BenchmarkGenerator(seed: 100)
+    let old = (0..<100).map { section in
+        DiffSection(id: section, rows: (0..<1_000).map { _ in DiffRow(id: UUID()) })
+    }
+    var new = old
+    // 1% of the rows leave their section for a random position in another one.
+    var moving: [DiffRow] = []
+    for _ in 0..<1_000 {
+        let section = Int.random(in: new.indices, using: &rng)
+        moving.append(new[section].rows.remove(at: Int.random(in: new[section].rows.indices, using: &rng)))
+    }
+    for row in moving {
+        let section = Int.random(in: new.indices, using: &rng)
+        new[section].rows.insert(row, at: Int.random(in: 0...new[section].rows.count, using: &rng))
+    }
+    return (old, new)
 }
 
 /// How many calls a tiny row times per run: one call takes microseconds.

@@ -4,7 +4,9 @@
 // other way round).
 //
 // - `ListUpdatesOverviewTests` mirrors ListUpdates.md (the catalog's landing page).
-// - `DiffingArraysArticleTests` mirrors DiffingArrays.md ("Diffing arrays").
+// - `DiffingArraysArticleTests` mirrors DiffingArrays.md ("Diffing arrays"), including
+//   "Keeping every section: stages with their data", whose UIKit loop runs here on a
+//   strict simulator.
 // - `ReloadOrAnimateArticleTests` mirrors ReloadOrAnimate.md ("Reload or Animate").
 //
 // The articles' model types live in `ListUpdatesArticles` so that their names do not clash with
@@ -221,6 +223,32 @@ extension ListUpdatesArticles {
             #expect(stages[1].reconfiguredRows == [general.movedRows[0].to])
             let table = AisleTable(aisleSections(oldAisles))
             try table.apply(stages: stages, newState: aisleSections(newAisles))
+        }
+
+        // "Keeping every section: stages with their data": a section that moves and gains a
+        // row keeps its identity when each stage's data is shown during its batch.
+        @Test func stagesWithTheirDataKeepEverySection() throws {
+            let milk = item("Milk"), bread = item("Bread"), cheese = item("Cheese"), cake = item("Cake")
+            let oldAisles = [Aisle(id: "Dairy", items: [milk]), Aisle(id: "Bakery", items: [bread])]
+            // Both aisles gain an item, and they swap: one of them moves with its count changing.
+            let newAisles = [Aisle(id: "Bakery", items: [bread, cake]), Aisle(id: "Dairy", items: [milk, cheese])]
+            // The final-state stages recreate the section that moves.
+            let finalState = try ListChanges.stagedDifference(from: oldAisles, to: newAisles, rows: \.items)
+            #expect(finalState.first?.deletedSections.count == 1)
+
+            let stages = try ListChanges.stagedDifferenceKeepingSections(from: oldAisles, to: newAisles, rows: \.items)
+
+            // The adapter's loop, with a strict simulator standing in for the table view.
+            var aisles = oldAisles
+            let table = AisleTable { aisleSections(aisles) }
+            for stage in stages {
+                aisles = stage.data
+                table.performBatch(stages: [stage.changes])
+            }
+            #expect(table.failures.isEmpty)
+            #expect(table.sections == aisleSections(newAisles))
+            #expect(stages.allSatisfy { $0.changes.deletedSections.isEmpty && $0.changes.insertedSections.isEmpty })
+            #expect(stages.first?.data.map(\.items.count) == [1, 1])
         }
 
         // "Duplicate identifiers"

@@ -99,7 +99,11 @@ extension ListChanges {
     /// The batches that turn one sectioned list into another: the difference, staged.
     ///
     /// The same as `difference(from:to:sectionID:rows:rowID:rowContentEqual:).staged()`: at
-    /// most three stages (see ``ListChanges/staged()``), usually one.
+    /// most three stages (see ``ListChanges/staged()``), usually one, for a data source that
+    /// shows `new` during all of them. A moved section whose row count changes is deleted and
+    /// inserted again; to keep it, use
+    /// ``stagedDifferenceKeepingSections(from:to:sectionID:rows:rowID:rowContentEqual:sectionContentEqual:replacingRows:)``,
+    /// whose stages carry the data to show during each.
     ///
     /// - Parameters:
     ///   - old: The sections before the change.
