@@ -13,8 +13,8 @@ import Glibc
 ///
 /// Not `Sendable`: a writer belongs to one isolation domain.
 package final class RecordWriter {
-    /// The file's path.
-    package let path: String
+    /// The file's path: where it was created, until ``moved(to:)`` says it was renamed.
+    package private(set) var path: String
     /// The file's header.
     package let header: RecordFileHeader
     /// The offset just past the last appended record: the file's size as this writer wrote it.
@@ -54,6 +54,14 @@ package final class RecordWriter {
         self.endOffset = endOffset
         self.nextSequence = nextSequence
         self.saltChecksum = RecordFormat.saltChecksum(header.salt)
+    }
+
+    /// Records that the file was renamed to `path`, so that errors name the file where it is.
+    ///
+    /// - Parameter path: The file's new path.
+    /// - Complexity: O(1).
+    package func moved(to path: String) {
+        self.path = path
     }
 
     deinit { file.close() }
@@ -196,7 +204,9 @@ package final class RecordWriter {
     }
 
     private func poison(_ error: any Error, _ operation: StoreFileError.Operation) -> RecordFileError {
-        let cause = error as? StoreFileError ?? StoreFileError(operation, path: path, code: EIO)
+        var cause = error as? StoreFileError ?? StoreFileError(operation, path: path, code: EIO)
+        // The handle keeps the name the file was opened under; name it where it is now.
+        cause.path = path
         failure = cause
         return RecordFileError.poisoned(path: path, cause: cause)
     }

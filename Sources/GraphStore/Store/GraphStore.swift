@@ -303,6 +303,7 @@ public final class GraphStore {
             // another commit, whatever happens.
             try fileSystem.syncDirectory(directory)
             try fileSystem.rename(journalTemp, to: journalPath)
+            newJournal.moved(to: journalPath)
             try fileSystem.syncDirectory(directory)
         } catch {
             failure = "\(error)"

@@ -158,3 +158,27 @@ struct GraphStoreCrashTests {
         #expect(detected > 30)
     }
 }
+
+/// Errors name the files a person finds in the store's directory.
+@Suite("GraphStore: error messages")
+struct GraphStoreErrorMessageTests {
+    /// After a compaction, a failed journal write names `journal`, the file's name since the
+    /// compaction renamed it into place, not the temporary name it was written under.
+    @Test func aFailedWriteAfterACompactionNamesTheJournal() throws {
+        let fileSystem = SimulatedFileSystem()
+        var workload = StoreWorkload(seed: 7)
+        let store = try GraphStoreCrashTests.open(fileSystem)
+        try workload.commitEdits(store.graph)
+        try store.compact()
+        fileSystem.injectFailure(.write, atOccurrence: 1)
+        do {
+            try workload.commitEdits(store.graph)
+            Issue.record("the injected write failure did not reach the commit")
+        } catch {
+            let message = "\(error)"
+            #expect(message.contains("\(GraphStoreCrashTests.path)/journal"), "\(message)")
+            #expect(!message.contains("journal.tmp"), "\(message)")
+        }
+        store.close()
+    }
+}
