@@ -20,7 +20,7 @@ final class ControllerBatchListener: ResultsControllerDelegate {
     typealias Object = ControllerBenchItem
     var lastBatch = ListChanges()
 
-    func controller(_ controller: ResultsController<ControllerBenchItem>, didChangeContentWith changes: ListChanges) {
+    func controller(_ controller: any SectionedResults<ControllerBenchItem>, didChangeContentWith changes: ListChanges) {
         lastBatch = changes
     }
 }
@@ -167,7 +167,7 @@ private final class CommitWriter {
     }
 }
 
-private func rows(_ controller: ResultsController<ControllerBenchItem>) -> [(section: SortValue, ids: [ObjectID])] {
+private func rows(_ controller: some SectionedResults<ControllerBenchItem>) -> [(section: SortValue, ids: [ObjectID])] {
     controller.snapshot.sections.map { ($0.identifier, $0.objectIDs) }
 }
 

@@ -111,7 +111,7 @@ private final class KeystrokeBatchListener: ResultsControllerDelegate {
     typealias Object = KeystrokeProduct
     var lastBatch = ListChanges()
 
-    func controller(_ controller: ResultsController<KeystrokeProduct>, didChangeContentWith changes: ListChanges) {
+    func controller(_ controller: any SectionedResults<KeystrokeProduct>, didChangeContentWith changes: ListChanges) {
         lastBatch = changes
     }
 }

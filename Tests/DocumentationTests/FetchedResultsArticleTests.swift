@@ -31,7 +31,7 @@ enum FetchedResultsArticles {
     final class Recorder: ResultsControllerDelegate {
         typealias Object = Item
         private(set) var changes: [ListChanges] = []
-        func controller(_ controller: ResultsController<Item>, didChangeContentWith changes: ListChanges) {
+        func controller(_ controller: any SectionedResults<Item>, didChangeContentWith changes: ListChanges) {
             self.changes.append(changes)
         }
     }
@@ -264,7 +264,6 @@ extension FetchedResultsArticles {
             items.performFetch()
 
             let search = SearchController(base: items, searching: \.name)   // name CONTAINS[cd] text
-            search.performFetch()
             let recorder = SearchRecorder()
             search.delegate = recorder
             search.searchText = "ba"    // Banana, Basil: one animated change from the whole list
@@ -293,7 +292,6 @@ extension FetchedResultsArticles {
             let prefixSearch = SearchController(base: items, narrowing: .beginsWith()) { text in
                 .beginsWith(\.name, text)
             }
-            prefixSearch.performFetch()
             prefixSearch.searchText = "b"   // Banana, Basil, Bread
             #expect(prefixSearch.fetchedObjects.map(\.name) == ["Banana", "Basil", "Bread"])
 
@@ -304,7 +302,6 @@ extension FetchedResultsArticles {
                 schema: schema,
                 narrowing: .contains(options: [.caseInsensitive, .diacriticInsensitive])
             )
-            listedSearch.performFetch()
             listedSearch.searchText = "a"   // the listed items whose name contains "a"
             #expect(listedSearch.fetchedObjects.map(\.name) == ["Banana", "Bread"])
         }
@@ -313,7 +310,7 @@ extension FetchedResultsArticles {
     /// Records each whole batch a search delivers.
     final class SearchRecorder: ResultsControllerDelegate {
         private(set) var changes: [ListChanges] = []
-        func controller(_ controller: ResultsController<Item>, didChangeContentWith changes: ListChanges) {
+        func controller(_ controller: any SectionedResults<Item>, didChangeContentWith changes: ListChanges) {
             self.changes.append(changes)
         }
     }

@@ -23,7 +23,7 @@ final class Item: GraphObject {
 
 final class ItemsAdapter: ResultsControllerDelegate {
     private(set) var delivered: [ListChanges] = []
-    func controller(_ controller: ResultsController<Item>, didChangeContentWith changes: ListChanges) {
+    func controller(_ controller: any SectionedResults<Item>, didChangeContentWith changes: ListChanges) {
         print(changes)                                  // one batch per commit
         delivered.append(changes)
     }
@@ -45,7 +45,7 @@ final class Song: GraphObject {
 final class BatchLog: ResultsControllerDelegate {
     typealias Object = Song
     var batches: [ListChanges] = []
-    func controller(_ controller: ResultsController<Song>, didChangeContentWith changes: ListChanges) { batches.append(changes) }
+    func controller(_ controller: any SectionedResults<Song>, didChangeContentWith changes: ListChanges) { batches.append(changes) }
 }
 
 // MARK: - "The accumulator and a view adapter"
@@ -157,7 +157,6 @@ struct ReadmeTourTests {
         items.performFetch()
 
         let search = SearchController(base: items, searching: \.name)  // name CONTAINS[cd] text
-        search.performFetch()
         search.searchText = "ba"  // delivered as one animated change, never a reload
         #expect(search.fetchedObjects.map(\.name) == ["Banana", "Basil"])
         search.searchText = "ban"  // narrowing: tests only the current matches
@@ -339,7 +338,7 @@ final class ItemsScreen {
 }
 
 extension ItemsScreen: @MainActor ResultsControllerDelegate {
-    func controller(_ controller: ResultsController<Item>, didChangeContentWith changes: ListChanges) {
+    func controller(_ controller: any SectionedResults<Item>, didChangeContentWith changes: ListChanges) {
         accumulator.add(changes)
         accumulator.flush()   // or once per display-link tick
     }

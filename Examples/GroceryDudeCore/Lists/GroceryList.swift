@@ -202,7 +202,7 @@ public final class GroceryList {
 
 extension GroceryList: ResultsControllerDelegate {
     /// Passes the changes of a commit (or of a new request) to ``onChange``.
-    public func controller(_ controller: ResultsController<Item>, didChangeContentWith changes: ListChanges) {
+    public func controller(_ controller: any SectionedResults<Item>, didChangeContentWith changes: ListChanges) {
         if !changes.isEmpty { onChange?(changes) }
     }
 }

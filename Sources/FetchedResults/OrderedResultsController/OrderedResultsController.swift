@@ -1,6 +1,5 @@
 import Foundation
-import ListUpdates
-import ObjectGraph
+import Observation
 
 /// Keeps the members of one object's ordered to-many relationship as a list, in the
 /// relationship's order — optionally filtered and split into sections — and reports each
@@ -15,10 +14,10 @@ import ObjectGraph
 /// controller.delegate = listAdapter
 /// ```
 ///
-/// It is a ``ResultsController`` — sections, ``ResultsController/object(at:)``,
-/// ``ResultsController/indexPath(for:)``, restoration, the delegate, the change stream and
-/// Observation work as they do there — whose rows keep the relationship's order inside each
-/// section instead of following sort keys. A reorder of the relationship in the graph
+/// It offers the reads of ``SectionedResults`` — sections, ``object(at:)``,
+/// ``indexPath(for:)``, restoration, the delegate, the change stream and Observation work as
+/// they do for a ``ResultsController`` — but its rows keep the relationship's order inside
+/// each section instead of following sort keys. A reorder of the relationship in the graph
 /// arrives as row moves, never as deletes and inserts.
 ///
 /// Each member carries an order label, an integer increasing along the relationship with
@@ -33,44 +32,15 @@ import ObjectGraph
 /// so a view is never told to perform the drag it just performed. See the article
 /// “Hand-ordered lists” in the FetchedResults documentation.
 ///
-/// Search the list by setting ``request``'s predicate. A `SearchController` cannot be derived
-/// from this controller (it would fetch every object of the member entity): deriving one is a
-/// precondition failure.
+/// What it shows of the members is settable — ``predicate``, ``sectionKey`` and
+/// ``displayedKeys`` — and the ``request`` they make is read-only: rows follow the
+/// relationship, so there are no sort keys and no fetch window to set. Search the list by
+/// setting ``predicate`` (a `SearchController` filters a ``ResultsController`` only).
 ///
-/// A controller is confined to the isolation domain of its graph (not `Sendable`, as its
-/// superclass).
-public final class OrderedResultsController<Owner: GraphObject, Member: GraphObject>: ResultsController<Member> {
-    override var derivesSearches: Bool { false }
-
-    /// The object whose relationship the controller shows.
-    public let owner: Owner
-    /// The ordered to-many relationship shown, such as `\Playlist.songs`.
-    public let relationship: ReferenceWritableKeyPath<Owner, [Member]>
-
-    let ownerID: ObjectID
-    /// The relationship's property in the owner's entity.
-    let relationshipProperty: PropertyIndex
-    /// The relationship's name, as `OrderedMove.relationship` gives it.
-    let relationshipName: String
-    /// Reads the relationship without Observation or read tracking.
-    let members: PropertyReader<Owner, [Member]>
-    /// The order label of every member, filtered out or not: strictly increasing along the
-    /// relationship.
-    var labels: [ObjectID: Int64] = [:]
-    /// The member-side property that holds the owner, when the controller found exactly one
-    /// and every member holds the owner in it: it tells which members arrived or left.
-    var inverseName: String?
-    /// The user's edit whose commit is being delivered, set just before that commit.
-    var userEdit: UserEdit?
-    /// A section the list view still shows with no rows after a user-driven edit emptied it,
-    /// until the delivery of that edit's commit deletes it: its position before that commit
-    /// and its key value.
-    var displayedEmptySection: (index: Int, value: SortValue)?
-
-    /// The gap between the labels of neighbours after a fetch or a full relabel.
-    static var labelSpacing: Int64 { 1 << 20 }
-    /// The largest magnitude a label may take before every label is spread out again.
-    static var labelLimit: Int64 { 1 << 61 }
+/// A controller is confined to the isolation domain of its graph (not `Sendable`).
+public final class OrderedResultsController<Owner: GraphObject, Member: GraphObject>: SectionedResults {
+    /// The engine that holds the rows; this controller forwards every read to it.
+    let engine: OrderedResultsEngine<Owner, Member>
 
     /// Creates a controller. It holds no results until ``performFetch()``.
     ///
@@ -94,111 +64,182 @@ public final class OrderedResultsController<Owner: GraphObject, Member: GraphObj
         sectionKey: SectionKey<Member>? = nil,
         displayedKeys: [PartialKeyPath<Member>]? = nil
     ) {
-        guard let reader = PropertyReader(relationship as KeyPath<Owner, [Member]>) else {
-            requirementFailure("OrderedResultsController: \(relationship) is not an ordered to-many @Relationship of \(Owner.self)")
-        }
-        require(owner.graph === graph, "OrderedResultsController: the owner \(owner.objectID) is not an object of this graph")
-        self.owner = owner
-        self.relationship = relationship
-        ownerID = owner.objectID
-        members = reader
-        relationshipProperty = reader.property
-        relationshipName = reader.name
-        var request = FetchRequest(Member.self, predicate: predicate, sectionKey: sectionKey)
-        request.displayedKeys = displayedKeys
-        super.init(graph: graph, request: request)
-        index = Self.makeOrderedIndex(for: request)
+        engine = OrderedResultsEngine(
+            graph: graph, owner: owner, relationship: relationship, predicate: predicate, sectionKey: sectionKey,
+            displayedKeys: displayedKeys)
+        engine.controller = self
     }
 
-    /// What the controller shows of the members: predicate, section key and displayed keys.
-    /// Setting it on a fetched controller re-evaluates every member and reports the
-    /// difference as one change. Rows always keep the relationship's order, so a request with
-    /// sort keys, a `fetchLimit` or a `fetchOffset` is refused (`precondition`).
+    /// The object whose relationship the controller shows.
+    public var owner: Owner { engine.owner }
+
+    /// The ordered to-many relationship shown, such as `\Playlist.songs`.
+    public var relationship: ReferenceWritableKeyPath<Owner, [Member]> { engine.relationship }
+
+    /// What the rows follow, as a request over the member entity: the ``predicate``, the
+    /// ``sectionKey`` and the ``displayedKeys``, never sort keys or a fetch window (rows keep
+    /// the relationship's order). Read-only: set those three properties instead.
+    public var request: FetchRequest<Member> { engine._request }
+
+    /// Which members are shown; `nil` shows all. Setting it on a fetched controller
+    /// re-evaluates every member and reports the difference as one change (an animated
+    /// filter), never a reload.
     ///
     /// - Complexity: Setting it costs O(n log n) for n members.
-    public override var request: FetchRequest<Member> {
-        get { _request }
+    public var predicate: FetchPredicate<Member>? {
+        get { engine._request.predicate }
         set {
-            require(newValue.sortKeys.isEmpty && newValue.fetchLimit == nil && newValue.fetchOffset == 0,
-                         "OrderedResultsController: rows keep the relationship's order; a request may set only the predicate, section key and displayed keys")
-            replaceRequest(with: newValue)
+            var request = engine._request
+            request.predicate = newValue
+            engine.replaceRequest(with: request)
         }
     }
 
-    override func emptyIndex(for request: FetchRequest<Member>) -> ResultsIndex<ObjectID> {
-        Self.makeOrderedIndex(for: request)
+    /// What rows are grouped by, or `nil` for one section. Setting it on a fetched
+    /// controller re-evaluates every member and reports the difference as one change.
+    ///
+    /// - Complexity: Setting it costs O(n log n) for n members.
+    public var sectionKey: SectionKey<Member>? {
+        get { engine._request.sectionKey }
+        set {
+            var request = engine._request
+            request.sectionKey = newValue
+            engine.replaceRequest(with: request)
+        }
     }
 
-    override func reloadResults() {
-        loadMembers()
-        _checkOrderedInvariants()
+    /// The member properties the cells display: a write to a member refreshes its row only
+    /// when it changes one of them; `nil` refreshes on every write. Setting it on a fetched
+    /// controller re-evaluates every member.
+    ///
+    /// - Complexity: Setting it costs O(n log n) for n members.
+    public var displayedKeys: [PartialKeyPath<Member>]? {
+        get { engine._request.displayedKeys }
+        set {
+            var request = engine._request
+            request.displayedKeys = newValue
+            engine.replaceRequest(with: request)
+        }
     }
 
-    /// An empty index whose rows sort by section, then by order label (and a tie-break
-    /// column that places a row the user dropped next to a neighbour during one commit).
-    static func makeOrderedIndex(for request: FetchRequest<Member>) -> ResultsIndex<ObjectID> {
-        ResultsIndex(ascending: [true, true], sectionsAscending: request.sectionKey?.ascending ?? true)
+    /// Makes the index title of a section from its name; `nil` (the default) titles a
+    /// section with the capitalized first letter of its name, and none for an empty name.
+    /// Setting it changes the titles of ``sections`` read from then on, and Observation
+    /// reports it as a change of ``sections``.
+    public var sectionIndexTitleProvider: ((_ sectionName: String) -> String?)? {
+        get { engine.sectionIndexTitleProvider }
+        set { engine.withObservableMutation { engine.sectionIndexTitleProvider = newValue } }
     }
 
     /// Reads the relationship's members, labels them in order, evaluates them and starts
     /// observing the graph. Calling it again starts from scratch without reporting a change.
     ///
     /// - Complexity: O(n log n) for n members.
-    public override func performFetch() {
-        withObservableMutation { loadMembers() }
-        if observation == nil {
-            observation = graph.addObserver { [weak self] changes in
-                self?.relationshipDidCommit(changes)
-            }
-        }
-        hasFetched = true
-        _checkOrderedInvariants()
+    public func performFetch() {
+        engine.performFetch()
     }
 
-    /// The members in relationship order, or none once the owner is deleted.
-    func currentMembers() -> [Member] {
-        owner.isDeleted ? [] : members(owner)
+    /// Moves a row where the user dragged it: reorders the relationship (and, across
+    /// sections, gives the member the target section's key value), commits the graph, and
+    /// delivers that commit relative to the list *with the drag already shown*.
+    ///
+    /// Call it when the view reports a finished drag (`tableView(_:moveRowAt:to:)`), with
+    /// the view's index paths, from the view's event handling rather than from inside a
+    /// delegate or graph observer callback (a commit made there is delivered later, after
+    /// other commits). The index paths must be the controller's current coordinates: flush
+    /// the app's `ChangeAccumulator` before a drag starts, so the view and the controller
+    /// agree.
+    /// The view is not told to move the row again. The graph has one transaction, so the
+    /// commit takes every pending change with it (as a Core Data `save()` does): other
+    /// changes committed with it (pending writes of another part of the app) are delivered
+    /// relative to what the view now shows. A drag that ends where it started moves nothing
+    /// and still commits.
+    /// A drag that empties its section leaves that section on screen, so the delivery
+    /// deletes it.
+    ///
+    /// In the relationship the row lands right after the row above its drop position in
+    /// the target section, or right before the row below it when dropped first; members the
+    /// predicate hides keep their places.
+    ///
+    /// - Parameters:
+    ///   - source: The row's index path before the drag.
+    ///   - destination: Its index path after the drag, as the view reports it (in the target
+    ///     section, counting the rows without the dragged one).
+    ///   - author: The commit's author tag.
+    /// - Throws: ``OrderedResultsError``: `.noRow`, `.invalidDestination`,
+    ///   `.sectionKeyNotWritable` for a drag into another section without a writable key,
+    ///   `.ownerDeleted`; nothing changed. `.commitFailed` when the commit throws: the
+    ///   relationship and the section key are written back, and the app should reload its
+    ///   view (it shows a drag the graph does not have).
+    /// - Complexity: O(n) for n members: the graph writes the relationship as a whole.
+    public func moveRow(from source: IndexPath, to destination: IndexPath, author: String? = nil) throws(OrderedResultsError) {
+        try engine.moveRow(from: source, to: destination, author: author)
     }
 
-    /// Labels and evaluates every member and rebuilds the index and the dependencies.
-    func loadMembers() {
-        dependencies = DependencyIndex(entity: Member.entity)
-        sectionNames = [:]
-        displayedProperties = nil
-        userEdit = nil
-        displayedEmptySection = nil
-        let list = currentMembers()
-        labels = [:]
-        labels.reserveCapacity(list.count)
-        dependencies.reserveCapacity(list.count)
-        var rows = ResultsIndex<ObjectID>.LoadColumns(sortKeyCount: 2, capacity: list.count)
-        var reads: [PropertyRead] = []
-        for (position, member) in list.enumerated() {
-            let id = member.objectID
-            let label = Int64(position) * Self.labelSpacing
-            labels[id] = label
-            if let keys = evaluate(member, id: id, reads: &reads, first: true) {
-                rows.ids.append(id)
-                rows.sections.append(keys.section)
-                rows.columns[0].append(.int(label))
-                rows.columns[1].append(.int(0))
-            }
-        }
-        dependencies.shrinkToFit()
-        index = Self.makeOrderedIndex(for: _request)
-        index.load(rows)
-        if let sectionKey = _request.sectionKey {
-            for (value, id) in index.firstIDOfEachSection() {
-                sectionNames[value] = graph.withoutObservation { sectionKey.sectionName(object(with: id)) }
-            }
-        }
-        inverseName = findInverse(of: list)
-        generation += 1
-        cachedObjects = nil
+    /// Moves a member, given as an object, to a row: ``moveRow(from:to:author:)`` from its
+    /// current index path, for drag-and-drop APIs that hand over the dragged object.
+    ///
+    /// - Parameters:
+    ///   - member: The member to move.
+    ///   - destination: Its index path after the move, as for ``moveRow(from:to:author:)``.
+    ///   - author: The commit's author tag.
+    /// - Throws: ``OrderedResultsError/notAMember(_:)`` when the object is not a member of
+    ///   this controller's relationship (it belongs to another owner's, or to none) or the
+    ///   predicate hides it; the errors of ``moveRow(from:to:author:)`` otherwise. Nothing
+    ///   changes when it throws, but for `.commitFailed`.
+    /// - Complexity: O(n) for n members, as ``moveRow(from:to:author:)``.
+    public func moveObject(_ member: Member, to destination: IndexPath, author: String? = nil) throws(OrderedResultsError) {
+        try engine.moveObject(member, to: destination, author: author)
     }
 
-    /// The keys of a member with a label: its evaluated section, the label, and no tie-break.
-    static func keys(_ evaluated: RowKeys, label: Int64) -> RowKeys {
-        RowKeys(section: evaluated.section, sort: [.int(label), .int(0)])
+    /// Deletes the object of a row the user deleted (a swipe to delete), commits the graph,
+    /// and delivers that commit relative to the list *without the row*.
+    ///
+    /// The app removes the row from its view itself, as a view's delete action expects
+    /// (`deleteRows(at:)`); a row that was the last of its section leaves an empty section
+    /// on screen, which the delivery deletes. Index paths are the controller's current
+    /// coordinates: flush the app's `ChangeAccumulator` first.
+    ///
+    /// - Parameters:
+    ///   - indexPath: The row's index path.
+    ///   - author: The commit's author tag.
+    /// - Throws: ``OrderedResultsError``: `.noRow` or `.ownerDeleted`, and nothing changed;
+    ///   `.commitFailed` when the commit throws: the relationship is written back, the
+    ///   deletion stays pending in the graph (as every pending change does), and the app
+    ///   should reload its view.
+    /// - Complexity: O(n) for n members: the graph writes the relationship as a whole.
+    public func deleteRow(at indexPath: IndexPath, author: String? = nil) throws(OrderedResultsError) {
+        try engine.deleteRow(at: indexPath, author: author)
+    }
+
+    /// Removes a row's object from the relationship (it stays in the graph), as
+    /// ``deleteRow(at:author:)`` does for a deletion: a playlist's "remove from playlist".
+    ///
+    /// - Parameters:
+    ///   - indexPath: The row's index path, in the controller's current coordinates.
+    ///   - author: The commit's author tag.
+    /// - Throws: ``OrderedResultsError``: `.noRow` or `.ownerDeleted`, and nothing changed;
+    ///   `.commitFailed` when the commit throws: the relationship is written back and the app
+    ///   should reload its view.
+    /// - Complexity: O(n) for n members: the graph writes the relationship as a whole.
+    public func removeRow(at indexPath: IndexPath, author: String? = nil) throws(OrderedResultsError) {
+        try engine.removeRow(at: indexPath, author: author)
+    }
+
+    /// The engine's observation of the graph, for a benchmark that hands it commits itself.
+    package var observation: GraphObservation? {
+        get { engine.observation }
+        set { engine.observation = newValue }
+    }
+
+    /// Brings the rows up to date with one commit, as the engine's graph observer does.
+    ///
+    /// - Parameter changes: The commit.
+    /// - Complexity: As ``OrderedResultsEngine/apply(_:)``.
+    package func apply(_ changes: GraphChanges) {
+        engine.apply(changes)
     }
 }
+
+@available(*, unavailable)
+extension OrderedResultsController: Sendable {}

@@ -16,55 +16,20 @@ import Observation
 /// each fetched object's extracted keys in an order-statistic tree, records which properties
 /// (across relationships too) each object's predicate and keys read, and on every commit
 /// re-evaluates exactly the objects whose reads changed, in O(k log n) for k of them. The
-/// changes are delivered three ways: a ``delegate``, an `AsyncSequence` from ``changes(bufferingPolicy:)``,
-/// and Observation (``sections`` and ``fetchedObjects`` are observable).
+/// changes are delivered three ways: a ``delegate``, an `AsyncSequence` from
+/// ``changes(bufferingPolicy:)``, and Observation (``sections`` and ``fetchedObjects`` are
+/// observable).
+///
+/// Its reads are those of ``SectionedResults``, which ``SearchController`` and
+/// ``OrderedResultsController`` share; code that shows any controller's rows takes
+/// `some SectionedResults<Item>`. The class is final: choose section index titles with
+/// ``sectionIndexTitleProvider`` rather than a subclass.
 ///
 /// A controller is confined to the isolation domain of its graph. It stops observing the
 /// graph when it is deinitialized.
-open class ResultsController<Object: GraphObject>: Observable {
-    /// The graph the controller observes.
-    public let graph: ObjectGraph
-
-    /// What the controller fetches. Setting it on a fetched controller re-evaluates every
-    /// object and reports the difference between the old and new results as one change
-    /// (an animated re-filter or re-sort), never a silent refetch.
-    ///
-    /// - Complexity: Setting it costs O(n log n) for n objects of the entity.
-    public var request: FetchRequest<Object> {
-        get { _request }
-        set { replaceRequest(with: newValue) }
-    }
-
-    /// Told about each change of the results, in Core Data's order.
-    public weak var delegate: (any ResultsControllerDelegate<Object>)?
-
-    var _request: FetchRequest<Object> {
-        didSet { extractorCache = nil }
-    }
-    /// The closures of ``_request`` with the object type erased; `nil` until first used after
-    /// the request changed.
-    var extractorCache: RequestExtractors?
-    var index: ResultsIndex<ObjectID>
-    var dependencies = DependencyIndex(entity: Object.entity)
-    package var observation: GraphObservation?
-    /// Whether ``performFetch()`` ran.
-    public internal(set) var hasFetched = false
-    /// Bumped whenever the results change; sections read with an older generation are stale.
-    var generation = 0
-    var cachedObjects: [Object]?
-    /// Names of sections whose name the key's title transform makes from an object.
-    var sectionNames: [SortValue: String] = [:]
-    /// The properties of the entity that ``FetchRequest/displayedKeys`` resolve to.
-    var displayedProperties: Set<PropertyIndex>?
-    /// Whether a ``SearchController`` may be derived from this controller: its rows are what
-    /// its request fetches (an ordered-relationship controller's are not).
-    var derivesSearches: Bool { true }
-    let registrar = ObservationRegistrar()
-    /// The key paths Observation is told about, made once: a key path into a generic class
-    /// is otherwise instantiated at run time on every use, which dominated small commits.
-    let sectionsKeyPath: KeyPath<ResultsController<Object>, [ResultsSection<Object>]> = \.sections
-    let fetchedObjectsKeyPath: KeyPath<ResultsController<Object>, [Object]> = \.fetchedObjects
-    let streams = StreamRegistry()
+public final class ResultsController<Object: GraphObject>: SectionedResults {
+    /// The engine that holds the results; this controller forwards every read to it.
+    let engine: ResultsEngine<Object>
 
     /// Creates a controller. It holds no results until ``performFetch()``.
     ///
@@ -72,36 +37,33 @@ open class ResultsController<Object: GraphObject>: Observable {
     ///   - graph: The graph to fetch from and observe.
     ///   - request: What to fetch.
     public init(graph: ObjectGraph, request: FetchRequest<Object>) {
-        self.graph = graph
-        _request = request
-        index = Self.makeIndex(for: request)
+        engine = ResultsEngine(graph: graph, request: request)
+        engine.controller = self
     }
 
-    deinit {
-        observation?.cancel()
-        streams.finishAll()
-    }
-
-    /// An empty index for `request`; a subclass whose rows have another order overrides it.
-    func emptyIndex(for request: FetchRequest<Object>) -> ResultsIndex<ObjectID> {
-        Self.makeIndex(for: request)
-    }
-
-    /// Reads every result again for the current request, without delivering anything; a
-    /// subclass whose rows are not the entity's objects overrides it.
+    /// What the controller fetches. Setting it on a fetched controller re-evaluates every
+    /// object and reports the difference between the old and new results as one change
+    /// (an animated re-filter or re-sort), never a silent refetch.
     ///
-    /// - Complexity: O(n log n) for n objects of the entity.
-    func reloadResults() {
-        load(graph.objects(of: Object.self))
+    /// - Complexity: Setting it costs O(n log n) for n objects of the entity.
+    public var request: FetchRequest<Object> {
+        get { engine._request }
+        set { engine.replaceRequest(with: newValue) }
     }
 
-    static func makeIndex(for request: FetchRequest<Object>) -> ResultsIndex<ObjectID> {
-        ResultsIndex(
-            ascending: request.sortKeys.map(\.ascending),
-            sectionsAscending: request.sectionKey?.ascending ?? true,
-            offset: request.fetchOffset,
-            limit: request.fetchLimit
-        )
+    /// Makes the index title of a section from its name; `nil` (the default) titles a
+    /// section with the capitalized first letter of its name, and none for an empty name.
+    ///
+    /// ```swift
+    /// controller.sectionIndexTitleProvider = { name in name.isEmpty ? "#" : String(name.prefix(2)) }
+    /// ```
+    ///
+    /// Setting it changes the titles of ``sections`` read from then on, and Observation
+    /// reports it as a change of ``sections``. A ``SearchController`` derived from this
+    /// controller uses it too.
+    public var sectionIndexTitleProvider: ((_ sectionName: String) -> String?)? {
+        get { engine.sectionIndexTitleProvider }
+        set { engine.withObservableMutation { engine.sectionIndexTitleProvider = newValue } }
     }
 
     /// Fetches every object of the entity that matches the request, sorts and sections them,
@@ -112,204 +74,9 @@ open class ResultsController<Object: GraphObject>: Observable {
     ///
     /// - Complexity: O(n log n) for n objects of the entity.
     public func performFetch() {
-        let objects = graph.objects(of: Object.self)
-        withObservableMutation { load(objects) }
-        if observation == nil {
-            observation = graph.addObserver { [weak self] changes in
-                self?.graphDidCommit(changes)
-            }
-        }
-        hasFetched = true
-    }
-
-    /// Evaluates every object and rebuilds the index and the dependencies.
-    func load(_ objects: [Object]) {
-        dependencies = DependencyIndex(entity: Object.entity)
-        dependencies.reserveCapacity(objects.count)
-        sectionNames = [:]
-        displayedProperties = nil
-        let request = _request
-        let extractors = extractors
-        let sortKeyCount = extractors.sort.count
-        let displayedKeys = request.displayedKeys
-        var rows = ResultsIndex<ObjectID>.LoadColumns(sortKeyCount: sortKeyCount, capacity: objects.count)
-        var reads: [PropertyRead] = []
-        reads.reserveCapacity(8)
-        // Every object runs the same closures, so the own properties they read are kept as
-        // one set, collected as bits across the whole fetch; reads of other objects are
-        // recorded per object.
-        var ownProperties: UInt64 = 0
-        for object in objects {
-            let id = object.objectID
-            let erased: GraphObject = object
-            // One by one: an evaluation reads another object or two, and `removeAll(keepingCapacity:)`
-            // costs a general range replacement.
-            while !reads.isEmpty { reads.removeLast() }
-            // The keys go straight into columns: no per-object key array. The closure touches
-            // no generic type, so no type metadata is looked up per object.
-            let included = graph.trackReads(of: erased, ownProperties: &ownProperties, appendingTo: &reads) { () -> Bool in
-                if let predicate = extractors.predicate, !predicate(erased) { return false }
-                rows.sections.append(extractors.section?(erased) ?? .null)
-                // A plain integer range: `indices` would look up generic metadata per object.
-                var column = 0
-                while column < sortKeyCount {
-                    rows.columns[column].append(extractors.sort[column](erased))
-                    column += 1
-                }
-                return true
-            }
-            if included { rows.ids.append(id) }
-            dependencies.record(id, reads: reads)
-            if displayedProperties == nil, let displayedKeys {
-                displayedProperties = resolveDisplayedProperties(displayedKeys, on: object, id: id)
-            }
-        }
-        dependencies.recordOwnReads(ownProperties)
-        dependencies.shrinkToFit()
-        index = Self.makeIndex(for: _request)
-        index.load(rows)
-        if let sectionKey = request.sectionKey {
-            // Every row of a section has the same key, so one row names it.
-            for (value, id) in index.firstIDOfEachSection() {
-                sectionNames[value] = graph.withoutObservation { sectionKey.sectionName(object(with: id)) }
-            }
-        }
-        generation += 1
-        cachedObjects = nil
-        _checkInvariants()
-    }
-
-    /// The index title of a section: by default the capitalized first letter of its name
-    /// (`nil` for an empty name). Override to choose other titles.
-    ///
-    /// - Parameter sectionName: The section's name.
-    /// - Returns: Its title in a section index, or `nil` for none.
-    open func sectionIndexTitle(forSectionName sectionName: String) -> String? {
-        sectionName.first.map { String($0).uppercased() }
-    }
-
-    // MARK: - Results
-
-    /// The fetched objects in order, inside the `fetchOffset`/`fetchLimit` window; empty
-    /// before ``performFetch()``. Observable.
-    ///
-    /// The results change only when the controller hears of a commit: between a
-    /// `ObjectGraph.delete(_:)` and its commit, a deleted object is still listed at its
-    /// place, and its `GraphObject.isDeleted` answers `true` (as with Core Data). The same
-    /// holds for every other way of reading the results (``sections``, ``object(at:)``,
-    /// ``indexPath(for:)``), and for a commit that an observer made during the delivery of
-    /// another, until this controller has heard of it.
-    ///
-    /// - Complexity: O(n) the first time after a change, O(1) after that.
-    public var fetchedObjects: [Object] {
-        registrar.access(self, keyPath: fetchedObjectsKeyPath)
-        if let cachedObjects { return cachedObjects }
-        let objects = index.visibleIDs.map(object(with:))
-        cachedObjects = objects
-        return objects
-    }
-
-    /// The number of fetched objects inside the window.
-    ///
-    /// - Complexity: O(1).
-    public var numberOfObjects: Int { index.visibleCount }
-
-    /// The object with a fetched ID. An object whose deletion is pending (or committed but
-    /// not yet delivered to this controller) is still listed, with `isDeleted` true.
-    func object(with id: ObjectID) -> Object {
-        guard let object = graph.registeredObject(with: id) as? Object else {
-            requirementFailure("internal inconsistency: fetched object \(id) is not in the graph")
-        }
-        return object
-    }
-
-    /// The object at an index path. Traps, with a message naming the path and the counts,
-    /// when no row is there; ``object(ifPresentAt:)`` does not.
-    ///
-    /// - Parameter indexPath: A section and row of the current results.
-    /// - Returns: The object.
-    /// - Complexity: O(log n).
-    public func object(at indexPath: IndexPath) -> Object {
-        guard let object = object(ifPresentAt: indexPath) else {
-            let sections = index.visibleSections
-            let counts = indexPath.count == 2 && sections.indices.contains(indexPath[0])
-                ? "section \(indexPath[0]) has \(sections[indexPath[0]].count) rows"
-                : "the results have \(sections.count) sections"
-            requirementFailure("ResultsController.object(at:): no object at \(indexPath.listDescription); \(counts)")
-        }
-        return object
-    }
-
-    /// The object at an index path, or `nil` when no row is there.
-    ///
-    /// - Parameter indexPath: A section and row.
-    /// - Returns: The object, or `nil`.
-    /// - Complexity: O(log n).
-    public func object(ifPresentAt indexPath: IndexPath) -> Object? {
-        index.id(at: indexPath).map(object(with:))
-    }
-
-    /// The index path of an object, or `nil` when it is not in the results (or outside the
-    /// window).
-    ///
-    /// - Parameter object: The object.
-    /// - Returns: Its index path, or `nil`.
-    /// - Complexity: O(log n).
-    public func indexPath(for object: Object) -> IndexPath? {
-        index.indexPath(of: object.objectID)
-    }
-
-    /// The index path of the object with this ID, or `nil` when it is not in the results.
-    ///
-    /// - Parameter objectID: The object's ID.
-    /// - Returns: Its index path, or `nil`.
-    /// - Complexity: O(log n).
-    public func indexPath(forObjectID objectID: ObjectID) -> IndexPath? {
-        index.indexPath(of: objectID)
+        engine.performFetch()
     }
 }
 
 @available(*, unavailable)
 extension ResultsController: Sendable {}
-
-/// The continuations of a controller's change streams.
-///
-/// `state` (the next subscription number and the open continuations) is guarded by its
-/// mutex; a stream's termination handler may run on any thread.
-final class StreamRegistry: Sendable {
-    private let state = _Locked<(next: Int, continuations: [Int: AsyncStream<ResultsChangeSet>.Continuation])>((0, [:]))
-
-    /// Registers a continuation and returns its number.
-    func add(_ continuation: AsyncStream<ResultsChangeSet>.Continuation) -> Int {
-        state.withLock { state in
-            let number = state.next
-            state.next += 1
-            state.continuations[number] = continuation
-            return number
-        }
-    }
-
-    /// Forgets a continuation.
-    func remove(_ number: Int) {
-        let removed = state.withLock { $0.continuations.removeValue(forKey: number) }
-        withExtendedLifetime(removed) {}
-    }
-
-    /// Yields a value to every open stream (outside the lock).
-    func yield(_ value: ResultsChangeSet) {
-        let continuations = state.withLock { Array($0.continuations.values) }
-        for continuation in continuations { continuation.yield(value) }
-    }
-
-    /// Whether any stream is open.
-    var isEmpty: Bool { state.withLock { $0.continuations.isEmpty } }
-
-    /// Finishes every stream (outside the lock).
-    func finishAll() {
-        let continuations = state.withLock { state in
-            defer { state.continuations = [:] }
-            return Array(state.continuations.values)
-        }
-        for continuation in continuations { continuation.finish() }
-    }
-}

@@ -51,11 +51,11 @@ public struct ResultsSnapshot: Sendable, Hashable {
     }
 }
 
-extension ResultsController {
+extension ResultsEngine {
     /// The identities of the current results, as a `Sendable` value.
     ///
     /// - Complexity: O(n) for n visible rows.
-    public var snapshot: ResultsSnapshot {
+    var snapshot: ResultsSnapshot {
         ResultsSnapshot(sections: index.visibleRows.map { section, ids in
             ResultsSnapshot.Section(identifier: section, name: sectionName(for: section), objectIDs: ids)
         })

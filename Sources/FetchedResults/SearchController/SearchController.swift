@@ -16,12 +16,11 @@ import ObjectGraph
 /// search.searchText = ""      // the whole list again, as a diff
 /// ```
 ///
-/// A search controller is a ``ResultsController`` whose request is the base request with
-/// the search predicate added, so everything the main controller offers works on the
-/// search results exactly as on the main list: index paths, ``ResultsController/sections``,
-/// section index titles, restoration identifiers, snapshots, and the three deliveries
-/// (``ResultsController/delegate``, ``ResultsController/changes(bufferingPolicy:)`` and
-/// Observation). It stays live under graph changes with the same exact dependencies.
+/// A search controller's ``request`` is the base request with the search predicate added,
+/// and it offers every read of ``SectionedResults`` exactly as the main controller does:
+/// index paths, ``sections``, section index titles, restoration identifiers, snapshots, and
+/// the three deliveries (``delegate``, ``changes(bufferingPolicy:)`` and Observation). It
+/// stays live under graph changes with the same exact dependencies.
 ///
 /// Setting ``searchText`` never fetches again: it computes which rows enter or leave and
 /// reports the difference from the previous results as one change set (sections that
@@ -38,11 +37,16 @@ import ObjectGraph
 ///
 /// The base request is copied when the search controller is created; a later change of the
 /// base controller's ``ResultsController/request`` is not followed (create a new search
-/// controller). Setting ``ResultsController/request`` on a search controller is a
-/// programming error: change ``searchText`` instead.
-public final class SearchController<Object: GraphObject>: ResultsController<Object> {
+/// controller). The search's own ``request`` is read-only: change ``searchText`` instead.
+///
+/// The base is a ``ResultsController``: an ``OrderedResultsController`` shows members in
+/// their relationship's order, not what a request fetches, so it is filtered with its own
+/// ``OrderedResultsController/predicate`` instead.
+public final class SearchController<Object: GraphObject>: SectionedResults {
     /// The controller whose rows the search filters.
     public let base: ResultsController<Object>
+    /// The engine that holds the search results; this controller forwards every read to it.
+    let engine: SearchEngine<Object>
 
     /// The text searched for. Setting it reports the difference from the previous results
     /// as one change (never a reload); an empty text shows every base row.
@@ -60,24 +64,15 @@ public final class SearchController<Object: GraphObject>: ResultsController<Obje
     ///   current matches when narrowing, the other base rows when broadening, both
     ///   otherwise.
     public var searchText: String {
-        get { currentText }
-        set { applySearchText(newValue) }
+        get { engine.currentText }
+        set { engine.applySearchText(newValue) }
     }
 
-    var currentText: String
-    let matcher: SearchMatcher<Object>
-    /// The observation that forgets the folded text of deleted objects and checks
-    /// invariants after each commit.
-    var commitObservation: GraphObservation?
-    /// The folded search strings of the rows by slot, while the index is the one the last
-    /// text change built (a commit retires them).
-    var slotTexts: SlotTexts?
-    /// The narrowing steps of a folded-text search since it last showed every base row
-    /// (empty for a predicate search).
-    var refinements = RefinementStack(needle: FoldedText("", options: []))
-    /// The rank of each base slot, for the base controller's ``ResultsController/generation``
-    /// it was computed at (a commit retires it).
-    var baseRanks: (generation: Int, ranks: [Int32])?
+    /// The request the search results follow: the base request, copied when the search
+    /// controller was created, with the search predicate added. Read-only: set
+    /// ``searchText`` to change the search, or create a new search controller to follow a
+    /// new base request.
+    public var request: FetchRequest<Object> { engine._request }
 
     /// Creates a search controller that searches a string of each object, `CONTAINS[cd]`
     /// by default, over folded text cached per object and refolded when the string changes.
@@ -246,54 +241,13 @@ public final class SearchController<Object: GraphObject>: ResultsController<Obje
             narrowing: narrowsWhenTextExtends ? .whenTextExtends : .never)
     }
 
+    /// Creates a search controller over `base` with a matcher, and fetches.
     init(base: ResultsController<Object>, matcher: SearchMatcher<Object>, searchText: String) {
-        require(base.hasFetched, "SearchController: call performFetch() on the base controller before deriving a search from it")
-        require(base.derivesSearches,
-                     "SearchController: \(type(of: base)) does not fetch by its request alone; filter it with its request's predicate instead")
         self.base = base
-        self.matcher = matcher
-        currentText = searchText
-        if case .text(_, _, let store) = matcher { refinements.reset(to: store.needle) }
-        var request = base.request
-        request.predicate = matcher.combinedPredicate(base: base.request)
-        super.init(graph: base.graph, request: request)
-        performFetch()
-        // Registered after both controllers' observers, so it runs once both are current.
-        commitObservation = graph.addObserver { [weak self] changes in
-            self?.didProcessCommit(changes)
-        }
-        _checkSearchInvariants()
-    }
-
-    deinit {
-        commitObservation?.cancel()
-    }
-
-    /// The request: the base request with the search predicate added. Read-only in effect:
-    /// setting it is a programming error (set ``searchText``).
-    public override var request: FetchRequest<Object> {
-        get { super.request }
-        set { requirementFailure("SearchController.request cannot be set; set searchText, or create a new search controller") }
-    }
-
-    /// The base controller's index title for a section, so search sections carry the same
-    /// titles as the main list's.
-    ///
-    /// - Parameter sectionName: The section's name.
-    /// - Returns: The base controller's title for it.
-    public override func sectionIndexTitle(forSectionName sectionName: String) -> String? {
-        base.sectionIndexTitle(forSectionName: sectionName)
-    }
-
-    /// Forgets the folded text of deleted objects, the foldings by slot and the narrowing
-    /// steps (the commit may have changed any row).
-    func didProcessCommit(_ changes: GraphChanges) {
-        slotTexts = nil
-        baseRanks = nil
-        if case .text(_, _, let store) = matcher {
-            for id in changes.deleted { store.folded[id] = nil }
-            refinements.reset(to: store.needle)
-        }
-        _checkSearchInvariants()
+        engine = SearchEngine(base: base.engine, matcher: matcher, searchText: searchText)
+        engine.controller = self
     }
 }
+
+@available(*, unavailable)
+extension SearchController: Sendable {}

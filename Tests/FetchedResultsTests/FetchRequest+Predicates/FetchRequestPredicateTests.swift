@@ -22,7 +22,7 @@ private func makeGraph() throws -> (ObjectGraph, fridge: Location, pantry: Locat
     return (graph, fridge, pantry, items)
 }
 
-private func names(_ controller: ResultsController<Item>) -> [String] {
+private func names(_ controller: some SectionedResults<Item>) -> [String] {
     controller.fetchedObjects.map(\.name)
 }
 

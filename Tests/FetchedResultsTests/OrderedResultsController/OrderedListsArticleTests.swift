@@ -24,7 +24,7 @@ enum OrderedListsArticle {
     final class Adapter: ResultsControllerDelegate {
         typealias Object = GroceryItem
         var batches: [ListChanges] = []
-        func controller(_ controller: ResultsController<GroceryItem>, didChangeContentWith changes: ListChanges) {
+        func controller(_ controller: any SectionedResults<GroceryItem>, didChangeContentWith changes: ListChanges) {
             batches.append(changes)
         }
     }

@@ -28,7 +28,7 @@ final class Entry: GraphObject {
 typealias EntrySection = ListSimulator<String, ObjectID, String>.Section
 
 /// The rows of a controller as a list view shows them: sections by name, entry renderings.
-func renderedEntries(_ controller: ResultsController<Entry>) -> [EntrySection] {
+func renderedEntries(_ controller: some SectionedResults<Entry>) -> [EntrySection] {
     controller.sections.map { section in
         .init(id: section.name, rows: section.objects.map { .init(id: $0.objectID, content: $0.rendering) })
     }
@@ -58,16 +58,16 @@ final class AccumulatingDelegate: ResultsControllerDelegate {
         self.accumulator = accumulator
     }
 
-    func controllerWillChangeContent(_ controller: ResultsController<Entry>) { current = [] }
-    func controller(_ controller: ResultsController<Entry>, didChange change: ResultsObjectChange) { current.append(change) }
-    func controller(_ controller: ResultsController<Entry>, didChangeContentWith changes: ListChanges) {
+    func controllerWillChangeContent(_ controller: any SectionedResults<Entry>) { current = [] }
+    func controller(_ controller: any SectionedResults<Entry>, didChange change: ResultsObjectChange) { current.append(change) }
+    func controller(_ controller: any SectionedResults<Entry>, didChangeContentWith changes: ListChanges) {
         objectChanges.append(current)
         accumulator.add(changes)
     }
 }
 
 /// A simulated table view driven by an accumulator, reading the controller's rows.
-func makeSimulatedView(of controller: ResultsController<Entry>) -> (ListSimulator<String, ObjectID, String>, ChangeAccumulator, AccumulatingDelegate) {
+func makeSimulatedView(of controller: some SectionedResults<Entry>) -> (ListSimulator<String, ObjectID, String>, ChangeAccumulator, AccumulatingDelegate) {
     let simulator = ListSimulator<String, ObjectID, String>(strict: true) { renderedEntries(controller) }
     simulator.reloadData()
     let accumulator = ChangeAccumulator(target: simulator, policy: DefaultReloadPolicy(maximumChangeCount: .max, maximumShare: 2))

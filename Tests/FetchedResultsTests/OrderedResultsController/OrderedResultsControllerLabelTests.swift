@@ -23,21 +23,21 @@ private func makeController(count: Int) throws -> (ObjectGraph, ShoppingList, Or
 struct OrderedResultsControllerLabelTests {
     @Test func aMoveRelabelsOnlyTheMovedMember() throws {
         let (graph, list, controller) = try makeController(count: 50)
-        let before = controller.labels
+        let before = controller.engine.labels
         let moved = list.entries[40]
         list.entries.remove(at: 40)
         list.entries.insert(moved, at: 3)
         _ = try graph.commit()
-        let changed = controller.labels.filter { before[$0.key] != $0.value }
+        let changed = controller.engine.labels.filter { before[$0.key] != $0.value }
         #expect(Array(changed.keys) == [moved.objectID])
-        let label = try #require(controller.labels[moved.objectID])
+        let label = try #require(controller.engine.labels[moved.objectID])
         #expect(label > before[list.entries[2].objectID]! && label < before[list.entries[4].objectID]!)
     }
 
     @Test func aCrowdedGapSpreadsOnlyItsNeighbourhood() throws {
         let (graph, list, controller) = try makeController(count: 400)
         let farAway = Array(list.entries[0..<100]) + Array(list.entries[300...])
-        let before = controller.labels
+        let before = controller.engine.labels
         // Each insertion lands right after e200, halving the same gap: it runs out after
         // about twenty and the window around it is spread out.
         for round in 0..<40 {
@@ -47,28 +47,28 @@ struct OrderedResultsControllerLabelTests {
             _ = try graph.commit()
         }
         #expect(controller.fetchedObjects.map(\.name) == list.entries.map(\.name))
-        for entry in farAway { #expect(controller.labels[entry.objectID] == before[entry.objectID], "\(entry.name) was relabelled") }
-        let near = list.entries[180..<260].map { controller.labels[$0.objectID]! }
+        for entry in farAway { #expect(controller.engine.labels[entry.objectID] == before[entry.objectID], "\(entry.name) was relabelled") }
+        let near = list.entries[180..<260].map { controller.engine.labels[$0.objectID]! }
         #expect(zip(near, near.dropFirst()).allSatisfy { $0 < $1 })
     }
 
     @Test func labelsRunningOutAtAnEndSpreadTheWholeList() throws {
         let (graph, list, controller) = try makeController(count: 5)
-        let saved = controller.labels
-        defer { controller.labels = saved }
+        let saved = controller.engine.labels
+        defer { controller.engine.labels = saved }
         // Labels near the limit, as after a very long run of appends.
         for (position, entry) in list.entries.enumerated() {
-            controller.labels[entry.objectID] = OrderedResultsController<ShoppingList, Entry>.labelLimit - 10 + Int64(position)
+            controller.engine.labels[entry.objectID] = OrderedResultsEngine<ShoppingList, Entry>.labelLimit - 10 + Int64(position)
         }
         let arrival = graph.insert(Entry())
         var members = list.entries
         members.append(arrival)
-        controller.labels[arrival.objectID] = nil
-        let assigned = controller.relabel([arrival.objectID: 5], in: members)
+        controller.engine.labels[arrival.objectID] = nil
+        let assigned = controller.engine.relabel([arrival.objectID: 5], in: members)
         #expect(assigned.count == 6)
         let labels = members.map { assigned[$0.objectID]! }
         #expect(zip(labels, labels.dropFirst()).allSatisfy { $0 < $1 })
-        #expect(labels.allSatisfy { abs($0) < OrderedResultsController<ShoppingList, Entry>.labelLimit / 2 })
+        #expect(labels.allSatisfy { abs($0) < OrderedResultsEngine<ShoppingList, Entry>.labelLimit / 2 })
     }
 
     @Test(arguments: testSeeds(count: 8))
@@ -95,7 +95,7 @@ struct OrderedResultsControllerLabelTests {
             list.entries = members
             _ = try graph.commit()
             #expect(controller.fetchedObjects.map(\.objectID) == list.entries.map(\.objectID), "step \(step)")
-            let labels = list.entries.map { controller.labels[$0.objectID]! }
+            let labels = list.entries.map { controller.engine.labels[$0.objectID]! }
             #expect(zip(labels, labels.dropFirst()).allSatisfy { $0 < $1 }, "step \(step)")
         }
     }

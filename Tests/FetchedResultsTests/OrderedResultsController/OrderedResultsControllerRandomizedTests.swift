@@ -63,7 +63,7 @@ struct OrderedResultsControllerRandomizedTests {
         otherList.entries = (0..<4).map { _ in newEntry() }
         _ = try graph.commit()
 
-        let controller: ResultsController<Entry>
+        let controller: any SectionedResults<Entry>
         let ordered: (moveRow: (IndexPath, IndexPath) throws -> Void, deleteRow: (IndexPath) throws -> Void,
                       removeRow: (IndexPath) throws -> Void)
         let predicate: FetchPredicate<Entry>? = configuration.filtered ? .equal(\.listed, true) : nil
@@ -71,17 +71,18 @@ struct OrderedResultsControllerRandomizedTests {
         if configuration.withoutInverse {
             let boardController = OrderedResultsController(
                 graph: graph, owner: board, relationship: \.pinned, predicate: predicate, sectionKey: sectionKey)
+            boardController.performFetch()
             controller = boardController
             ordered = ({ try boardController.moveRow(from: $0, to: $1) }, { try boardController.deleteRow(at: $0) },
                        { try boardController.removeRow(at: $0) })
         } else {
             let listController = OrderedResultsController(
                 graph: graph, owner: list, relationship: \.entries, predicate: predicate, sectionKey: sectionKey)
+            listController.performFetch()
             controller = listController
             ordered = ({ try listController.moveRow(from: $0, to: $1) }, { try listController.deleteRow(at: $0) },
                        { try listController.removeRow(at: $0) })
         }
-        controller.performFetch()
         let (simulator, accumulator, delegate) = makeSimulatedView(of: controller)
         defer { withExtendedLifetime(delegate) {} }
         func reference() -> [EntrySection] {

@@ -31,7 +31,7 @@ private func makeList() throws -> (ObjectGraph, ShoppingList, [Entry], ShoppingL
 
 private func path(_ section: Int, _ row: Int) -> IndexPath { IndexPath(row: row, section: section) }
 
-private func names(_ controller: ResultsController<Entry>) -> [[String]] {
+private func names(_ controller: some SectionedResults<Entry>) -> [[String]] {
     controller.sections.map { $0.objects.map(\.name) }
 }
 
@@ -53,19 +53,6 @@ struct OrderedResultsControllerSurfaceTests {
         let identifier = try #require(controller.restorationIdentifier(forObjectAt: path(0, 1)))
         #expect(controller.indexPath(forRestorationIdentifier: identifier) == path(0, 1))
         #expect(controller.numberOfObjects == 5)
-    }
-
-    /// A search derived from an ordered controller would fetch every entry of the graph, not
-    /// the list's members: deriving one is refused.
-    @Test func aSearchCannotBeDerivedFromAnOrderedController() async {
-        await #expect(processExitsWith: .failure) {
-            let graph = ObjectGraph()
-            let list = graph.insert(ShoppingList())
-            _ = try? graph.commit()
-            let controller = OrderedResultsController(graph: graph, owner: list, relationship: \.entries)
-            controller.performFetch()
-            _ = SearchController(base: controller, searching: { $0.name })
-        }
     }
 
     @Test func aReorderInTheGraphArrivesAsOneMove() throws {
@@ -350,12 +337,48 @@ struct OrderedResultsControllerSurfaceTests {
         controller.performFetch()
         let (simulator, accumulator, delegate) = makeSimulatedView(of: controller)
         defer { withExtendedLifetime(delegate) {} }
-        controller.request.predicate = .equal(\.listed, true)
-        controller.request.sectionKey = SectionKey(\.aisle)
+        controller.predicate = .equal(\.listed, true)
+        controller.sectionKey = SectionKey(\.aisle)
         accumulator.flush()
         #expect(simulator.failures.isEmpty)
         #expect(simulator.sections == renderedEntries(controller))
         #expect(names(controller) == [["a0", "a2", "a4"], ["b1", "b3"]])
+    }
+
+    /// What an ordered controller shows is set through what it can honour — predicate,
+    /// section key, displayed keys — and the request they make is read-only, with no sort
+    /// keys and no window. (Before, `request` had a setter that trapped on sort keys; that a
+    /// request can no longer be assigned is a compile-time fact no test can show.)
+    @Test func predicateSectionKeyAndDisplayedKeysMakeItsRequest() throws {
+        let (graph, list, entries, _) = try makeList()
+        let controller = OrderedResultsController(graph: graph, owner: list, relationship: \.entries)
+        controller.performFetch()
+        let (simulator, accumulator, delegate) = makeSimulatedView(of: controller)
+        defer { withExtendedLifetime(delegate) {} }
+        controller.sectionKey = SectionKey(\.aisle)
+        controller.predicate = .equal(\.listed, true)
+        controller.displayedKeys = [\Entry.aisle]
+        let request = controller.request
+        #expect(request.predicate != nil && request.sectionKey != nil && request.displayedKeys?.count == 1)
+        #expect(request.sortKeys.isEmpty && request.fetchLimit == nil && request.fetchOffset == 0)
+        accumulator.flush()
+        #expect(simulator.failures.isEmpty)
+        #expect(simulator.sections == renderedEntries(controller))
+        #expect(names(controller) == [["a0", "a2", "a4"], ["b1", "b3"]])
+
+        // The displayed keys hold: a write to another property refreshes no row.
+        let delivered = delegate.objectChanges.count
+        entries[0].name = "a0 renamed"
+        _ = try graph.commit()
+        #expect(delegate.objectChanges.count == delivered)
+
+        controller.predicate = nil
+        controller.sectionKey = nil
+        accumulator.flush()
+        #expect(simulator.failures.isEmpty)
+        // Row identities only: the renamed row's cell was, by design, not refreshed.
+        #expect(simulator.sections.map { $0.rows.map(\.id) } == renderedEntries(controller).map { $0.rows.map(\.id) })
+        #expect(names(controller) == [["a0 renamed", "b1", "a2", "b3", "a4", "x5"]])
     }
 }
 

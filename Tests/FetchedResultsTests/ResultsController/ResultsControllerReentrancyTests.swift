@@ -6,14 +6,14 @@ import TestSupport
 
 /// The rows of a controller with identifiers only: read during a delivery, when other
 /// observers' writes may be pending, a cell's content is not yet what any batch promises.
-private func shape(_ controller: ResultsController<Item>) -> [ListSimulator<String, ObjectID, String>.Section] {
+private func shape(_ controller: some SectionedResults<Item>) -> [ListSimulator<String, ObjectID, String>.Section] {
     controller.sections.map { section in
         .init(id: section.name, rows: section.objects.map { .init(id: $0.objectID, content: "") })
     }
 }
 
 /// Reads every row of a controller the ways a list view does.
-private func readEverything(_ controller: ResultsController<Item>) {
+private func readEverything(_ controller: some SectionedResults<Item>) {
     _ = controller.fetchedObjects
     for (sectionIndex, section) in controller.sections.enumerated() {
         for row in section.objects.indices {
@@ -32,7 +32,7 @@ private final class WritingDelegate: ResultsControllerDelegate {
     var onChange: (() -> Void)?
     var batches = 0
 
-    func controller(_ controller: ResultsController<Item>, didChangeContentWith changes: ListChanges) {
+    func controller(_ controller: any SectionedResults<Item>, didChangeContentWith changes: ListChanges) {
         batches += 1
         let now = shape(controller)
         expectApplying(stages: changes.staged(), from: displayed, yields: now, strict: true, "\(label): \(changes)")

@@ -5,13 +5,6 @@ import Observation
 import Synchronization
 import Testing
 
-/// A subclass that overrides the section index titles.
-private final class TitledController: ResultsController<Item> {
-    override func sectionIndexTitle(forSectionName sectionName: String) -> String? {
-        sectionName.isEmpty ? nil : String(sectionName.prefix(2)).lowercased()
-    }
-}
-
 @Suite("ResultsController surface")
 struct ResultsControllerSurfaceTests {
     private func makeGraph() throws -> (ObjectGraph, [Location], [Item]) {
@@ -73,7 +66,8 @@ struct ResultsControllerSurfaceTests {
         #expect(controller.object(ifPresentAt: IndexPath(row: 0, section: 3)) == nil)
         #expect(controller.numberOfObjects == 9)
 
-        let titled = TitledController(graph: graph, request: request)
+        let titled = ResultsController(graph: graph, request: request)
+        titled.sectionIndexTitleProvider = { name in name.isEmpty ? nil : String(name.prefix(2)).lowercased() }
         titled.performFetch()
         #expect(titled.sectionIndexTitles == ["fr", "pa"])
     }

@@ -31,7 +31,7 @@ private func makeBase() throws -> (ObjectGraph, ResultsController<Item>, [String
     return (graph, base, locations)
 }
 
-private func names(_ controller: ResultsController<Item>) -> [[String]] {
+private func names(_ controller: some SectionedResults<Item>) -> [[String]] {
     controller.sections.map { $0.objects.map(\.name) }
 }
 
@@ -39,7 +39,7 @@ private func names(_ controller: ResultsController<Item>) -> [[String]] {
 private final class BatchRecorder: ResultsControllerDelegate {
     typealias Object = Item
     var batches: [ListChanges] = []
-    func controller(_ controller: ResultsController<Item>, didChangeContentWith changes: ListChanges) { batches.append(changes) }
+    func controller(_ controller: any SectionedResults<Item>, didChangeContentWith changes: ListChanges) { batches.append(changes) }
 }
 
 @Suite("SearchController surface")

@@ -137,7 +137,7 @@ private func sectionID(_ item: Item) -> String {
 /// With `contents: false` every row shows the same content, for states captured while
 /// uncommitted writes are pending.
 private func renderedByKey(
-    _ controller: ResultsController<Item>, sectioned: Bool, contents: Bool = true
+    _ controller: some SectionedResults<Item>, sectioned: Bool, contents: Bool = true
 ) -> [ListSimulator<String, ObjectID, String>.Section] {
     controller.sections.map { section in
         .init(id: sectioned ? section.objects.first.map(sectionID) ?? "?" : "",

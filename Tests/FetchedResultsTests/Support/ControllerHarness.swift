@@ -17,16 +17,16 @@ final class RecordingDelegate: ResultsControllerDelegate {
 
     var events: [Event] = []
     /// Runs inside `controllerDidChangeContent`, to test writes made during delivery.
-    var onDidChange: ((ResultsController<Item>) -> Void)?
+    var onDidChange: ((any SectionedResults<Item>) -> Void)?
 
-    func controllerWillChangeContent(_ controller: ResultsController<Item>) { events.append(.willChange) }
-    func controller(_ controller: ResultsController<Item>, didChange change: ResultsSectionChange) { events.append(.section(change)) }
-    func controller(_ controller: ResultsController<Item>, didChange change: ResultsObjectChange) { events.append(.object(change)) }
-    func controllerDidChangeContent(_ controller: ResultsController<Item>) {
+    func controllerWillChangeContent(_ controller: any SectionedResults<Item>) { events.append(.willChange) }
+    func controller(_ controller: any SectionedResults<Item>, didChange change: ResultsSectionChange) { events.append(.section(change)) }
+    func controller(_ controller: any SectionedResults<Item>, didChange change: ResultsObjectChange) { events.append(.object(change)) }
+    func controllerDidChangeContent(_ controller: any SectionedResults<Item>) {
         events.append(.didChange)
         onDidChange?(controller)
     }
-    func controller(_ controller: ResultsController<Item>, didChangeContentWith changes: ListChanges) { events.append(.batch(changes)) }
+    func controller(_ controller: any SectionedResults<Item>, didChangeContentWith changes: ListChanges) { events.append(.batch(changes)) }
 
     /// The batches delivered so far, each rebuilt from its one-by-one callbacks the way a
     /// UIKit adapter would (rows inside inserted or deleted sections dropped, rows moving out
@@ -71,7 +71,7 @@ final class RecordingDelegate: ResultsControllerDelegate {
 }
 
 /// The rows of a controller as a list view shows them: section names and item renderings.
-func rendered(_ controller: ResultsController<Item>) -> [ListSimulator<String, ObjectID, String>.Section] {
+func rendered(_ controller: some SectionedResults<Item>) -> [ListSimulator<String, ObjectID, String>.Section] {
     controller.sections.map { section in
         .init(id: section.name, rows: section.objects.map { .init(id: $0.objectID, content: $0.rendering) })
     }

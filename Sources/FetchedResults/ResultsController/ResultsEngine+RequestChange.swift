@@ -1,4 +1,4 @@
-extension ResultsController {
+extension ResultsEngine {
     /// Replaces the request; on a fetched controller, re-evaluates every object and delivers
     /// the difference between the old results and the new ones as one change.
     func replaceRequest(with newRequest: FetchRequest<Object>) {

@@ -1,6 +1,6 @@
 import ObjectGraph
 
-extension SearchController {
+extension SearchEngine {
     /// Sets the search text and delivers the difference from the previous results.
     ///
     /// Rows leave when the new text rejects them and enter when it accepts a base row that

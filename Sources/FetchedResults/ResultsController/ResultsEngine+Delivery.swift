@@ -1,4 +1,4 @@
-extension ResultsController {
+extension ResultsEngine {
     /// Delivers one commit's changes: Observation first, then the delegate in Core Data's
     /// order, then the change streams. The change set is built only when someone listens.
     func deliver(_ diff: IndexDiff<ObjectID>) {
@@ -11,16 +11,16 @@ extension ResultsController {
         }
         _checkInvariants()
         let hasStreams = !streams.isEmpty
-        if let delegate {
+        if let delegate, let controller {
             // The rows straight from the diff: the change set's arrays are built for the
             // streams only. The sections' names are read before any callback runs.
             var sectionChanges: [ResultsSectionChange] = []
             forEachSectionChange(of: diff) { sectionChanges.append($0) }
-            delegate.controllerWillChangeContent(self)
-            for change in sectionChanges { delegate.controller(self, didChange: change) }
-            forEachObjectChange(of: diff) { delegate.controller(self, didChange: $0) }
-            delegate.controllerDidChangeContent(self)
-            delegate.controller(self, didChangeContentWith: diff.changes)
+            delegate.controllerWillChangeContent(controller)
+            for change in sectionChanges { delegate.controller(controller, didChange: change) }
+            forEachObjectChange(of: diff) { delegate.controller(controller, didChange: $0) }
+            delegate.controllerDidChangeContent(controller)
+            delegate.controller(controller, didChangeContentWith: diff.changes)
         }
         if hasStreams { streams.yield(makeChangeSet(diff)) }
     }
@@ -84,7 +84,7 @@ extension ResultsController {
     /// - Parameter bufferingPolicy: What the stream keeps while the consumer is busy; by
     ///   default every change set.
     /// - Returns: An asynchronous sequence of `Sendable` change sets.
-    public func changes(
+    func changes(
         bufferingPolicy: AsyncStream<ResultsChangeSet>.Continuation.BufferingPolicy = .unbounded
     ) -> AsyncStream<ResultsChangeSet> {
         let (stream, continuation) = AsyncStream.makeStream(of: ResultsChangeSet.self, bufferingPolicy: bufferingPolicy)

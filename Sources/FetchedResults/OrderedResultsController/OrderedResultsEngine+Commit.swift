@@ -1,6 +1,6 @@
 import ObjectGraph
 
-extension OrderedResultsController {
+extension OrderedResultsEngine {
     /// Receives one commit of the graph.
     func relationshipDidCommit(_ changes: GraphChanges) {
         guard hasFetched else { return }

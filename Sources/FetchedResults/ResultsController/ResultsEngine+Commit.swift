@@ -1,6 +1,6 @@
 internal import MemoryHints
 
-extension ResultsController {
+extension ResultsEngine {
     /// Notes an object of the entity that a commit wrote as pending re-evaluation: `true` when
     /// its row must refresh (it is fetched and a displayed property changed), `false` when only
     /// its keys must be re-read (it wrote a property its evaluation reads).

@@ -1,7 +1,7 @@
 import Foundation
 import ObjectGraph
 
-extension SearchController {
+extension SearchEngine {
     /// Changes a folded-text search without a window from `old` to `new`: the base order is
     /// the search order, so the new index is built from rows visited in order and the
     /// change is a pure filter.

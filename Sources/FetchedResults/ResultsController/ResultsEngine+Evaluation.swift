@@ -1,4 +1,4 @@
-extension ResultsController {
+extension ResultsEngine {
     /// Evaluates an object's predicate and keys while recording what they read, and updates
     /// the dependency index.
     ///

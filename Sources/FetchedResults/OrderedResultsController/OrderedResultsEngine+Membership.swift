@@ -11,7 +11,7 @@ struct MembershipChange {
     var added: Set<ObjectID> = []
 }
 
-extension OrderedResultsController {
+extension OrderedResultsEngine {
     /// The member-side property that holds the owner: the one relationship of `Member` to
     /// `Owner`'s entity, if there is exactly one and every member holds the owner in it.
     ///

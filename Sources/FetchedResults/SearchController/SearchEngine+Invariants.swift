@@ -1,4 +1,4 @@
-extension SearchController {
+extension SearchEngine {
     #if FRK_INVARIANT_CHECKS
         /// Checks, on small results, that the search rows are base rows with the base
         /// controller's keys and, for a folded-text search, exactly the base rows the current

@@ -10,41 +10,9 @@ enum UserEdit {
     case remove(ObjectID)
 }
 
-extension OrderedResultsController {
-    /// Moves a row where the user dragged it: reorders the relationship (and, across
-    /// sections, gives the member the target section's key value), commits the graph, and
-    /// delivers that commit relative to the list *with the drag already shown*.
-    ///
-    /// Call it when the view reports a finished drag (`tableView(_:moveRowAt:to:)`), with
-    /// the view's index paths, from the view's event handling rather than from inside a
-    /// delegate or graph observer callback (a commit made there is delivered later, after
-    /// other commits). The index paths must be the controller's current coordinates: flush
-    /// the app's `ChangeAccumulator` before a drag starts, so the view and the controller
-    /// agree.
-    /// The view is not told to move the row again. The graph has one transaction, so the
-    /// commit takes every pending change with it (as a Core Data `save()` does): other
-    /// changes committed with it (pending writes of another part of the app) are delivered
-    /// relative to what the view now shows. A drag that ends where it started moves nothing
-    /// and still commits.
-    /// A drag that empties its section leaves that section on screen, so the delivery
-    /// deletes it.
-    ///
-    /// In the relationship the row lands right after the row above its drop position in
-    /// the target section, or right before the row below it when dropped first; members the
-    /// predicate hides keep their places.
-    ///
-    /// - Parameters:
-    ///   - source: The row's index path before the drag.
-    ///   - destination: Its index path after the drag, as the view reports it (in the target
-    ///     section, counting the rows without the dragged one).
-    ///   - author: The commit's author tag.
-    /// - Throws: ``OrderedResultsError``: `.noRow`, `.invalidDestination`,
-    ///   `.sectionKeyNotWritable` for a drag into another section without a writable key,
-    ///   `.ownerDeleted`; nothing changed. `.commitFailed` when the commit throws: the
-    ///   relationship and the section key are written back, and the app should reload its
-    ///   view (it shows a drag the graph does not have).
-    /// - Complexity: O(n) for n members: the graph writes the relationship as a whole.
-    public func moveRow(from source: IndexPath, to destination: IndexPath, author: String? = nil) throws(OrderedResultsError) {
+extension OrderedResultsEngine {
+    /// Moves a row where the user dragged it (``OrderedResultsController/moveRow(from:to:author:)``).
+    func moveRow(from source: IndexPath, to destination: IndexPath, author: String? = nil) throws(OrderedResultsError) {
         require(hasFetched, "OrderedResultsController.moveRow(from:to:): call performFetch() first")
         let counts = index.visibleSections.map(\.count)
         guard let moved = object(ifPresentAt: source) else { throw .noRow(at: source, counts: counts) }
@@ -107,19 +75,8 @@ extension OrderedResultsController {
         }
     }
 
-    /// Moves a member, given as an object, to a row: ``moveRow(from:to:author:)`` from its
-    /// current index path, for drag-and-drop APIs that hand over the dragged object.
-    ///
-    /// - Parameters:
-    ///   - member: The member to move.
-    ///   - destination: Its index path after the move, as for ``moveRow(from:to:author:)``.
-    ///   - author: The commit's author tag.
-    /// - Throws: ``OrderedResultsError/notAMember(_:)`` when the object is not a member of
-    ///   this controller's relationship (it belongs to another owner's, or to none) or the
-    ///   predicate hides it; the errors of ``moveRow(from:to:author:)`` otherwise. Nothing
-    ///   changes when it throws, but for `.commitFailed`.
-    /// - Complexity: O(n) for n members, as ``moveRow(from:to:author:)``.
-    public func moveObject(_ member: Member, to destination: IndexPath, author: String? = nil) throws(OrderedResultsError) {
+    /// Moves a member to a row (``OrderedResultsController/moveObject(_:to:author:)``).
+    func moveObject(_ member: Member, to destination: IndexPath, author: String? = nil) throws(OrderedResultsError) {
         require(hasFetched, "OrderedResultsController.moveObject(_:to:): call performFetch() first")
         guard labels[member.objectID] != nil, let source = index.indexPath(of: member.objectID) else {
             throw .notAMember(member.objectID)
@@ -127,23 +84,8 @@ extension OrderedResultsController {
         try moveRow(from: source, to: destination, author: author)
     }
 
-    /// Deletes the object of a row the user deleted (a swipe to delete), commits the graph,
-    /// and delivers that commit relative to the list *without the row*.
-    ///
-    /// The app removes the row from its view itself, as a view's delete action expects
-    /// (`deleteRows(at:)`); a row that was the last of its section leaves an empty section
-    /// on screen, which the delivery deletes. Index paths are the controller's current
-    /// coordinates: flush the app's `ChangeAccumulator` first.
-    ///
-    /// - Parameters:
-    ///   - indexPath: The row's index path.
-    ///   - author: The commit's author tag.
-    /// - Throws: ``OrderedResultsError``: `.noRow` or `.ownerDeleted`, and nothing changed;
-    ///   `.commitFailed` when the commit throws: the relationship is written back, the
-    ///   deletion stays pending in the graph (as every pending change does), and the app
-    ///   should reload its view.
-    /// - Complexity: O(n) for n members: the graph writes the relationship as a whole.
-    public func deleteRow(at indexPath: IndexPath, author: String? = nil) throws(OrderedResultsError) {
+    /// Deletes the object of a row the user deleted (``OrderedResultsController/deleteRow(at:author:)``).
+    func deleteRow(at indexPath: IndexPath, author: String? = nil) throws(OrderedResultsError) {
         let member = try rowForRemoval(at: indexPath)
         // Out of the relationship first: one without an inverse would hold a deleted object.
         let old = members(owner)
@@ -154,17 +96,8 @@ extension OrderedResultsController {
         }
     }
 
-    /// Removes a row's object from the relationship (it stays in the graph), as
-    /// ``deleteRow(at:author:)`` does for a deletion: a playlist's "remove from playlist".
-    ///
-    /// - Parameters:
-    ///   - indexPath: The row's index path, in the controller's current coordinates.
-    ///   - author: The commit's author tag.
-    /// - Throws: ``OrderedResultsError``: `.noRow` or `.ownerDeleted`, and nothing changed;
-    ///   `.commitFailed` when the commit throws: the relationship is written back and the app
-    ///   should reload its view.
-    /// - Complexity: O(n) for n members: the graph writes the relationship as a whole.
-    public func removeRow(at indexPath: IndexPath, author: String? = nil) throws(OrderedResultsError) {
+    /// Removes a row's object from the relationship (``OrderedResultsController/removeRow(at:author:)``).
+    func removeRow(at indexPath: IndexPath, author: String? = nil) throws(OrderedResultsError) {
         let member = try rowForRemoval(at: indexPath)
         let old = members(owner)
         owner[keyPath: relationship] = old.filter { $0 !== member }

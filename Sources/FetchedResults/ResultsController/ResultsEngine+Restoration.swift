@@ -1,13 +1,13 @@
 import Foundation
 
-extension ResultsController {
+extension ResultsEngine {
     /// A stable string that names the object at an index path, for state restoration: the
     /// object ID's URI form, valid for the graph's whole life.
     ///
     /// - Parameter indexPath: A section and row.
     /// - Returns: The identifier, or `nil` when no row is there.
     /// - Complexity: O(log n).
-    public func restorationIdentifier(forObjectAt indexPath: IndexPath) -> String? {
+    func restorationIdentifier(forObjectAt indexPath: IndexPath) -> String? {
         index.id(at: indexPath)?.uriRepresentation
     }
 
@@ -17,7 +17,7 @@ extension ResultsController {
     /// - Returns: The object's index path now, or `nil` when the identifier is malformed or
     ///   from another graph, or the object is gone, filtered out or outside the window.
     /// - Complexity: O(log n) plus the identifier's length.
-    public func indexPath(forRestorationIdentifier identifier: String) -> IndexPath? {
+    func indexPath(forRestorationIdentifier identifier: String) -> IndexPath? {
         graph.objectID(forURIRepresentation: identifier).flatMap(index.indexPath(of:))
     }
 }

@@ -1,4 +1,4 @@
-extension ResultsController {
+extension ResultsEngine {
     #if FRK_INVARIANT_CHECKS
         /// Checks the index and that every fetched row belongs to a live object.
         func _checkInvariants() {

@@ -1,4 +1,4 @@
-extension OrderedResultsController {
+extension OrderedResultsEngine {
     #if FRK_INVARIANT_CHECKS
         /// Checks the index, and for up to 4,096 members that the labels increase along the
         /// relationship and that every row's keys hold its member's label.

@@ -1,6 +1,6 @@
 import ObjectGraph
 
-extension OrderedResultsController {
+extension OrderedResultsEngine {
     /// New order labels for the members that arrived or moved, placed between their stable
     /// neighbours (the members that kept their relative order, whose labels are still
     /// increasing along `list`).

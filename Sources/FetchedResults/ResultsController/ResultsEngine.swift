@@ -1,0 +1,307 @@
+import Foundation
+import Observation
+
+/// The machinery behind ``ResultsController``, ``SearchController`` and
+/// ``OrderedResultsController``: the results of a request kept in an order-statistic index,
+/// the dependencies of every evaluated object, and the delivery of each change.
+///
+/// Each public controller is a final class that owns one engine and forwards its reads to
+/// it; what differs between them (a search filters a base engine's rows, an ordered list
+/// keeps a relationship's order) is an internal subclass here, which users can neither see
+/// nor override. Observation registers on this object's registrar: a read of a controller's
+/// ``sections`` is tracked as a read of its engine's, and a change of the engine's results
+/// notifies it.
+///
+/// After ``performFetch()`` the engine never fetches again to update itself. It keeps each
+/// fetched object's extracted keys in an order-statistic tree, records which properties
+/// (across relationships too) each object's predicate and keys read, and on every commit
+/// re-evaluates exactly the objects whose reads changed, in O(k log n) for k of them.
+///
+/// An engine is confined to the isolation domain of its graph. It stops observing the graph
+/// when it is deinitialized, with the controller that owns it.
+class ResultsEngine<Object: GraphObject>: Observable {
+    /// The graph the engine observes.
+    let graph: ObjectGraph
+
+    /// Told about each change of the results, in Core Data's order.
+    weak var delegate: (any ResultsControllerDelegate<Object>)?
+    /// The public controller that owns this engine: the one the delegate's callbacks name.
+    /// Weak: the controller owns the engine.
+    weak var controller: (any SectionedResults<Object>)?
+    /// Makes a section's index title from its name, instead of the capitalized first letter.
+    var sectionIndexTitleProvider: ((String) -> String?)?
+
+    var _request: FetchRequest<Object> {
+        didSet { extractorCache = nil }
+    }
+    /// The closures of ``_request`` with the object type erased; `nil` until first used after
+    /// the request changed.
+    var extractorCache: RequestExtractors?
+    var index: ResultsIndex<ObjectID>
+    var dependencies = DependencyIndex(entity: Object.entity)
+    package var observation: GraphObservation?
+    /// Whether ``performFetch()`` ran.
+    var hasFetched = false
+    /// Bumped whenever the results change; sections read with an older generation are stale.
+    var generation = 0
+    var cachedObjects: [Object]?
+    /// Names of sections whose name the key's title transform makes from an object.
+    var sectionNames: [SortValue: String] = [:]
+    /// The properties of the entity that ``FetchRequest/displayedKeys`` resolve to.
+    var displayedProperties: Set<PropertyIndex>?
+    let registrar = ObservationRegistrar()
+    /// The key paths Observation is told about, made once: a key path into a generic class
+    /// is otherwise instantiated at run time on every use, which dominated small commits.
+    let sectionsKeyPath: KeyPath<ResultsEngine<Object>, [ResultsSection<Object>]> = \.sections
+    let fetchedObjectsKeyPath: KeyPath<ResultsEngine<Object>, [Object]> = \.fetchedObjects
+    let streams = StreamRegistry()
+
+    /// Creates an engine. It holds no results until ``performFetch()``.
+    ///
+    /// - Parameters:
+    ///   - graph: The graph to fetch from and observe.
+    ///   - request: What to fetch.
+    init(graph: ObjectGraph, request: FetchRequest<Object>) {
+        self.graph = graph
+        _request = request
+        index = Self.makeIndex(for: request)
+    }
+
+    deinit {
+        observation?.cancel()
+        streams.finishAll()
+    }
+
+    /// An empty index for `request`; a subclass whose rows have another order overrides it.
+    func emptyIndex(for request: FetchRequest<Object>) -> ResultsIndex<ObjectID> {
+        Self.makeIndex(for: request)
+    }
+
+    /// Reads every result again for the current request, without delivering anything; a
+    /// subclass whose rows are not the entity's objects overrides it.
+    ///
+    /// - Complexity: O(n log n) for n objects of the entity.
+    func reloadResults() {
+        load(graph.objects(of: Object.self))
+    }
+
+    static func makeIndex(for request: FetchRequest<Object>) -> ResultsIndex<ObjectID> {
+        ResultsIndex(
+            ascending: request.sortKeys.map(\.ascending),
+            sectionsAscending: request.sectionKey?.ascending ?? true,
+            offset: request.fetchOffset,
+            limit: request.fetchLimit
+        )
+    }
+
+    /// Fetches every object of the entity that matches the request, sorts and sections them,
+    /// and starts observing the graph. Calling it again re-fetches from scratch without
+    /// reporting a change (set ``request`` to animate a change instead).
+    ///
+    /// Objects inserted but not yet committed are included, as the graph lists them.
+    ///
+    /// - Complexity: O(n log n) for n objects of the entity.
+    func performFetch() {
+        let objects = graph.objects(of: Object.self)
+        withObservableMutation { load(objects) }
+        if observation == nil {
+            observation = graph.addObserver { [weak self] changes in
+                self?.graphDidCommit(changes)
+            }
+        }
+        hasFetched = true
+    }
+
+    /// Evaluates every object and rebuilds the index and the dependencies.
+    func load(_ objects: [Object]) {
+        dependencies = DependencyIndex(entity: Object.entity)
+        dependencies.reserveCapacity(objects.count)
+        sectionNames = [:]
+        displayedProperties = nil
+        let request = _request
+        let extractors = extractors
+        let sortKeyCount = extractors.sort.count
+        let displayedKeys = request.displayedKeys
+        var rows = ResultsIndex<ObjectID>.LoadColumns(sortKeyCount: sortKeyCount, capacity: objects.count)
+        var reads: [PropertyRead] = []
+        reads.reserveCapacity(8)
+        // Every object runs the same closures, so the own properties they read are kept as
+        // one set, collected as bits across the whole fetch; reads of other objects are
+        // recorded per object.
+        var ownProperties: UInt64 = 0
+        for object in objects {
+            let id = object.objectID
+            let erased: GraphObject = object
+            // One by one: an evaluation reads another object or two, and `removeAll(keepingCapacity:)`
+            // costs a general range replacement.
+            while !reads.isEmpty { reads.removeLast() }
+            // The keys go straight into columns: no per-object key array. The closure touches
+            // no generic type, so no type metadata is looked up per object.
+            let included = graph.trackReads(of: erased, ownProperties: &ownProperties, appendingTo: &reads) { () -> Bool in
+                if let predicate = extractors.predicate, !predicate(erased) { return false }
+                rows.sections.append(extractors.section?(erased) ?? .null)
+                // A plain integer range: `indices` would look up generic metadata per object.
+                var column = 0
+                while column < sortKeyCount {
+                    rows.columns[column].append(extractors.sort[column](erased))
+                    column += 1
+                }
+                return true
+            }
+            if included { rows.ids.append(id) }
+            dependencies.record(id, reads: reads)
+            if displayedProperties == nil, let displayedKeys {
+                displayedProperties = resolveDisplayedProperties(displayedKeys, on: object, id: id)
+            }
+        }
+        dependencies.recordOwnReads(ownProperties)
+        dependencies.shrinkToFit()
+        index = Self.makeIndex(for: _request)
+        index.load(rows)
+        if let sectionKey = request.sectionKey {
+            // Every row of a section has the same key, so one row names it.
+            for (value, id) in index.firstIDOfEachSection() {
+                sectionNames[value] = graph.withoutObservation { sectionKey.sectionName(object(with: id)) }
+            }
+        }
+        generation += 1
+        cachedObjects = nil
+        _checkInvariants()
+    }
+
+    /// The index title of a section: the ``sectionIndexTitleProvider``'s, or by default the
+    /// capitalized first letter of its name (`nil` for an empty name). A subclass whose
+    /// titles are another engine's overrides it.
+    ///
+    /// - Parameter sectionName: The section's name.
+    /// - Returns: Its title in a section index, or `nil` for none.
+    func sectionIndexTitle(forSectionName sectionName: String) -> String? {
+        if let sectionIndexTitleProvider { return sectionIndexTitleProvider(sectionName) }
+        return sectionName.first.map { String($0).uppercased() }
+    }
+
+    // MARK: - Results
+
+    /// The fetched objects in order, inside the `fetchOffset`/`fetchLimit` window; empty
+    /// before ``performFetch()``. Observable.
+    ///
+    /// The results change only when the controller hears of a commit: between a
+    /// `ObjectGraph.delete(_:)` and its commit, a deleted object is still listed at its
+    /// place, and its `GraphObject.isDeleted` answers `true` (as with Core Data). The same
+    /// holds for every other way of reading the results (``sections``, ``object(at:)``,
+    /// ``indexPath(for:)``), and for a commit that an observer made during the delivery of
+    /// another, until this controller has heard of it.
+    ///
+    /// - Complexity: O(n) the first time after a change, O(1) after that.
+    var fetchedObjects: [Object] {
+        registrar.access(self, keyPath: fetchedObjectsKeyPath)
+        if let cachedObjects { return cachedObjects }
+        let objects = index.visibleIDs.map(object(with:))
+        cachedObjects = objects
+        return objects
+    }
+
+    /// The number of fetched objects inside the window.
+    ///
+    /// - Complexity: O(1).
+    var numberOfObjects: Int { index.visibleCount }
+
+    /// The object with a fetched ID. An object whose deletion is pending (or committed but
+    /// not yet delivered to this controller) is still listed, with `isDeleted` true.
+    func object(with id: ObjectID) -> Object {
+        guard let object = graph.registeredObject(with: id) as? Object else {
+            requirementFailure("internal inconsistency: fetched object \(id) is not in the graph")
+        }
+        return object
+    }
+
+    /// The object at an index path. Traps, with a message naming the path and the counts,
+    /// when no row is there; ``object(ifPresentAt:)`` does not.
+    ///
+    /// - Parameter indexPath: A section and row of the current results.
+    /// - Returns: The object.
+    /// - Complexity: O(log n).
+    func object(at indexPath: IndexPath) -> Object {
+        guard let object = object(ifPresentAt: indexPath) else {
+            let sections = index.visibleSections
+            let counts = indexPath.count == 2 && sections.indices.contains(indexPath[0])
+                ? "section \(indexPath[0]) has \(sections[indexPath[0]].count) rows"
+                : "the results have \(sections.count) sections"
+            requirementFailure("object(at:): no object at \(indexPath.listDescription); \(counts)")
+        }
+        return object
+    }
+
+    /// The object at an index path, or `nil` when no row is there.
+    ///
+    /// - Parameter indexPath: A section and row.
+    /// - Returns: The object, or `nil`.
+    /// - Complexity: O(log n).
+    func object(ifPresentAt indexPath: IndexPath) -> Object? {
+        index.id(at: indexPath).map(object(with:))
+    }
+
+    /// The index path of an object, or `nil` when it is not in the results (or outside the
+    /// window).
+    ///
+    /// - Parameter object: The object.
+    /// - Returns: Its index path, or `nil`.
+    /// - Complexity: O(log n).
+    func indexPath(for object: Object) -> IndexPath? {
+        index.indexPath(of: object.objectID)
+    }
+
+    /// The index path of the object with this ID, or `nil` when it is not in the results.
+    ///
+    /// - Parameter objectID: The object's ID.
+    /// - Returns: Its index path, or `nil`.
+    /// - Complexity: O(log n).
+    func indexPath(forObjectID objectID: ObjectID) -> IndexPath? {
+        index.indexPath(of: objectID)
+    }
+}
+
+@available(*, unavailable)
+extension ResultsEngine: Sendable {}
+
+/// The continuations of a controller's change streams.
+///
+/// `state` (the next subscription number and the open continuations) is guarded by its
+/// mutex; a stream's termination handler may run on any thread.
+final class StreamRegistry: Sendable {
+    private let state = _Locked<(next: Int, continuations: [Int: AsyncStream<ResultsChangeSet>.Continuation])>((0, [:]))
+
+    /// Registers a continuation and returns its number.
+    func add(_ continuation: AsyncStream<ResultsChangeSet>.Continuation) -> Int {
+        state.withLock { state in
+            let number = state.next
+            state.next += 1
+            state.continuations[number] = continuation
+            return number
+        }
+    }
+
+    /// Forgets a continuation.
+    func remove(_ number: Int) {
+        let removed = state.withLock { $0.continuations.removeValue(forKey: number) }
+        withExtendedLifetime(removed) {}
+    }
+
+    /// Yields a value to every open stream (outside the lock).
+    func yield(_ value: ResultsChangeSet) {
+        let continuations = state.withLock { Array($0.continuations.values) }
+        for continuation in continuations { continuation.yield(value) }
+    }
+
+    /// Whether any stream is open.
+    var isEmpty: Bool { state.withLock { $0.continuations.isEmpty } }
+
+    /// Finishes every stream (outside the lock).
+    func finishAll() {
+        let continuations = state.withLock { state in
+            defer { state.continuations = [:] }
+            return Array(state.continuations.values)
+        }
+        for continuation in continuations { continuation.finish() }
+    }
+}

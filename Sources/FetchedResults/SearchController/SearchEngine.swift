@@ -1,0 +1,76 @@
+import Foundation
+import ObjectGraph
+
+/// The engine of a ``SearchController``: a results engine whose rows are a base engine's
+/// rows filtered by the search text, with the same keys, sections and order. It is updated
+/// by commits as any engine is, and by text changes without fetching (see
+/// ``SearchController/searchText``).
+final class SearchEngine<Object: GraphObject>: ResultsEngine<Object> {
+    /// The engine whose rows the search filters.
+    let base: ResultsEngine<Object>
+    /// The text searched for (``SearchController/searchText``).
+    var currentText: String
+    /// How a row matches the text: folded text, or a predicate made from the text.
+    let matcher: SearchMatcher<Object>
+    /// The observation that forgets the folded text of deleted objects and checks
+    /// invariants after each commit.
+    var commitObservation: GraphObservation?
+    /// The folded search strings of the rows by slot, while the index is the one the last
+    /// text change built (a commit retires them).
+    var slotTexts: SlotTexts?
+    /// The narrowing steps of a folded-text search since it last showed every base row
+    /// (empty for a predicate search).
+    var refinements = RefinementStack(needle: FoldedText("", options: []))
+    /// The rank of each base slot, for the base engine's ``ResultsEngine/generation``
+    /// it was computed at (a commit retires it).
+    var baseRanks: (generation: Int, ranks: [Int32])?
+
+    /// Creates a search engine over a fetched base engine, and fetches.
+    ///
+    /// - Parameters:
+    ///   - base: A fetched engine (`precondition`).
+    ///   - matcher: How a row matches the text.
+    ///   - searchText: The initial text.
+    /// - Complexity: O(n log n) for n objects of the entity.
+    init(base: ResultsEngine<Object>, matcher: SearchMatcher<Object>, searchText: String) {
+        require(base.hasFetched, "SearchController: call performFetch() on the base controller before deriving a search from it")
+        self.base = base
+        self.matcher = matcher
+        currentText = searchText
+        if case .text(_, _, let store) = matcher { refinements.reset(to: store.needle) }
+        var request = base._request
+        request.predicate = matcher.combinedPredicate(base: base._request)
+        super.init(graph: base.graph, request: request)
+        performFetch()
+        // Registered after both controllers' observers, so it runs once both are current.
+        commitObservation = graph.addObserver { [weak self] changes in
+            self?.didProcessCommit(changes)
+        }
+        _checkSearchInvariants()
+    }
+
+    deinit {
+        commitObservation?.cancel()
+    }
+
+    /// The base engine's index title for a section, so search sections carry the same
+    /// titles as the main list's.
+    ///
+    /// - Parameter sectionName: The section's name.
+    /// - Returns: The base engine's title for it.
+    override func sectionIndexTitle(forSectionName sectionName: String) -> String? {
+        base.sectionIndexTitle(forSectionName: sectionName)
+    }
+
+    /// Forgets the folded text of deleted objects, the foldings by slot and the narrowing
+    /// steps (the commit may have changed any row).
+    func didProcessCommit(_ changes: GraphChanges) {
+        slotTexts = nil
+        baseRanks = nil
+        if case .text(_, _, let store) = matcher {
+            for id in changes.deleted { store.folded[id] = nil }
+            refinements.reset(to: store.needle)
+        }
+        _checkSearchInvariants()
+    }
+}
