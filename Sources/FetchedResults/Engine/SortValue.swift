@@ -105,10 +105,17 @@ public struct OpaqueSortValue: Sendable, Hashable, Comparable {
     /// Wraps a value.
     ///
     /// - Parameter base: The value to compare through its own `<`.
+    /// - Complexity: O(1).
     public init(_ base: some Hashable & Comparable & Sendable) {
         box = Box(base)
     }
 
+    /// Whether `lhs` sorts before `rhs`: by the values' own `<` when both have the same type,
+    /// otherwise by the names of their types, so that a column of mixed types still has one
+    /// order.
+    ///
+    /// - Complexity: The cost of the values' `<`; O(*t*) for types named in *t* characters when
+    ///   the types differ.
     public static func < (lhs: OpaqueSortValue, rhs: OpaqueSortValue) -> Bool {
         func compare<T: Hashable & Comparable & Sendable>(_ a: T) -> Bool? {
             (rhs.base as? T).map { a < $0 }
@@ -117,6 +124,9 @@ public struct OpaqueSortValue: Sendable, Hashable, Comparable {
         return String(reflecting: type(of: lhs.base)) < String(reflecting: type(of: rhs.base))
     }
 
+    /// Whether both wrap equal values of the same type.
+    ///
+    /// - Complexity: The cost of the values' `==`.
     public static func == (lhs: OpaqueSortValue, rhs: OpaqueSortValue) -> Bool {
         func equal<T: Hashable & Comparable & Sendable>(_ a: T) -> Bool {
             (rhs.base as? T).map { a == $0 } ?? false
@@ -124,6 +134,10 @@ public struct OpaqueSortValue: Sendable, Hashable, Comparable {
         return equal(lhs.base)
     }
 
+    /// Hashes the wrapped value.
+    ///
+    /// - Parameter hasher: The hasher to feed.
+    /// - Complexity: The cost of the value's `hash(into:)`.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(base)
     }

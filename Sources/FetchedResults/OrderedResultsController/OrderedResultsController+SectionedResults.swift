@@ -67,6 +67,7 @@ extension OrderedResultsController {
     ///
     /// - Parameter sectionName: The section's name.
     /// - Returns: Its title in a section index, or `nil` for none.
+    /// - Complexity: O(1), plus the cost of a ``sectionIndexTitleProvider``.
     public func sectionIndexTitle(forSectionName sectionName: String) -> String? {
         engine.sectionIndexTitle(forSectionName: sectionName)
     }
@@ -122,6 +123,8 @@ extension OrderedResultsController {
     /// - Parameter bufferingPolicy: What the stream keeps while the consumer is busy
     ///   (``SectionedResults/changes()`` keeps every change set).
     /// - Returns: An asynchronous sequence of `Sendable` change sets.
+    /// - Complexity: O(1); each later change of the results then costs O(*c*) more to
+    ///   deliver to the stream, for its *c* section and row changes.
     public func changes(
         bufferingPolicy: AsyncStream<ResultsChangeSet>.Continuation.BufferingPolicy
     ) -> AsyncStream<ResultsChangeSet> {

@@ -24,6 +24,7 @@ extension SectionKey {
     ///   - ascending: Whether sections with smaller keys come first.
     ///   - title: Makes a section's name from its value; by default as for
     ///     ``init(_:ascending:title:)``.
+    /// - Complexity: O(1).
     public init<Value: SortValueConvertible & Hashable>(
         writable keyPath: ReferenceWritableKeyPath<Object, Value>, ascending: Bool = true, title: ((Value) -> String)? = nil
     ) {

@@ -55,6 +55,7 @@ public struct ResultsChangeSet: Sendable, Equatable {
     ///   - changes: The general changes.
     ///   - sectionChanges: The section changes.
     ///   - objectChanges: The object changes.
+    /// - Complexity: O(1).
     public init(changes: ListChanges, sectionChanges: [ResultsSectionChange], objectChanges: [ResultsObjectChange]) {
         self.changes = changes
         self.sectionChanges = sectionChanges

@@ -36,6 +36,7 @@ public final class ResultsController<Object: GraphObject>: SectionedResults {
     /// - Parameters:
     ///   - graph: The graph to fetch from and observe.
     ///   - request: What to fetch.
+    /// - Complexity: O(1); the controller starts observing the graph.
     public init(graph: ObjectGraph, request: FetchRequest<Object>) {
         engine = ResultsEngine(graph: graph, request: request)
         engine.controller = self

@@ -16,6 +16,7 @@ public struct ResultsSnapshot: Sendable, Hashable {
         ///   - identifier: The section key's value.
         ///   - name: The section's name.
         ///   - objectIDs: The IDs of its objects, in order.
+        /// - Complexity: O(1).
         public init(identifier: SortValue, name: String, objectIDs: [ObjectID]) {
             self.identifier = identifier
             self.name = name
@@ -29,6 +30,7 @@ public struct ResultsSnapshot: Sendable, Hashable {
     /// Creates a snapshot.
     ///
     /// - Parameter sections: The sections, in order.
+    /// - Complexity: O(1).
     public init(sections: [Section]) {
         self.sections = sections
     }
@@ -46,6 +48,7 @@ public struct ResultsSnapshot: Sendable, Hashable {
     ///
     /// - Parameter identifier: A section identifier.
     /// - Returns: The section's object IDs.
+    /// - Complexity: O(*s*) for *s* sections.
     public func itemIdentifiers(inSection identifier: SortValue) -> [ObjectID] {
         sections.first { $0.identifier == identifier }?.objectIDs ?? []
     }

@@ -99,6 +99,8 @@ public final class GraphStore {
     /// - Returns: What an open in `.salvage` mode would find; ``OpenReport/isClean`` says
     ///   whether the store is intact.
     /// - Throws: ``GraphStoreError`` when the files cannot be read at all.
+    /// - Complexity: O(*b* + *o* + *r*) for *b* bytes in the files, *o* objects and *r*
+    ///   relationship entries: the whole graph is loaded in memory, as an open does.
     public static func verify(at directory: URL, schema: StoreSchema) throws(GraphStoreError) -> OpenReport {
         try load(path: directory.path, schema: schema, mode: .salvage, fileSystem: PosixFileSystem()).report
     }
@@ -220,6 +222,7 @@ public final class GraphStore {
     ///
     /// - Throws: ``GraphStoreError/poisoned(cause:)`` after an earlier failure, or the
     ///   sync's error (the store then stops writing).
+    /// - Complexity: One `fdatasync` of the journal when commits are unsynced; O(1) otherwise.
     public func flush() throws(GraphStoreError) {
         if let failure { throw .poisoned(cause: failure) }
         guard hasUnsyncedCommits, let journal else { return }
@@ -326,6 +329,8 @@ public final class GraphStore {
 
     /// Syncs what is unsynced, releases the directory's lock and stops writing: later
     /// commits of the graph throw `CommitError.persistenceFailed(_:)`.
+    ///
+    /// - Complexity: One `fdatasync` of the journal when commits are unsynced; O(1) otherwise.
     public func close() {
         if failure == nil { try? flush() }
         journal?.close()

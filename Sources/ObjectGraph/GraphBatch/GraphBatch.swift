@@ -29,6 +29,7 @@ public struct GraphBatch: Sendable {
         ///
         /// - Parameter id: Its ID.
         /// - Returns: A reference to it.
+        /// - Complexity: O(1).
         public static func existing(_ id: ObjectID) -> Reference {
             Reference(target: .existing(id))
         }
@@ -52,6 +53,8 @@ public struct GraphBatch: Sendable {
     internal private(set) var insertions = 0
 
     /// An empty batch.
+    ///
+    /// - Complexity: O(1).
     public init() {}
 
     /// The number of operations.
@@ -74,6 +77,7 @@ public struct GraphBatch: Sendable {
     ///   - values: Attribute values by name (others keep their initial values).
     ///   - relationships: Related objects by relationship name.
     /// - Returns: A reference to the new object, for other operations of this batch.
+    /// - Complexity: Amortized O(1); the values are applied by ``ObjectGraph/apply(_:author:)``.
     @discardableResult
     public mutating func insert<Object: GraphObject>(
         _ type: Object.Type,
@@ -95,6 +99,7 @@ public struct GraphBatch: Sendable {
     ///   - values: Attribute values by name, including the unique attribute's.
     ///   - relationships: Related objects by relationship name.
     /// - Returns: A reference to the object updated or inserted.
+    /// - Complexity: Amortized O(1); the values are applied by ``ObjectGraph/apply(_:author:)``.
     @discardableResult
     public mutating func upsert<Object: GraphObject>(
         _ type: Object.Type,
@@ -112,6 +117,7 @@ public struct GraphBatch: Sendable {
     ///   - id: The object's ID.
     ///   - values: Attribute values by name.
     ///   - relationships: Related objects by relationship name.
+    /// - Complexity: Amortized O(1); the values are applied by ``ObjectGraph/apply(_:author:)``.
     public mutating func update(_ id: ObjectID, values: Values = [:], relationships: Relationships = [:]) {
         operations.append(.update(id, values, relationships))
     }
@@ -119,6 +125,7 @@ public struct GraphBatch: Sendable {
     /// Deletes an object of the graph (after every insert and update of the batch).
     ///
     /// - Parameter id: The object's ID.
+    /// - Complexity: Amortized O(1).
     public mutating func delete(_ id: ObjectID) {
         operations.append(.delete(id))
     }

@@ -31,6 +31,7 @@ public struct ImportProgress: Sendable, Equatable, CustomStringConvertible {
     ///   - phase: The phase.
     ///   - completedUnitCount: The units done.
     ///   - totalUnitCount: The phase's units.
+    /// - Complexity: O(1).
     public init(phase: Phase, completedUnitCount: Int, totalUnitCount: Int) {
         self.phase = phase
         self.completedUnitCount = completedUnitCount
