@@ -166,7 +166,7 @@ public final class OrderedResultsController<Owner: GraphObject, Member: GraphObj
     ///   - destination: Its index path after the drag, as the view reports it (in the target
     ///     section, counting the rows without the dragged one).
     ///   - author: The commit's author tag.
-    /// - Throws: ``OrderedResultsError``: `.noRow`, `.invalidDestination`,
+    /// - Throws: ``OrderedResultsError``: `.notFetched`, `.noRow`, `.invalidDestination`,
     ///   `.sectionKeyNotWritable` for a drag into another section without a writable key,
     ///   `.ownerDeleted`; nothing changed. `.commitFailed` when the commit throws: the
     ///   relationship and the section key are written back, and the app should reload its
@@ -183,7 +183,8 @@ public final class OrderedResultsController<Owner: GraphObject, Member: GraphObj
     ///   - member: The member to move.
     ///   - destination: Its index path after the move, as for ``moveRow(from:to:author:)``.
     ///   - author: The commit's author tag.
-    /// - Throws: ``OrderedResultsError/notAMember(_:)`` when the object is not a member of
+    /// - Throws: ``OrderedResultsError/notFetched`` before the first fetch;
+    ///   ``OrderedResultsError/notAMember(_:)`` when the object is not a member of
     ///   this controller's relationship (it belongs to another owner's, or to none) or the
     ///   predicate hides it; the errors of ``moveRow(from:to:author:)`` otherwise. Nothing
     ///   changes when it throws, but for `.commitFailed`.
@@ -203,7 +204,7 @@ public final class OrderedResultsController<Owner: GraphObject, Member: GraphObj
     /// - Parameters:
     ///   - indexPath: The row's index path.
     ///   - author: The commit's author tag.
-    /// - Throws: ``OrderedResultsError``: `.noRow` or `.ownerDeleted`, and nothing changed;
+    /// - Throws: ``OrderedResultsError``: `.notFetched`, `.noRow` or `.ownerDeleted`, and nothing changed;
     ///   `.commitFailed` when the commit throws: the relationship is written back, the
     ///   deletion stays pending in the graph (as every pending change does), and the app
     ///   should reload its view.
@@ -218,7 +219,7 @@ public final class OrderedResultsController<Owner: GraphObject, Member: GraphObj
     /// - Parameters:
     ///   - indexPath: The row's index path, in the controller's current coordinates.
     ///   - author: The commit's author tag.
-    /// - Throws: ``OrderedResultsError``: `.noRow` or `.ownerDeleted`, and nothing changed;
+    /// - Throws: ``OrderedResultsError``: `.notFetched`, `.noRow` or `.ownerDeleted`, and nothing changed;
     ///   `.commitFailed` when the commit throws: the relationship is written back and the app
     ///   should reload its view.
     /// - Complexity: O(n) for n members: the graph writes the relationship as a whole.

@@ -13,7 +13,7 @@ enum UserEdit {
 extension OrderedResultsEngine {
     /// Moves a row where the user dragged it (``OrderedResultsController/moveRow(from:to:author:)``).
     func moveRow(from source: IndexPath, to destination: IndexPath, author: String? = nil) throws(OrderedResultsError) {
-        require(hasFetched, "OrderedResultsController.moveRow(from:to:): call performFetch() first")
+        guard hasFetched else { throw .notFetched }
         let counts = index.visibleSections.map(\.count)
         guard let moved = object(ifPresentAt: source) else { throw .noRow(at: source, counts: counts) }
         guard !owner.isDeleted else { throw .ownerDeleted(ownerID) }
@@ -77,7 +77,7 @@ extension OrderedResultsEngine {
 
     /// Moves a member to a row (``OrderedResultsController/moveObject(_:to:author:)``).
     func moveObject(_ member: Member, to destination: IndexPath, author: String? = nil) throws(OrderedResultsError) {
-        require(hasFetched, "OrderedResultsController.moveObject(_:to:): call performFetch() first")
+        guard hasFetched else { throw .notFetched }
         guard labels[member.objectID] != nil, let source = index.indexPath(of: member.objectID) else {
             throw .notAMember(member.objectID)
         }
@@ -108,7 +108,7 @@ extension OrderedResultsEngine {
 
     /// The member at a row the user removes, after checking the request.
     private func rowForRemoval(at indexPath: IndexPath) throws(OrderedResultsError) -> Member {
-        require(hasFetched, "OrderedResultsController: call performFetch() before a user-driven change")
+        guard hasFetched else { throw .notFetched }
         guard let member = object(ifPresentAt: indexPath) else {
             throw .noRow(at: indexPath, counts: index.visibleSections.map(\.count))
         }

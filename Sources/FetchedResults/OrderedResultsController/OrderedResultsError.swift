@@ -4,6 +4,9 @@ import ObjectGraph
 /// Why an ``OrderedResultsController`` refused a user-driven change. When one is thrown the
 /// graph and the controller are as they were.
 public enum OrderedResultsError: Error, CustomStringConvertible {
+    /// The controller has not fetched yet: call ``OrderedResultsController/performFetch()``
+    /// before a user-driven change.
+    case notFetched
     /// No row is at the index path (before the change); `counts` gives the rows per section.
     case noRow(at: IndexPath, counts: [Int])
     /// The destination is not a position a row can be moved to (after the change).
@@ -23,6 +26,8 @@ public enum OrderedResultsError: Error, CustomStringConvertible {
     /// A sentence saying what went wrong.
     public var description: String {
         switch self {
+        case .notFetched:
+            "the controller has not fetched yet; call performFetch() before a user-driven change"
         case .noRow(let path, let counts):
             "no row at \(path.listDescription); the sections have \(counts) rows"
         case .invalidDestination(let path, let counts):

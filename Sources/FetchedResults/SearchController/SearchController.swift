@@ -78,7 +78,7 @@ public final class SearchController<Object: GraphObject>: SectionedResults {
     /// by default, over folded text cached per object and refolded when the string changes.
     ///
     /// - Parameters:
-    ///   - base: A fetched controller (`precondition`); the search shows its rows.
+    ///   - base: The controller whose rows the search shows; fetched first if it has not fetched yet.
     ///   - text: The string searched, read from an object; it may reach related objects
     ///     (its reads are tracked like a predicate's).
     ///   - options: How characters compare; by default case- and diacritic-insensitively.
@@ -98,7 +98,7 @@ public final class SearchController<Object: GraphObject>: SectionedResults {
     /// (`CONTAINS[cd]` by default).
     ///
     /// - Parameters:
-    ///   - base: A fetched controller (`precondition`).
+    ///   - base: The controller whose rows the search shows (fetched first if it has not fetched yet).
     ///   - keyPath: The string searched.
     ///   - options: How characters compare; by default case- and diacritic-insensitively.
     ///   - searchText: The initial text.
@@ -120,7 +120,7 @@ public final class SearchController<Object: GraphObject>: SectionedResults {
     /// ```
     ///
     /// - Parameters:
-    ///   - base: A fetched controller (`precondition`).
+    ///   - base: The controller whose rows the search shows (fetched first if it has not fetched yet).
     ///   - searchText: The initial text.
     ///   - narrowing: Which text changes narrow the predicate's matches, so that the search
     ///     tests only the current matches (or, going back, only the other base rows). The
@@ -147,7 +147,7 @@ public final class SearchController<Object: GraphObject>: SectionedResults {
     /// narrowing when the text is extended at its end.
     ///
     /// - Parameters:
-    ///   - base: A fetched controller (`precondition`).
+    ///   - base: The controller whose rows the search shows (fetched first if it has not fetched yet).
     ///   - searchText: The initial text.
     ///   - narrowsWhenTextExtends: `true` for ``SearchNarrowing/whenTextExtends``, `false`
     ///     for ``SearchNarrowing/never``.
@@ -176,7 +176,7 @@ public final class SearchController<Object: GraphObject>: SectionedResults {
     /// ```
     ///
     /// - Parameters:
-    ///   - base: A fetched controller (`precondition`).
+    ///   - base: The controller whose rows the search shows (fetched first if it has not fetched yet).
     ///   - format: The predicate in NSPredicate syntax.
     ///   - variable: The name of the variable that holds the text, without the `$`.
     ///   - schema: The schema that knows `Object` and every class the predicate reaches.
@@ -217,7 +217,7 @@ public final class SearchController<Object: GraphObject>: SectionedResults {
     /// text is extended at its end.
     ///
     /// - Parameters:
-    ///   - base: A fetched controller (`precondition`).
+    ///   - base: The controller whose rows the search shows (fetched first if it has not fetched yet).
     ///   - format: The predicate in NSPredicate syntax.
     ///   - variable: The name of the variable that holds the text, without the `$`.
     ///   - schema: The schema that knows `Object` and every class the predicate reaches.

@@ -25,15 +25,16 @@ final class SearchEngine<Object: GraphObject>: ResultsEngine<Object> {
     /// it was computed at (a commit retires it).
     var baseRanks: (generation: Int, ranks: [Int32])?
 
-    /// Creates a search engine over a fetched base engine, and fetches.
+    /// Creates a search engine over a base engine, and fetches (the base first, when it has
+    /// not fetched yet).
     ///
     /// - Parameters:
-    ///   - base: A fetched engine (`precondition`).
+    ///   - base: The engine whose rows are searched.
     ///   - matcher: How a row matches the text.
     ///   - searchText: The initial text.
     /// - Complexity: O(n log n) for n objects of the entity.
     init(base: ResultsEngine<Object>, matcher: SearchMatcher<Object>, searchText: String) {
-        require(base.hasFetched, "SearchController: call performFetch() on the base controller before deriving a search from it")
+        if !base.hasFetched { base.performFetch() }
         self.base = base
         self.matcher = matcher
         currentText = searchText

@@ -55,6 +55,23 @@ struct OrderedResultsControllerSurfaceTests {
         #expect(controller.numberOfObjects == 5)
     }
 
+    /// A user-driven change before the first fetch throws, naming the cause, and changes
+    /// nothing (it stopped the program).
+    @Test func userDrivenChangesBeforeTheFetchThrow() throws {
+        let (graph, list, entries, _) = try makeList()
+        let controller = OrderedResultsController(graph: graph, owner: list, relationship: \.entries)
+        func isNotFetched(_ error: any Error) -> Bool {
+            if case .notFetched? = error as? OrderedResultsError { true } else { false }
+        }
+        #expect { try controller.moveRow(from: path(0, 0), to: path(0, 1)) } throws: { isNotFetched($0) }
+        #expect { try controller.moveObject(entries[0], to: path(0, 1)) } throws: { isNotFetched($0) }
+        #expect { try controller.deleteRow(at: path(0, 0)) } throws: { isNotFetched($0) }
+        #expect { try controller.removeRow(at: path(0, 0)) } throws: { isNotFetched($0) }
+        #expect(list.entries.map(\.name) == ["a0", "b1", "a2", "b3", "a4", "x5"])
+        #expect(!graph.hasChanges)
+        #expect("\(OrderedResultsError.notFetched)".contains("performFetch()"))
+    }
+
     @Test func aReorderInTheGraphArrivesAsOneMove() throws {
         let (graph, list, entries, _) = try makeList()
         let controller = OrderedResultsController(graph: graph, owner: list, relationship: \.entries)

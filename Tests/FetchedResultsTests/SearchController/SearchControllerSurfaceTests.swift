@@ -53,6 +53,24 @@ struct SearchControllerSurfaceTests {
         #expect(search.request.sectionKey != nil && search.request.sortKeys.count == 1)
     }
 
+    /// A search over a base that has not fetched yet fetches the base first (it stopped the
+    /// program), and both then follow commits.
+    @Test func aSearchOverAnUnfetchedBaseFetchesIt() throws {
+        let (graph, fetched, _) = try makeBase()
+        let base = ResultsController(graph: graph, request: fetched.request)
+        #expect(!base.hasFetched)
+        let search = SearchController(base: base, searching: \.name, searchText: "BA")
+        #expect(base.hasFetched)
+        #expect(names(base) == names(fetched))
+        #expect(names(search) == [["Baba ganoush", "Babybel", "Cabbage"], ["Banana"], ["abacus"]])
+        let item = graph.insert(Item())
+        item.name = "Baobab"
+        item.location = fetched.object(at: IndexPath(row: 0, section: 0)).location
+        _ = try graph.commit()
+        #expect(names(base) == names(fetched))
+        #expect(search.fetchedObjects.contains { $0 === item })
+    }
+
     @Test func indexPathsTitlesAndRestorationBehaveAsOnTheMainController() throws {
         let (_, base, _) = try makeBase()
         let search = SearchController(base: base, searching: \.name, searchText: "a")
