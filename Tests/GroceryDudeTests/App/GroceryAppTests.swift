@@ -195,6 +195,26 @@ struct GroceryAppTests {
         #expect(app.isFinished)
     }
 
+    /// Left and Right jump to the previous or next section and bring its header to the top
+    /// line, as a section index does; the last sections, which cannot scroll that far, show
+    /// as far down as the list goes.
+    @Test func leftAndRightBringTheSectionHeaderToTheTop() throws {
+        let app = GroceryApp(size: TerminalSize(width: 60, height: 12))
+        let screen = app.visibleScreen
+        app.press(.right)
+        var body = app.frame().body
+        #expect(body.first == .header(title: screen.sectionNames[1], count: screen.rowCounts[1]), "\(body)")
+        app.press(.right)
+        body = app.frame().body
+        #expect(body.first == .header(title: screen.sectionNames[2], count: screen.rowCounts[2]), "\(body)")
+        app.press(.left)
+        body = app.frame().body
+        #expect(body.first == .header(title: screen.sectionNames[1], count: screen.rowCounts[1]), "\(body)")
+        app.press(.down)
+        body = app.frame().body
+        #expect(body.first == .header(title: screen.sectionNames[1], count: screen.rowCounts[1]), "a cursor move does not scroll")
+    }
+
     @Test func theCursorStaysVisibleWhenScrolling() {
         let app = GroceryApp()
         for _ in 0..<30 {
