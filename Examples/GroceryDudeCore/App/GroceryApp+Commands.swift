@@ -6,13 +6,48 @@ extension GroceryApp {
         visibleScreen.selectedItemID.flatMap { store.graph.object(with: $0, as: Item.self) }
     }
 
-    /// Puts the selected item on the shopping list, or takes it off.
+    /// Puts the selected item on the shopping list, or takes it off. In Shop, taking it off
+    /// ticks it: its row stays, struck through, until the list is refreshed (``refreshShop()``)
+    /// or the tab is left, so a second press puts the same item back.
     public func toggleSelected() {
         command { () throws(GroceryError) in
             guard let item = selectedItem else { throw .noSelection }
+            let ticking = activeTab == .shop && item.listed
+            // The Shop lists read the ticked set when the commit re-evaluates the item.
+            if ticking { ticked.insert(item.objectID) }
             try store.toggle(item)
+            if ticking { return "got \(item.name)" }
             return "\(item.listed ? "listed" : "unlisted") \(item.name)"
         }
+    }
+
+    /// The number of items ticked off in Shop that are still off the list.
+    ///
+    /// - Complexity: O(t) for t ticked items.
+    var tickedCount: Int {
+        ticked.ids.reduce(0) { count, id in
+            guard let item = store.graph.object(with: id, as: Item.self), !item.isDeleted, !item.listed else { return count }
+            return count + 1
+        }
+    }
+
+    /// Refreshes the Shop list (Ctrl-L): the items ticked off go.
+    public func refreshShop() {
+        command { () throws(GroceryError) in
+            let count = tickedCount
+            forgetTicked()
+            return count == 0 ? "Shop list is up to date" : "cleared \(count) ticked item\(count == 1 ? "" : "s") from Shop"
+        }
+    }
+
+    /// Forgets the ticked items and fetches the Shop lists again, so their rows go.
+    ///
+    /// - Complexity: O(n log n) for n items when any item was ticked; O(1) otherwise.
+    func forgetTicked() {
+        guard !ticked.ids.isEmpty else { return }
+        ticked.removeAll()
+        panes[ListKind.shop.rawValue].list.refetch()
+        if let searchPane, searchPane.list.kind == .shop { searchPane.list.refetch() }
     }
 
     /// Adds an item in the location and aisle of the selected item (or the first ones), on
@@ -91,7 +126,10 @@ extension GroceryApp {
         command { () throws(GroceryError) in
             let target = kind ?? (activeTab == .prepare ? .shop : .prepare)
             guard target != activeTab else { return nil }
+            let leavingShop = activeTab == .shop
             activeTab = target
+            // Leaving Shop forgets what was ticked: the hidden Shop list owes a reload.
+            if leavingShop { forgetTicked() }
             if !searchText.isEmpty { searchPane = makePane(kind: target, searchText: searchText) }
             return "showing \(target)"
         }

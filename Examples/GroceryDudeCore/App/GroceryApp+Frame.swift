@@ -2,8 +2,9 @@ extension GroceryApp {
     /// What the screen shows now.
     ///
     /// - Returns: The frame for ``size``.
-    /// - Complexity: O(s + h log n) for s sections and h visible lines of n items: it reads
-    ///   only the rows it shows, and the title's counts come from the controllers.
+    /// - Complexity: O(s + h log n + t) for s sections, h visible lines of n items and t items
+    ///   ticked off in Shop: it reads only the rows it shows, and the title's counts come from
+    ///   the controllers.
     public func frame() -> Frame {
         let screen = visibleScreen
         var body = screen.lines(height: bodyHeight)
@@ -30,12 +31,18 @@ extension GroceryApp {
         }
         // Prepare fetches every item and Shop every listed one: their controllers keep the
         // counts, so a frame never counts items.
+        // Shop also holds the items ticked off since it was refreshed: they are not listed.
         let items = panes[ListKind.prepare.rawValue].list.rowCount
-        let listed = panes[ListKind.shop.rawValue].list.rowCount
+        let got = tickedCount
+        let listed = panes[ListKind.shop.rawValue].list.rowCount - got
+        let summary =
+            activeTab == .shop
+            ? "\(listed) left to get" + (got > 0 ? " · \(got) ticked" : "")
+            : "\(items) items · \(listed) listed"
         return Frame(
             tabs: ListKind.allCases.map(\.description),
             activeTab: activeTab.rawValue,
-            summary: "\(items) items · \(listed) listed",
+            summary: summary,
             body: body,
             indexTitles: titles,
             currentIndexTitle: screen.selectedIndexPath.map { titleOfSection[$0.section] },

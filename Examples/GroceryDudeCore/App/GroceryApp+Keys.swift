@@ -7,6 +7,8 @@ extension GroceryApp {
     /// Tab switches between Prepare and Shop; typed characters search, Backspace edits the
     /// search and Escape clears it; Ctrl-N adds an item, Ctrl-R renames the selected one,
     /// Ctrl-D or Delete asks whether to delete it (`y` deletes, any other key keeps it);
+    /// in Shop, taking an item off ticks it (its row stays, struck through, until Ctrl-L
+    /// refreshes the list or the tab is left);
     /// Ctrl-U undoes the last action and Ctrl-Y redoes it (Ctrl-Z suspends, in the session);
     /// Ctrl-O imports ``keyboardImportCount`` items; Ctrl-Q or Ctrl-C quits. While a prompt is
     /// open, keys edit it: Enter confirms, Escape cancels. While the terminal is too small to
@@ -47,6 +49,7 @@ extension GroceryApp {
         case .character(let character): type(String(character))
         case .control("n"): openPrompt(.add)
         case .control("r"): openPrompt(.rename)
+        case .control("l"): refreshShop()
         case .control("u"): undo()
         case .control("y"): redo()
         case .control("o"):

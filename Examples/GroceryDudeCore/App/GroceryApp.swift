@@ -72,6 +72,10 @@ public final class GroceryApp {
     /// The item the cursor moves to once the running command has flushed.
     var pendingSelection: ObjectID?
 
+    /// The items ticked off in Shop since it was last refreshed or left, which the Shop lists
+    /// keep showing, struck through.
+    public let ticked = TickedItems()
+
     /// The Prepare and Shop panes, by ``ListKind/rawValue``.
     var panes: [Pane] = []
     /// The search pane of the active tab while a search is active.
@@ -101,7 +105,7 @@ public final class GroceryApp {
     }
 
     func makePane(kind: ListKind, searchText: String) -> Pane {
-        let list = GroceryList(store: store, kind: kind, searchText: searchText)
+        let list = GroceryList(store: store, kind: kind, searchText: searchText, ticked: kind == .shop ? ticked : nil)
         let isSearch = !searchText.isEmpty
         let screen = ListScreen(list: list) { [unowned self] in
             kind == activeTab && (isSearch ? searchPane?.list === list : searchPane == nil)

@@ -187,7 +187,8 @@ public final class ListScreen {
                     let row = list.row(at: IndexPath(row: offset - 1, section: section))
                     result.append(
                         .row(
-                            name: row.name, listed: row.listed,
+                            name: row.name, detail: row.detail, listed: row.listed,
+                            struck: list.ticked != nil && !row.listed,
                             selected: sectionStarts[section] + offset - 1 == cursor,
                             marked: marked.contains(row.id)))
                 }

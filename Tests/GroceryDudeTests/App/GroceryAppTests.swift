@@ -219,7 +219,7 @@ struct GroceryAppTests {
         let app = GroceryApp()
         for _ in 0..<30 {
             app.press(.down)
-            #expect(app.frame().body.contains { if case .row(_, _, true, _) = $0 { true } else { false } })
+            #expect(app.frame().body.contains { if case .row(_, _, _, _, true, _) = $0 { true } else { false } })
         }
     }
 
@@ -289,6 +289,9 @@ struct GroceryAppShopSearchTests {
         app.select(named: "Milk")
         app.toggleSelected()
         #expect(screenText(app).contains("listed == TRUE AND name CONTAINS[cd] \"m\""))
+        #expect(screenText(app).contains("[✓] Milk"), "ticked off, Milk stays in the results until a refresh")
+        #expect(app.frame().summary == "8 left to get · 1 ticked")
+        app.press(.control("l"))
         #expect(screenText(app).contains("of 8 (Esc clears)"), "Shop now holds 8 listed items, though its screen is hidden")
         #expect(screenText(app).contains("no listed item matches \"m\""))
         app.escape()

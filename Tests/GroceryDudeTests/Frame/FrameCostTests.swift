@@ -48,7 +48,7 @@ struct ToggleCostTests {
             app.toggleSelected()
             _ = app.render()
         }
-        #expect(app.statusLine.contains("listed"), "\(app.statusLine)")
+        #expect(app.statusLine.contains(tab == .shop ? "got" : "listed"), "\(app.statusLine)")
         #expect(reads.objectIDs.count <= shown + 2, "read \(reads.objectIDs.count) objects to toggle one of \(shown) shown")
     }
 }
