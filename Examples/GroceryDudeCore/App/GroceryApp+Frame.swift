@@ -47,22 +47,23 @@ extension GroceryApp {
             indexTitles: titles,
             currentIndexTitle: screen.selectedIndexPath.map { titleOfSection[$0.section] },
             searchLine: searchLine(screen),
-            statusLine: statusLine)
+            statusLine: prompt.map { $0.purpose == .confirmDelete ? statusLine : formSummary($0) } ?? statusLine)
     }
 
     private func searchLine(_ screen: ListScreen) -> String {
         if let prompt, prompt.purpose == .confirmDelete {
             return "Delete \"\(prompt.text)\"? y deletes, any other key keeps it"
         }
-        if let prompt {
-            let label = prompt.purpose == .add ? "New item" : "Rename to"
-            return "\(label): \(prompt.text)_   (Enter saves, Esc cancels)"
-        }
+        if let prompt { return formLine(prompt) }
         if searchText.isEmpty {
-            return "type to search · Enter list · Tab · ^N add ^R rename ^D delete ^U undo ^Y redo"
+            return activeTab == .shop
+                ? "type to search · Enter ticks off · ^L refresh · Tab · ^N add ^R edit ^D delete ^U undo"
+                : "type to search · Enter list · Tab · ^N add ^R edit ^D delete ^U undo ^Y redo"
         }
         let base = panes[activeTab.rawValue].list.rowCount
-        return "search: \(screen.list.predicateFormat) → \(screen.totalRows) of \(base) (Esc clears)"
+        return Self.inputLine(
+            head: "search: ", text: screen.list.predicateFormat, tail: " → \(screen.totalRows) of \(base)",
+            hint: " (Esc clears)", width: size.width)
     }
 
     /// The frame laid out for ``size``.

@@ -5,7 +5,10 @@ extension GroceryApp {
     /// sections, as the section index does); Enter toggles the selected item's listed state,
     /// and so does Space while no search is typed (while one is, Space types a space);
     /// Tab switches between Prepare and Shop; typed characters search, Backspace edits the
-    /// search and Escape clears it; Ctrl-N adds an item, Ctrl-R renames the selected one,
+    /// search and Escape clears it; Ctrl-N adds an item, Ctrl-R edits the selected one
+    /// (both open a form: Tab moves between the name, quantity, note, location and aisle, Left
+    /// and Right choose the location or aisle, and a name another item has is warned about
+    /// before it is saved);
     /// Ctrl-D or Delete asks whether to delete it (`y` deletes, any other key keeps it);
     /// in Shop, taking an item off ticks it (its row stays, struck through, until Ctrl-L
     /// refreshes the list or the tab is left);
@@ -25,7 +28,7 @@ extension GroceryApp {
             if prompt.purpose == .confirmDelete {
                 answerDeleteConfirmation(key)
             } else {
-                pressInPrompt(key)
+                pressInForm(key)
             }
             return
         }
@@ -60,18 +63,6 @@ extension GroceryApp {
             }
         case .control("q"), .control("c"): isFinished = true
         case .control: break
-        }
-    }
-
-    private func pressInPrompt(_ key: Key) {
-        switch key {
-        case .enter: submitPrompt()
-        case .escape: escape()
-        case .backspace: backspace()
-        case .space: type(" ")
-        case .character(let character): type(String(character))
-        case .control("q"), .control("c"): isFinished = true
-        default: break
         }
     }
 

@@ -10,36 +10,82 @@ import FetchedResultsKit
 /// ``press(_:)``, ``type(_:)`` and the other commands, then draw ``render(styled:)``.
 @MainActor
 public final class GroceryApp {
-    /// A line editor open at the bottom of the screen.
+    /// A form open at the bottom of the screen: the add and edit form (one field at a time on
+    /// the search line, the others summed up on the status line) or a delete confirmation.
     public struct Prompt: Sendable, Hashable {
         /// What the prompt is for.
         public enum Purpose: Sendable, Hashable {
-            /// The name of a new item.
+            /// A new item.
             case add
-            /// A new name for the selected item.
+            /// Editing the selected item (its name first, as a rename).
             case rename
             /// Whether to delete ``Prompt/item`` (named ``Prompt/text``): `y` deletes, any
             /// other key keeps it.
             case confirmDelete
         }
 
+        /// A field of the add and edit form.
+        public enum Field: String, Sendable, Hashable {
+            /// The name (``Prompt/text``).
+            case name = "Name"
+            /// How much to get.
+            case quantity = "Quantity"
+            /// A note.
+            case note = "Note"
+            /// Where the item is kept at home, chosen among the locations.
+            case location = "Location"
+            /// Where the item is found in the shop, chosen among the aisles.
+            case aisle = "Aisle"
+
+            /// Whether the field is chosen from a list (Left/Right) rather than typed.
+            public var isChoice: Bool { self == .location || self == .aisle }
+        }
+
         /// What the prompt is for.
         public var purpose: Purpose
-        /// The text typed so far (for a confirmation, the name of the item it is about).
+        /// The name typed so far (for a confirmation, the name of the item it is about).
         public var text: String
-        /// The item the prompt is about, for a confirmation.
+        /// The item the prompt is about: the one edited or to delete; `nil` when adding.
         public var item: ObjectID?
+        /// The quantity typed so far.
+        public var quantity = ""
+        /// The note typed so far.
+        public var note = ""
+        /// The name of the location chosen, or `nil` for none.
+        public var location: String?
+        /// The name of the aisle chosen, or `nil` for none.
+        public var aisle: String?
+        /// The field being edited.
+        public var field = Field.name
+        /// A warning shown in place of the form's summary (a duplicate name), if any.
+        public var warning: String?
+        /// The lower-cased name a duplicate warning was given for: Enter with it saves anyway.
+        var warnedName: String?
 
         /// Makes a prompt.
         ///
         /// - Parameters:
         ///   - purpose: What the prompt is for.
-        ///   - text: The text it starts with.
-        ///   - item: The item a confirmation is about.
+        ///   - text: The name it starts with.
+        ///   - item: The item an edit or a confirmation is about.
         public init(purpose: Purpose, text: String, item: ObjectID? = nil) {
             self.purpose = purpose
             self.text = text
             self.item = item
+        }
+
+        /// The value typed into a text field, or the choice made in a choice field.
+        ///
+        /// - Parameter field: A field.
+        /// - Returns: Its value; `nil` for a choice of none.
+        public func value(of field: Field) -> String? {
+            switch field {
+            case .name: text
+            case .quantity: quantity
+            case .note: note
+            case .location: location
+            case .aisle: aisle
+            }
         }
     }
 
