@@ -213,7 +213,7 @@ extension GroceryApp {
             }
             if let searchPane {
                 searchPane.list.searchText = text
-                return nil
+                return explain ? nil : "searching \(activeTab)"
             }
             searchPane = makePane(kind: activeTab, searchText: text)
             return "searching \(activeTab)"

@@ -126,8 +126,12 @@ public final class GroceryApp {
     var panes: [Pane] = []
     /// The search pane of the active tab while a search is active.
     var searchPane: Pane?
-    /// What the last command did and what the last flush decided.
+    /// What the last command did (and, with ``explain``, what the last flush decided).
     var status = "ready"
+    /// Whether the status line explains the library's decisions as well — animated or
+    /// reloaded and why, which hidden lists owe a reload — as the tour and `--explain` do.
+    /// Off by default: the status line then speaks to a shopper ("Shop list updated").
+    public var explain = false
     /// The lists that reported changes since the last flush.
     var changedLists: Set<ObjectIdentifier> = []
     /// How every accumulator decides between animating and reloading.
@@ -190,8 +194,9 @@ public final class GroceryApp {
     // MARK: Running commands
 
     /// Runs one command: clears the marks of the previous one, runs `body`, flushes every
-    /// accumulator and writes the status line: the visible list's decision and its reason,
-    /// the command's message, and the hidden lists that now owe a reload.
+    /// accumulator and writes the status line: the command's message and the hidden lists
+    /// that changed ("Shop list updated"); with ``explain``, the visible list's decision and
+    /// its reason first, and the library's words for the hidden lists ("reload owed (hidden)").
     ///
     /// - Parameter body: The command; returns a message for the status line, or `nil`.
     func command(_ body: () throws(GroceryError) -> String?) {
@@ -203,14 +208,26 @@ public final class GroceryApp {
         } catch {
             message = "error: \(error)"
         }
-        let (decision, hidden) = flushAll()
-        status = [decision, message, hidden].compactMap { $0 }.joined(separator: " · ")
-        if status.isEmpty { status = "no list changed" }
+        let (decision, owing) = flushAll()
+        if explain {
+            let hidden = owing.isEmpty ? nil : "\(owing.joined(separator: ", ")): reload owed (hidden)"
+            status = [decision, message, hidden].compactMap { $0 }.joined(separator: " · ")
+            if status.isEmpty { status = "no list changed" }
+        } else {
+            status = [message, Self.updatedNote(owing)].compactMap { $0 }.joined(separator: " · ")
+        }
     }
 
-    /// Flushes every accumulator; returns what the visible one decided, and a note naming the
+    /// A shopper's note naming the hidden lists that changed: `Shop list updated`.
+    static func updatedNote(_ names: [String]) -> String? {
+        guard !names.isEmpty else { return nil }
+        let lists = names.map { $0.hasSuffix("search") ? "\($0) results" : "\($0) list" }
+        return lists.count == 1 ? "\(lists[0]) updated" : "\(lists.joined(separator: " and ")) updated"
+    }
+
+    /// Flushes every accumulator; returns what the visible one decided, and the names of the
     /// hidden ones whose lists changed in this command (they owe a reload).
-    func flushAll() -> (visible: String?, hidden: String?) {
+    func flushAll() -> (visible: String?, owing: [String]) {
         defer { changedLists = [] }
         var decision: String?
         var owing: [String] = []
@@ -223,8 +240,7 @@ public final class GroceryApp {
                 owing.append(pane.name)
             }
         }
-        let hidden = owing.isEmpty ? nil : "\(owing.joined(separator: ", ")): reload owed (hidden)"
-        return (decision, hidden)
+        return (decision, owing)
     }
 
     /// A status-line sentence for a flush report, or `nil` when the flush had nothing to do.

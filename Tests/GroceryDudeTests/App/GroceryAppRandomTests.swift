@@ -15,6 +15,7 @@ struct GroceryAppRandomTests {
     func theVisibleScreenAlwaysMatchesItsList(seed: UInt64) async {
         var rng = SeededGenerator(seed: seed)
         let app = GroceryApp(size: TerminalSize(width: 60, height: 16))
+        app.explain = true
         let keys: [Key] = [.up, .down, .pageUp, .pageDown, .home, .end, .left, .right, .tab, .space, .escape, .backspace]
         let words = ["a", "e", "jam", "o", "Mi", "é", "zz", "\"", "%@", "\\"]
         for step in 0..<80 {

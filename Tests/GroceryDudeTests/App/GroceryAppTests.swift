@@ -8,6 +8,7 @@ import Testing
 struct GroceryAppTests {
     @Test func toggledItemReachesTheHiddenShopViewByReload() {
         let app = GroceryApp()
+        app.explain = true
         let shop = app.screen(for: .shop)
         let reloads = shop.reloadCount
         app.select(named: "Butter")
@@ -39,6 +40,7 @@ struct GroceryAppTests {
 
     @Test func searchNarrowsRowsAndKeepsSections() throws {
         let app = GroceryApp()
+        app.explain = true
         app.type("JAM")
         let search = try #require(app.searchScreen)
         #expect(search.sectionNames == ["Fridge", "Pantry"])
@@ -66,6 +68,7 @@ struct GroceryAppTests {
 
     @Test func togglingInSearchResultsUpdatesBothLists() throws {
         let app = GroceryApp()
+        app.explain = true
         app.type("jam")
         app.select(named: "Strawberry jam")
         app.toggleSelected()
@@ -83,6 +86,7 @@ struct GroceryAppTests {
 
     @Test func deletingInSearchResultsUpdatesBothLists() throws {
         let app = GroceryApp()
+        app.explain = true
         let milk = try #require(app.store.item(named: "Milk")?.objectID)
         app.type("mil")
         app.select(named: "Milk")
@@ -225,6 +229,7 @@ struct GroceryAppTests {
 
     @Test func importCommitsEverythingInOneCommit() async throws {
         let app = GroceryApp()
+        app.explain = true
         var commits = 0
         let observation = app.store.graph.addObserver { _ in commits += 1 }
         let before = app.store.items.count
@@ -284,6 +289,7 @@ struct GroceryAppTests {
 struct GroceryAppShopSearchTests {
     @Test func unlistingInShopResultsCountsTheLiveList() throws {
         let app = GroceryApp()
+        app.explain = true
         app.switchTab(to: .shop)
         app.type("m")
         app.select(named: "Milk")
