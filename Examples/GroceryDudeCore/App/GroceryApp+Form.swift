@@ -176,11 +176,13 @@ extension GroceryApp {
         if let warning = form.warning { return warning }
         let location = form.location ?? ListKind.prepare.unsectionedName
         let aisle = form.aisle ?? ListKind.shop.unsectionedName
-        var parts = ["\(form.text.trimmingWhitespace.isEmpty ? "(no name)" : form.text)"]
+        // The name comes last: it is the longest, and the search line shows it while it is typed.
+        var parts: [String] = []
         if !form.quantity.isEmpty { parts.append("×\(form.quantity)") }
         if !form.note.isEmpty { parts.append(form.note) }
         parts.append("at home: \(location)")
         parts.append("in the shop: \(aisle)")
+        parts.append(form.text.trimmingWhitespace.isEmpty ? "(no name)" : form.text)
         return parts.joined(separator: " · ")
     }
 

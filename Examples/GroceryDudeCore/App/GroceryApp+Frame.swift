@@ -57,7 +57,7 @@ extension GroceryApp {
         if let prompt { return formLine(prompt) }
         if searchText.isEmpty {
             return activeTab == .shop
-                ? "type to search · Enter ticks off · ^L refresh · Tab · ^N add ^R edit ^D delete ^U undo"
+                ? "type to search · Enter ticks off · ^L refresh · Tab · ^N add ^R edit ^U undo"
                 : "type to search · Enter list · Tab · ^N add ^R edit ^D delete ^U undo ^Y redo"
         }
         let base = panes[activeTab.rawValue].list.rowCount
