@@ -305,3 +305,38 @@ struct GroceryAppShopSearchTests {
         #expect(app.statusLine.hasPrefix("reloaded (target not visible)"))
     }
 }
+
+/// Marks land on the rows a batch changed, at their positions after it, when one commit
+/// changes a row and inserts or deletes rows before it in the same section.
+@Suite("Grocery app, marks")
+@MainActor
+struct GroceryAppMarkTests {
+    @Test(arguments: [false, true])
+    func aChangedRowIsMarkedWhereItEndsUp(deleteAbove: Bool) throws {
+        let app = GroceryApp(size: TerminalSize(width: 80, height: 30))
+        let store = app.store
+        let shampoo = try #require(store.item(named: "Shampoo"))
+        let floss = try #require(store.item(named: "Dental floss"))
+        let bathroom = shampoo.location
+        var added: Item?
+        try store.commit {
+            if deleteAbove {
+                store.graph.delete(floss)
+            } else {
+                let new = store.graph.insert(Item())
+                new.name = "Aftershave"
+                new.location = bathroom
+                added = new
+            }
+            shampoo.note = "the mild one"
+        }
+        // Any command flushes what the lists accumulated; this one also selects the row.
+        app.select(named: "Shampoo")
+        let screen = app.visibleScreen
+        var expected: Set<ObjectID> = [shampoo.objectID]
+        if let added { expected.insert(added.objectID) }
+        #expect(screen.marked == expected)
+        #expect(screen.refusedBatch == nil)
+        #expect(screenText(app).contains(">*[ ] Shampoo · the mild one"), "\(screenText(app))")
+    }
+}
