@@ -1,3 +1,4 @@
+import Foundation
 import GroceryDudeCore
 
 /// The Grocery Dude app with 50,000 items (the seed plus an import), on an 80×24 terminal,
@@ -41,6 +42,27 @@ private final class DemoFixture {
         return updater.update(to: app.render(styled: true))
     }
 
+    /// Enter on the selected item (it goes on the shopping list or comes off it) and the output
+    /// that shows it: the commit, the flush that animates the visible list, and the drawing.
+    func toggle() -> String {
+        app.press(.enter)
+        return updater.update(to: app.render(styled: true))
+    }
+
+    /// The same toggle with the visible list's rows all read again, as the screen did before
+    /// it kept only its sections: one identity per item of the list.
+    func wholeListToggle() -> String {
+        app.press(.enter)
+        let list = app.visibleScreen.list
+        var count = 0
+        for summary in list.sectionSummaries.enumerated() {
+            for row in 0..<summary.element.rowCount {
+                if list.item(at: IndexPath(row: row, section: summary.offset)) != nil { count += 1 }
+            }
+        }
+        return updater.update(to: app.render(styled: true)) + "\(count)"
+    }
+
     /// The same keystroke drawn the way the session drew before: the title counts every item,
     /// and the whole screen is written.
     func wholeFrameKeystroke() -> String {
@@ -70,6 +92,20 @@ func demoBenchmarks() -> [Benchmark] {
                 baseline: { stopwatch in
                     MainActor.assumeIsolated { _ = stopwatch.measure { fixture.wholeFrameKeystroke() } }
                 })
-        }
+        },
+        Benchmark(
+            "demo.toggle.50k",
+            baseline: "the same toggle with every row of the list read again, as the screen did before",
+            runs: 9
+        ) {
+            let fixture = MainActor.assumeIsolated { DemoFixture.make() }
+            return .init(
+                subject: { stopwatch in
+                    MainActor.assumeIsolated { _ = stopwatch.measure { fixture.toggle() } }
+                },
+                baseline: { stopwatch in
+                    MainActor.assumeIsolated { _ = stopwatch.measure { fixture.wholeListToggle() } }
+                })
+        },
     ]
 }

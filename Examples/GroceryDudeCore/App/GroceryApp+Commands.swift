@@ -6,29 +6,95 @@ extension GroceryApp {
         visibleScreen.selectedItemID.flatMap { store.graph.object(with: $0, as: Item.self) }
     }
 
-    /// Puts the selected item on the shopping list, or takes it off.
+    /// Puts the selected item on the shopping list, or takes it off. In Shop, taking it off
+    /// ticks it: its row stays, struck through, until the list is refreshed (``refreshShop()``)
+    /// or the tab is left, so a second press puts the same item back.
     public func toggleSelected() {
         command { () throws(GroceryError) in
             guard let item = selectedItem else { throw .noSelection }
+            let ticking = activeTab == .shop && item.listed
+            // The Shop lists read the ticked set when the commit re-evaluates the item.
+            if ticking { ticked.insert(item.objectID) }
             try store.toggle(item)
+            if ticking { return "got \(item.name)" }
             return "\(item.listed ? "listed" : "unlisted") \(item.name)"
         }
     }
 
+    /// The number of items ticked off in Shop that are still off the list.
+    ///
+    /// - Complexity: O(t) for t ticked items.
+    var tickedCount: Int {
+        ticked.ids.reduce(0) { count, id in
+            guard let item = store.graph.object(with: id, as: Item.self), !item.isDeleted, !item.listed else { return count }
+            return count + 1
+        }
+    }
+
+    /// Refreshes the Shop list (Ctrl-L): the items ticked off go.
+    public func refreshShop() {
+        command { () throws(GroceryError) in
+            let count = tickedCount
+            forgetTicked()
+            return count == 0 ? "Shop list is up to date" : "cleared \(count) ticked item\(count == 1 ? "" : "s") from Shop"
+        }
+    }
+
+    /// Forgets the ticked items and fetches the Shop lists again, so their rows go.
+    ///
+    /// - Complexity: O(n log n) for n items when any item was ticked; O(1) otherwise.
+    func forgetTicked() {
+        guard !ticked.ids.isEmpty else { return }
+        ticked.removeAll()
+        panes[ListKind.shop.rawValue].list.refetch()
+        if let searchPane, searchPane.list.kind == .shop { searchPane.list.refetch() }
+    }
+
     /// Adds an item in the location and aisle of the selected item (or the first ones), on
-    /// the shopping list when the Shop tab is showing, and moves the cursor to it.
+    /// the shopping list when the Shop tab is showing, and moves the cursor to it (the
+    /// script's `add`; the keyboard opens the form). The status line warns when another item
+    /// has the same name.
     ///
     /// - Parameter name: The new item's name.
     public func add(name: String) {
+        let neighbour = selectedItem
+        add(
+            name: name, quantity: "", note: "", location: neighbour?.location ?? store.locations.first,
+            aisle: neighbour?.aisle ?? store.aisles.first)
+    }
+
+    /// Adds an item, on the shopping list when the Shop tab is showing, and moves the cursor
+    /// to it.
+    func add(name: String, quantity: String, note: String, location: Location?, aisle: Aisle?) {
         command { () throws(GroceryError) in
-            let neighbour = selectedItem
+            let duplicate = store.duplicate(of: name)
             let item = try store.add(
-                name: name, location: neighbour?.location ?? store.locations.first,
-                aisle: neighbour?.aisle ?? store.aisles.first, listed: activeTab == .shop)
+                name: name, location: location, aisle: aisle, listed: activeTab == .shop, quantity: quantity, note: note)
             pendingSelection = item.objectID
-            return "added \(item.name)"
+            return "added \(item.name)" + (duplicate.map { " (another \($0.name) is in \(Self.place(of: $0)))" } ?? "")
         }
         selectPending()
+    }
+
+    /// Changes an item's name, quantity, note, location and aisle, and moves the cursor to it.
+    func edit(
+        _ id: ObjectID?, name: String, quantity: String, note: String, location: Location?, aisle: Aisle?
+    ) {
+        command { () throws(GroceryError) in
+            guard let id, let item = store.graph.object(with: id, as: Item.self), !item.isDeleted else {
+                throw .noSelection
+            }
+            let old = item.name
+            try store.update(item, name: name, quantity: quantity, note: note, location: location, aisle: aisle)
+            pendingSelection = item.objectID
+            return old == item.name ? "changed \(item.name)" : "renamed \(old) to \(item.name)"
+        }
+        selectPending()
+    }
+
+    /// Where an item is, for messages: its location, or its aisle in Shop.
+    static func place(of item: Item) -> String {
+        item.location?.name ?? item.aisle?.name ?? "no location"
     }
 
     /// Renames the selected item.
@@ -91,7 +157,10 @@ extension GroceryApp {
         command { () throws(GroceryError) in
             let target = kind ?? (activeTab == .prepare ? .shop : .prepare)
             guard target != activeTab else { return nil }
+            let leavingShop = activeTab == .shop
             activeTab = target
+            // Leaving Shop forgets what was ticked: the hidden Shop list owes a reload.
+            if leavingShop { forgetTicked() }
             if !searchText.isEmpty { searchPane = makePane(kind: target, searchText: searchText) }
             return "showing \(target)"
         }
@@ -102,9 +171,8 @@ extension GroceryApp {
     /// - Parameter text: The characters typed.
     public func type(_ text: String) {
         guard !text.isEmpty else { return }
-        if var prompt {
-            prompt.text += text
-            self.prompt = prompt
+        if prompt != nil {
+            typeInForm(text)
             return
         }
         setSearch(searchText + text)
@@ -112,9 +180,8 @@ extension GroceryApp {
 
     /// Drops the last character of the prompt or of the search text.
     public func backspace() {
-        if var prompt {
-            prompt.text = String(prompt.text.dropLast())
-            self.prompt = prompt
+        if prompt != nil {
+            backspaceInForm()
             return
         }
         guard !searchText.isEmpty else { return }
@@ -146,46 +213,12 @@ extension GroceryApp {
             }
             if let searchPane {
                 searchPane.list.searchText = text
-                return nil
+                return explain ? nil : "searching \(activeTab)"
             }
             searchPane = makePane(kind: activeTab, searchText: text)
             return "searching \(activeTab)"
         }
         if let selected { visibleScreen.select(selected) }
-    }
-
-    /// Opens a prompt.
-    ///
-    /// - Parameter purpose: What the prompt is for; renaming starts from the selected name,
-    ///   a delete confirmation names the selected item.
-    public func openPrompt(_ purpose: Prompt.Purpose) {
-        switch purpose {
-        case .add:
-            prompt = Prompt(purpose: .add, text: "")
-        case .rename:
-            guard let item = selectedItem else {
-                status = "error: \(GroceryError.noSelection)"
-                return
-            }
-            prompt = Prompt(purpose: .rename, text: item.name)
-        case .confirmDelete:
-            guard let item = selectedItem else {
-                status = "error: \(GroceryError.noSelection)"
-                return
-            }
-            prompt = Prompt(purpose: .confirmDelete, text: item.name, item: item.objectID)
-        }
-    }
-
-    /// Closes the prompt and runs its command with the text typed.
-    public func submitPrompt() {
-        guard let prompt else { return }
-        self.prompt = nil
-        switch prompt.purpose {
-        case .add: add(name: prompt.text)
-        case .rename: renameSelected(to: prompt.text)
-        case .confirmDelete: delete(prompt.item)
-        }
     }
 
     /// Moves the visible screen's cursor to the item a command just made or renamed.

@@ -2,8 +2,9 @@ extension GroceryApp {
     /// What the screen shows now.
     ///
     /// - Returns: The frame for ``size``.
-    /// - Complexity: O(s + h log n) for s sections and h visible lines of n items: it reads
-    ///   only the rows it shows, and the title's counts come from the controllers.
+    /// - Complexity: O(s + h log n + t) for s sections, h visible lines of n items and t items
+    ///   ticked off in Shop: it reads only the rows it shows, and the title's counts come from
+    ///   the controllers.
     public func frame() -> Frame {
         let screen = visibleScreen
         var body = screen.lines(height: bodyHeight)
@@ -30,32 +31,39 @@ extension GroceryApp {
         }
         // Prepare fetches every item and Shop every listed one: their controllers keep the
         // counts, so a frame never counts items.
+        // Shop also holds the items ticked off since it was refreshed: they are not listed.
         let items = panes[ListKind.prepare.rawValue].list.rowCount
-        let listed = panes[ListKind.shop.rawValue].list.rowCount
+        let got = tickedCount
+        let listed = panes[ListKind.shop.rawValue].list.rowCount - got
+        let summary =
+            activeTab == .shop
+            ? "\(listed) left to get" + (got > 0 ? " · \(got) ticked" : "")
+            : "\(items) items · \(listed) listed"
         return Frame(
             tabs: ListKind.allCases.map(\.description),
             activeTab: activeTab.rawValue,
-            summary: "\(items) items · \(listed) listed",
+            summary: summary,
             body: body,
             indexTitles: titles,
             currentIndexTitle: screen.selectedIndexPath.map { titleOfSection[$0.section] },
             searchLine: searchLine(screen),
-            statusLine: statusLine)
+            statusLine: prompt.map { $0.purpose == .confirmDelete ? statusLine : formSummary($0) } ?? statusLine)
     }
 
     private func searchLine(_ screen: ListScreen) -> String {
         if let prompt, prompt.purpose == .confirmDelete {
             return "Delete \"\(prompt.text)\"? y deletes, any other key keeps it"
         }
-        if let prompt {
-            let label = prompt.purpose == .add ? "New item" : "Rename to"
-            return "\(label): \(prompt.text)_   (Enter saves, Esc cancels)"
-        }
+        if let prompt { return formLine(prompt) }
         if searchText.isEmpty {
-            return "type to search · Enter list · Tab · ^N add ^R rename ^D delete ^U undo ^Y redo"
+            return activeTab == .shop
+                ? "type to search · Enter ticks off · ^L refresh · Tab · ^N add ^R edit ^U undo"
+                : "type to search · Enter list · Tab · ^N add ^R edit ^D delete ^U undo ^Y redo"
         }
         let base = panes[activeTab.rawValue].list.rowCount
-        return "search: \(screen.list.predicateFormat) → \(screen.totalRows) of \(base) (Esc clears)"
+        return Self.inputLine(
+            head: "search: ", text: screen.list.predicateFormat, tail: " → \(screen.totalRows) of \(base)",
+            hint: " (Esc clears)", width: size.width)
     }
 
     /// The frame laid out for ``size``.

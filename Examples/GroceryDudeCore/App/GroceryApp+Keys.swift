@@ -5,8 +5,13 @@ extension GroceryApp {
     /// sections, as the section index does); Enter toggles the selected item's listed state,
     /// and so does Space while no search is typed (while one is, Space types a space);
     /// Tab switches between Prepare and Shop; typed characters search, Backspace edits the
-    /// search and Escape clears it; Ctrl-N adds an item, Ctrl-R renames the selected one,
+    /// search and Escape clears it; Ctrl-N adds an item, Ctrl-R edits the selected one
+    /// (both open a form: Tab moves between the name, quantity, note, location and aisle, Left
+    /// and Right choose the location or aisle, and a name another item has is warned about
+    /// before it is saved);
     /// Ctrl-D or Delete asks whether to delete it (`y` deletes, any other key keeps it);
+    /// in Shop, taking an item off ticks it (its row stays, struck through, until Ctrl-L
+    /// refreshes the list or the tab is left);
     /// Ctrl-U undoes the last action and Ctrl-Y redoes it (Ctrl-Z suspends, in the session);
     /// Ctrl-O imports ``keyboardImportCount`` items; Ctrl-Q or Ctrl-C quits. While a prompt is
     /// open, keys edit it: Enter confirms, Escape cancels. While the terminal is too small to
@@ -23,7 +28,7 @@ extension GroceryApp {
             if prompt.purpose == .confirmDelete {
                 answerDeleteConfirmation(key)
             } else {
-                pressInPrompt(key)
+                pressInForm(key)
             }
             return
         }
@@ -47,6 +52,7 @@ extension GroceryApp {
         case .character(let character): type(String(character))
         case .control("n"): openPrompt(.add)
         case .control("r"): openPrompt(.rename)
+        case .control("l"): refreshShop()
         case .control("u"): undo()
         case .control("y"): redo()
         case .control("o"):
@@ -57,18 +63,6 @@ extension GroceryApp {
             }
         case .control("q"), .control("c"): isFinished = true
         case .control: break
-        }
-    }
-
-    private func pressInPrompt(_ key: Key) {
-        switch key {
-        case .enter: submitPrompt()
-        case .escape: escape()
-        case .backspace: backspace()
-        case .space: type(" ")
-        case .character(let character): type(String(character))
-        case .control("q"), .control("c"): isFinished = true
-        default: break
         }
     }
 

@@ -10,36 +10,82 @@ import FetchedResultsKit
 /// ``press(_:)``, ``type(_:)`` and the other commands, then draw ``render(styled:)``.
 @MainActor
 public final class GroceryApp {
-    /// A line editor open at the bottom of the screen.
+    /// A form open at the bottom of the screen: the add and edit form (one field at a time on
+    /// the search line, the others summed up on the status line) or a delete confirmation.
     public struct Prompt: Sendable, Hashable {
         /// What the prompt is for.
         public enum Purpose: Sendable, Hashable {
-            /// The name of a new item.
+            /// A new item.
             case add
-            /// A new name for the selected item.
+            /// Editing the selected item (its name first, as a rename).
             case rename
             /// Whether to delete ``Prompt/item`` (named ``Prompt/text``): `y` deletes, any
             /// other key keeps it.
             case confirmDelete
         }
 
+        /// A field of the add and edit form.
+        public enum Field: String, Sendable, Hashable {
+            /// The name (``Prompt/text``).
+            case name = "Name"
+            /// How much to get.
+            case quantity = "Quantity"
+            /// A note.
+            case note = "Note"
+            /// Where the item is kept at home, chosen among the locations.
+            case location = "Location"
+            /// Where the item is found in the shop, chosen among the aisles.
+            case aisle = "Aisle"
+
+            /// Whether the field is chosen from a list (Left/Right) rather than typed.
+            public var isChoice: Bool { self == .location || self == .aisle }
+        }
+
         /// What the prompt is for.
         public var purpose: Purpose
-        /// The text typed so far (for a confirmation, the name of the item it is about).
+        /// The name typed so far (for a confirmation, the name of the item it is about).
         public var text: String
-        /// The item the prompt is about, for a confirmation.
+        /// The item the prompt is about: the one edited or to delete; `nil` when adding.
         public var item: ObjectID?
+        /// The quantity typed so far.
+        public var quantity = ""
+        /// The note typed so far.
+        public var note = ""
+        /// The name of the location chosen, or `nil` for none.
+        public var location: String?
+        /// The name of the aisle chosen, or `nil` for none.
+        public var aisle: String?
+        /// The field being edited.
+        public var field = Field.name
+        /// A warning shown in place of the form's summary (a duplicate name), if any.
+        public var warning: String?
+        /// The lower-cased name a duplicate warning was given for: Enter with it saves anyway.
+        var warnedName: String?
 
         /// Makes a prompt.
         ///
         /// - Parameters:
         ///   - purpose: What the prompt is for.
-        ///   - text: The text it starts with.
-        ///   - item: The item a confirmation is about.
+        ///   - text: The name it starts with.
+        ///   - item: The item an edit or a confirmation is about.
         public init(purpose: Purpose, text: String, item: ObjectID? = nil) {
             self.purpose = purpose
             self.text = text
             self.item = item
+        }
+
+        /// The value typed into a text field, or the choice made in a choice field.
+        ///
+        /// - Parameter field: A field.
+        /// - Returns: Its value; `nil` for a choice of none.
+        public func value(of field: Field) -> String? {
+            switch field {
+            case .name: text
+            case .quantity: quantity
+            case .note: note
+            case .location: location
+            case .aisle: aisle
+            }
         }
     }
 
@@ -72,12 +118,20 @@ public final class GroceryApp {
     /// The item the cursor moves to once the running command has flushed.
     var pendingSelection: ObjectID?
 
+    /// The items ticked off in Shop since it was last refreshed or left, which the Shop lists
+    /// keep showing, struck through.
+    public let ticked = TickedItems()
+
     /// The Prepare and Shop panes, by ``ListKind/rawValue``.
     var panes: [Pane] = []
     /// The search pane of the active tab while a search is active.
     var searchPane: Pane?
-    /// What the last command did and what the last flush decided.
+    /// What the last command did (and, with ``explain``, what the last flush decided).
     var status = "ready"
+    /// Whether the status line explains the library's decisions as well — animated or
+    /// reloaded and why, which hidden lists owe a reload — as the tour and `--explain` do.
+    /// Off by default: the status line then speaks to a shopper ("Shop list updated").
+    public var explain = false
     /// The lists that reported changes since the last flush.
     var changedLists: Set<ObjectIdentifier> = []
     /// How every accumulator decides between animating and reloading.
@@ -101,7 +155,7 @@ public final class GroceryApp {
     }
 
     func makePane(kind: ListKind, searchText: String) -> Pane {
-        let list = GroceryList(store: store, kind: kind, searchText: searchText)
+        let list = GroceryList(store: store, kind: kind, searchText: searchText, ticked: kind == .shop ? ticked : nil)
         let isSearch = !searchText.isEmpty
         let screen = ListScreen(list: list) { [unowned self] in
             kind == activeTab && (isSearch ? searchPane?.list === list : searchPane == nil)
@@ -140,8 +194,9 @@ public final class GroceryApp {
     // MARK: Running commands
 
     /// Runs one command: clears the marks of the previous one, runs `body`, flushes every
-    /// accumulator and writes the status line: the visible list's decision and its reason,
-    /// the command's message, and the hidden lists that now owe a reload.
+    /// accumulator and writes the status line: the command's message and the hidden lists
+    /// that changed ("Shop list updated"); with ``explain``, the visible list's decision and
+    /// its reason first, and the library's words for the hidden lists ("reload owed (hidden)").
     ///
     /// - Parameter body: The command; returns a message for the status line, or `nil`.
     func command(_ body: () throws(GroceryError) -> String?) {
@@ -153,14 +208,26 @@ public final class GroceryApp {
         } catch {
             message = "error: \(error)"
         }
-        let (decision, hidden) = flushAll()
-        status = [decision, message, hidden].compactMap { $0 }.joined(separator: " · ")
-        if status.isEmpty { status = "no list changed" }
+        let (decision, owing) = flushAll()
+        if explain {
+            let hidden = owing.isEmpty ? nil : "\(owing.joined(separator: ", ")): reload owed (hidden)"
+            status = [decision, message, hidden].compactMap { $0 }.joined(separator: " · ")
+            if status.isEmpty { status = "no list changed" }
+        } else {
+            status = [message, Self.updatedNote(owing)].compactMap { $0 }.joined(separator: " · ")
+        }
     }
 
-    /// Flushes every accumulator; returns what the visible one decided, and a note naming the
+    /// A shopper's note naming the hidden lists that changed: `Shop list updated`.
+    static func updatedNote(_ names: [String]) -> String? {
+        guard !names.isEmpty else { return nil }
+        let lists = names.map { $0.hasSuffix("search") ? "\($0) results" : "\($0) list" }
+        return lists.count == 1 ? "\(lists[0]) updated" : "\(lists.joined(separator: " and ")) updated"
+    }
+
+    /// Flushes every accumulator; returns what the visible one decided, and the names of the
     /// hidden ones whose lists changed in this command (they owe a reload).
-    func flushAll() -> (visible: String?, hidden: String?) {
+    func flushAll() -> (visible: String?, owing: [String]) {
         defer { changedLists = [] }
         var decision: String?
         var owing: [String] = []
@@ -173,8 +240,7 @@ public final class GroceryApp {
                 owing.append(pane.name)
             }
         }
-        let hidden = owing.isEmpty ? nil : "\(owing.joined(separator: ", ")): reload owed (hidden)"
-        return (decision, hidden)
+        return (decision, owing)
     }
 
     /// A status-line sentence for a flush report, or `nil` when the flush had nothing to do.

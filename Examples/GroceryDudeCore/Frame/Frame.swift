@@ -11,10 +11,12 @@ public struct Frame: Sendable, Hashable {
         ///
         /// - Parameters:
         ///   - name: The item's name.
+        ///   - detail: Its quantity and note, joined, or empty.
         ///   - listed: Whether it is on the shopping list (highlighted).
+        ///   - struck: Whether it was ticked off in the Shop view (struck through, `[✓]`).
         ///   - selected: Whether the cursor is on it.
         ///   - marked: Whether it changed in the last animated batch.
-        case row(name: String, listed: Bool, selected: Bool, marked: Bool)
+        case row(name: String, detail: String = "", listed: Bool, struck: Bool = false, selected: Bool, marked: Bool)
         /// A note in place of rows, such as "no matches".
         case note(String)
     }

@@ -3,8 +3,8 @@
 /// The layout, top to bottom: the title line with the tabs, a rule, the list (``bodyHeight(for:)``
 /// lines) with the section index in its right-hand column, a rule, the search line and the
 /// status line. Plain frames mark things with characters only — `>` the cursor, `*` a row
-/// changed by the last animated batch, `[x]` a listed item, `[F]` the current section in the
-/// index — so they can be printed and compared; styled frames add ANSI colours on top.
+/// changed by the last animated batch, `[x]` a listed item, `[✓]` an item ticked off in Shop,
+/// `name · quantity · note` an item's details, `[F]` the current section in the index — so they can be printed and compared; styled frames add ANSI colours on top.
 /// A size below ``TerminalSize/minimum`` gets a frame that says what size is needed.
 public struct FrameRenderer: Sendable {
     /// The size to fill.
@@ -85,10 +85,12 @@ public struct FrameRenderer: Sendable {
             let text = "── \(title) (\(count)) "
             let filled = text.count < width ? text + String(repeating: "─", count: width - text.count) : text
             return style(fit(filled, width: width), .header)
-        case .row(let name, let listed, let selected, let marked):
-            let text = (selected ? ">" : " ") + (marked ? "*" : " ") + (listed ? "[x] " : "[ ] ") + name
+        case .row(let name, let detail, let listed, let struck, let selected, let marked):
+            let box = struck ? "[✓] " : listed ? "[x] " : "[ ] "
+            let text = (selected ? ">" : " ") + (marked ? "*" : " ") + box + name + (detail.isEmpty ? "" : " · " + detail)
             var styles: [Style] = []
             if listed { styles.append(.listed) }
+            if struck { styles.append(.struck) }
             if marked { styles.append(.marked) }
             if selected { styles.append(.selected) }
             return style(fit(text, width: width), styles)
@@ -139,7 +141,7 @@ public struct FrameRenderer: Sendable {
     }
 
     private enum Style {
-        case title, activeTab, header, listed, marked, selected, dim
+        case title, activeTab, header, listed, struck, marked, selected, dim
 
         var code: String {
             switch self {
@@ -147,6 +149,7 @@ public struct FrameRenderer: Sendable {
             case .activeTab: "1;36"
             case .header: "1;34"
             case .listed: "32"
+            case .struck: "2;9"
             case .marked: "1;33"
             case .selected: "7"
             case .dim: "2"

@@ -23,9 +23,11 @@ public final class GroceryList {
         didSet {
             guard searchText != oldValue else { return }
             predicate = Self.predicate(kind: kind, searchText: searchText)
-            controller.request = Self.request(kind: kind, predicate: predicate, schema: store.predicateSchema)
+            refetch()
         }
     }
+    /// The items ticked off in Shop that the list keeps showing, or `nil` for none.
+    public let ticked: TickedItems?
     /// The format predicate that chooses the list's items, or `nil` for every item.
     public private(set) var predicate: FormatPredicate?
 
@@ -38,14 +40,19 @@ public final class GroceryList {
     ///   - store: The store whose graph the list shows.
     ///   - kind: Which list.
     ///   - searchText: The initial search text; empty for none.
-    public init(store: GroceryStore, kind: ListKind, searchText: String = "") {
+    ///   - ticked: Items the list keeps showing although its predicate no longer holds them
+    ///     (the Shop view's ticked items), or `nil`.
+    public init(store: GroceryStore, kind: ListKind, searchText: String = "", ticked: TickedItems? = nil) {
         self.store = store
         self.kind = kind
         self.searchText = searchText
+        self.ticked = ticked
         let predicate = Self.predicate(kind: kind, searchText: searchText)
         self.predicate = predicate
         controller = ResultsController(
-            graph: store.graph, request: Self.request(kind: kind, predicate: predicate, schema: store.predicateSchema))
+            graph: store.graph,
+            request: Self.request(
+                kind: kind, predicate: predicate, schema: store.predicateSchema, ticked: ticked, searchText: searchText))
         controller.delegate = self
         controller.performFetch()
     }
@@ -56,9 +63,12 @@ public final class GroceryList {
     ///   - kind: Which list.
     ///   - predicate: Which items it holds; `nil` for all.
     ///   - schema: The entities the predicate binds to.
+    ///   - ticked: Items to hold as well while they match `searchText`, or `nil`.
+    ///   - searchText: The search text of the list, for the ticked items; empty for none.
     /// - Returns: The request.
     public static func request(
-        kind: ListKind, predicate: FormatPredicate?, schema: GraphPredicateSchema
+        kind: ListKind, predicate: FormatPredicate?, schema: GraphPredicateSchema, ticked: TickedItems? = nil,
+        searchText: String = ""
     ) -> FetchRequest<Item> {
         let fetchPredicate = predicate.map { predicate in
             let bound: BoundFormatPredicate<Item>
@@ -67,7 +77,20 @@ public final class GroceryList {
             } catch {
                 preconditionFailure("internal inconsistency: the list predicate \(predicate) does not bind: \(error)")
             }
-            return FetchPredicate<Item> { bound.evaluate($0) }
+            guard let ticked else { return FetchPredicate<Item> { bound.evaluate($0) } }
+            // A ticked item stays while it matches the rest of the predicate (the search).
+            let search = Self.predicate(kind: .prepare, searchText: searchText)
+            let boundSearch = search.map { search in
+                do {
+                    return try search.bind(to: schema.entity(for: Item.self))
+                } catch {
+                    preconditionFailure("internal inconsistency: the search predicate \(search) does not bind: \(error)")
+                }
+            }
+            return FetchPredicate<Item> { item in
+                bound.evaluate(item)
+                    || (ticked.contains(item.objectID) && (boundSearch.map { $0.evaluate(item) } ?? true))
+            }
         }
         let unsectioned = kind.unsectionedName
         let sectionKey =
@@ -102,6 +125,15 @@ public final class GroceryList {
         } catch {
             preconditionFailure("internal inconsistency: the list predicate \(format) does not parse: \(error)")
         }
+    }
+
+    /// Fetches the list again with its request: what the predicate no longer holds (ticked
+    /// items that were forgotten) goes, reported as one change like any other.
+    ///
+    /// - Complexity: O(n log n) for n items: every item is evaluated again.
+    public func refetch() {
+        controller.request = Self.request(
+            kind: kind, predicate: predicate, schema: store.predicateSchema, ticked: ticked, searchText: searchText)
     }
 
     /// The predicate in format syntax with its arguments in place, for the search line.
@@ -163,7 +195,7 @@ public final class GroceryList {
     /// - Complexity: O(log n).
     public func row(at indexPath: IndexPath) -> GroceryRow {
         let item = controller.object(at: indexPath)
-        return GroceryRow(id: item.objectID, name: item.name, listed: item.listed)
+        return GroceryRow(id: item.objectID, name: item.name, listed: item.listed, quantity: item.quantity, note: item.note)
     }
 
     /// The item at an index path.

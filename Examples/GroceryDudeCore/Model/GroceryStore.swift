@@ -152,15 +152,21 @@ public final class GroceryStore {
     ///   - location: Where it is kept at home.
     ///   - aisle: Where it is found in the shop.
     ///   - listed: Whether it goes on the shopping list.
+    ///   - quantity: How much to get; empty for none.
+    ///   - note: A note; empty for none.
     /// - Returns: The new item.
     /// - Throws: ``GroceryError/emptyName`` when the name is empty; nothing is added.
     @discardableResult
-    public func add(name: String, location: Location?, aisle: Aisle?, listed: Bool) throws(GroceryError) -> Item {
+    public func add(
+        name: String, location: Location?, aisle: Aisle?, listed: Bool, quantity: String = "", note: String = ""
+    ) throws(GroceryError) -> Item {
         var item: Item?
         try commit(actionName: "Add \(name.trimmingWhitespace)") {
             let new = graph.insert(Item())
             new.name = name.trimmingWhitespace
             new.listed = listed
+            new.quantity = quantity.trimmingWhitespace
+            new.note = note.trimmingWhitespace
             new.location = location
             new.aisle = aisle
             item = new
@@ -177,6 +183,49 @@ public final class GroceryStore {
     /// - Throws: ``GroceryError/emptyName`` when the name is empty; the old name stays.
     public func rename(_ item: Item, to name: String) throws(GroceryError) {
         try commit(actionName: "Rename \(item.name) to \(name.trimmingWhitespace)") { item.name = name.trimmingWhitespace }
+    }
+
+    /// Changes what the add and edit form shows of an item, in one commit (one undo step,
+    /// named "Rename … to …" when only the name changed, "Edit …" otherwise). Only the values
+    /// that differ are written.
+    ///
+    /// - Parameters:
+    ///   - item: An item of this store.
+    ///   - name: Its name; leading and trailing white space is dropped.
+    ///   - quantity: How much to get; empty for none.
+    ///   - note: A note; empty for none.
+    ///   - location: Where it is kept at home.
+    ///   - aisle: Where it is found in the shop.
+    /// - Throws: ``GroceryError/emptyName`` when the name is empty; nothing changes.
+    public func update(
+        _ item: Item, name: String, quantity: String, note: String, location: Location?, aisle: Aisle?
+    ) throws(GroceryError) {
+        let name = name.trimmingWhitespace
+        let quantity = quantity.trimmingWhitespace
+        let note = note.trimmingWhitespace
+        let onlyName = quantity == item.quantity && note == item.note && location === item.location && aisle === item.aisle
+        let action = onlyName ? "Rename \(item.name) to \(name)" : "Edit \(item.name)"
+        try commit(actionName: action) {
+            if item.name != name { item.name = name }
+            if item.quantity != quantity { item.quantity = quantity }
+            if item.note != note { item.note = note }
+            if item.location !== location { item.location = location }
+            if item.aisle !== aisle { item.aisle = aisle }
+        }
+    }
+
+    /// Another item with the same name, ignoring case and surrounding white space: what the
+    /// app warns about before adding or renaming.
+    ///
+    /// - Parameters:
+    ///   - name: The name about to be given.
+    ///   - item: The item being renamed, which does not count; `nil` when adding.
+    /// - Returns: The first other item with that name, or `nil`.
+    /// - Complexity: O(n) for n items.
+    public func duplicate(of name: String, other item: Item? = nil) -> Item? {
+        let wanted = name.trimmingWhitespace.lowercased()
+        guard !wanted.isEmpty else { return nil }
+        return items.first { $0 !== item && $0.name.lowercased() == wanted }
     }
 
     /// Deletes an item.

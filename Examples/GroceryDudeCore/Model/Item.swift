@@ -9,6 +9,11 @@ public final class Item: GraphObject {
     @Attribute public var name = ""
     /// Whether the item is on the shopping list.
     @Attribute public var listed = false
+    /// How much of it to get ("2", "500 g"); empty for none. Added after the first stores
+    /// were written: items of an older store open with an empty quantity.
+    @Attribute public var quantity = ""
+    /// A note for the shopper ("the organic one"); empty for none. Added with ``quantity``.
+    @Attribute public var note = ""
     /// Where the item is kept at home; the Prepare view's section.
     @Relationship(inverse: \Location.items) public var location: Location?
     /// Where the item is found in the shop; the Shop view's section.

@@ -27,20 +27,25 @@ public struct CommandLineOptions: Sendable, Hashable {
     public var mode: Mode
     /// Where the list is kept.
     public var storage: Storage
+    /// `--explain`: the status line also says what the library decided (animated or reloaded
+    /// and why, which hidden lists owe a reload). The tour always explains.
+    public var explain: Bool
 
     /// Makes options.
     ///
     /// - Parameters:
     ///   - mode: What to run.
     ///   - storage: Where the list is kept.
-    public init(mode: Mode = .automatic, storage: Storage = .automatic) {
+    ///   - explain: Whether the status line explains the library's decisions.
+    public init(mode: Mode = .automatic, storage: Storage = .automatic, explain: Bool = false) {
         self.mode = mode
         self.storage = storage
+        self.explain = explain
     }
 
     /// The usage text.
     public static let usage = """
-        usage: grocery-dude [--script FILE | --tour | --help] [--store DIR | --in-memory]
+        usage: grocery-dude [--script FILE | --tour | --help] [--store DIR | --in-memory] [--explain]
 
           (no option)     interactive on a terminal; the scripted tour otherwise
           --script FILE   play FILE (- reads standard input) and print each frame as text
@@ -48,6 +53,9 @@ public struct CommandLineOptions: Sendable, Hashable {
           --store DIR     keep the list in the store in DIR (created when missing), in every
                           mode, scripts and the tour too
           --in-memory     keep nothing: start from the sample list, forget it on quit
+          --explain       the status line also says what the library decided: animated or
+                          reloaded and why, which hidden lists owe a reload (the tour always
+                          explains; without it the status line says "Shop list updated")
 
         storage: on a terminal the list is kept in $XDG_DATA_HOME/grocery-dude/
           (~/.local/share/grocery-dude/ when XDG_DATA_HOME is unset); every change is on
@@ -59,12 +67,18 @@ public struct CommandLineOptions: Sendable, Hashable {
           lost. Exit status 3: the store is open in another grocery-dude; 4: it cannot be
           opened (not a Grocery Dude store, unreadable).
 
-        keys: arrows, Page Up/Down, Home/End move (Left/Right jump between sections);
-          Enter lists or unlists the item (Space too, unless a search is being typed:
-          then Space types a space); Tab switches Prepare/Shop; typing searches
-          (name CONTAINS[cd]), Backspace edits, Esc clears; Ctrl-N adds, Ctrl-R renames,
+        keys: arrows, Page Up/Down, Home/End move (Left/Right jump between sections and
+          bring the section's header to the top); Enter lists or unlists the item (Space
+          too, unless a search is being typed: then Space types a space); in Shop, Enter
+          ticks an item off: it stays, struck through ([✓]), until Ctrl-L refreshes the
+          list or you leave Shop, and the title says how many items are left to get;
+          Tab switches Prepare/Shop; typing searches (name CONTAINS[cd]), Backspace edits,
+          Esc clears; Ctrl-N adds and Ctrl-R edits an item in a form: name, quantity, note,
+          location and aisle (Tab or Up/Down move between fields, Left/Right or a letter
+          choose the location or aisle, Enter saves, Esc cancels; a name already on the
+          list is warned about first, and Enter again saves it anyway);
           Ctrl-D or Delete asks to delete (y deletes, any other key keeps the item);
-          Ctrl-U undoes the last change (list, add, rename, delete) and Ctrl-Y redoes it;
+          Ctrl-U undoes the last change (list, add, edit, delete) and Ctrl-Y redoes it;
           Ctrl-O imports 5000 items in the background (an import cannot be undone);
           Ctrl-Z suspends (so undo is Ctrl-U, not Ctrl-Z); Ctrl-Q quits.
           While the terminal is too small, only Ctrl-Q (and resizing) does anything.
@@ -109,6 +123,7 @@ public struct CommandLineOptions: Sendable, Hashable {
             case "--script": try setMode(.script(path: try value("exactly one FILE")), option)
             case "--store": try setStorage(.directory(try value("a directory")), option)
             case "--in-memory": try setStorage(.inMemory, option)
+            case "--explain": options.explain = true
             default:
                 if modeOption == "--script" && !option.hasPrefix("-") { throw fail("--script needs exactly one FILE") }
                 throw fail("unknown option \(option)")

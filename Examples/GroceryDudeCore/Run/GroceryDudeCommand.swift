@@ -39,7 +39,7 @@ public enum GroceryDudeCommand {
             output(CommandLineOptions.usage)
             return 0
         case .tour:
-            return await play(Tour.script, named: "tour", location: scripted, output: output, errors: errors)
+            return await play(Tour.script, named: "tour", location: scripted, explain: true, output: output, errors: errors)
         case .script(let path):
             let text: String
             do {
@@ -48,7 +48,8 @@ public enum GroceryDudeCommand {
                 errors("grocery-dude: cannot read script \(path): \(error.localizedDescription)")
                 return 2
             }
-            return await play(text, named: path, location: scripted, output: output, errors: errors)
+            return await play(
+                text, named: path, location: scripted, explain: options.explain, output: output, errors: errors)
         case .automatic:
             if RawTerminal.isInteractive {
                 let location = StorageLocation.resolve(options.storage, interactive: true, environment: environment)
@@ -60,12 +61,12 @@ public enum GroceryDudeCommand {
                     return error.exitStatus
                 }
                 let session = InteractiveSession(
-                    makeApp: { size in opened.makeApp(size: size) },
+                    makeApp: { size in opened.makeApp(size: size, explain: options.explain) },
                     willEnd: { app in opened.finish(app, errors: errors) })
                 if await session.run() { return 0 }
                 opened.store.close()
             }
-            return await play(Tour.script, named: "tour", location: scripted, output: output, errors: errors)
+            return await play(Tour.script, named: "tour", location: scripted, explain: true, output: output, errors: errors)
         }
     }
 
@@ -86,10 +87,11 @@ public enum GroceryDudeCommand {
         let cursor: SavedCursor?
 
         /// The app over the groceries, with the saved cursor restored and the damage notice
-        /// (if any) on the status line.
+        /// (if any) on the status line; `explain` turns on the library's wording.
         @MainActor
-        func makeApp(size: TerminalSize) -> GroceryApp {
+        func makeApp(size: TerminalSize, explain: Bool) -> GroceryApp {
             let app = GroceryApp(store: store, size: size)
+            app.explain = explain
             if let cursor { app.restore(cursor) }
             if let notice { app.status = notice.status }
             return app
@@ -125,7 +127,7 @@ public enum GroceryDudeCommand {
 
     /// Parses and plays a script; a malformed line stops everything before it starts.
     private static func play(
-        _ text: String, named name: String, location: StorageLocation, output: @escaping (String) -> Void,
+        _ text: String, named name: String, location: StorageLocation, explain: Bool, output: @escaping (String) -> Void,
         errors: @escaping (String) -> Void
     ) async -> Int32 {
         let script: [ScriptLine]
@@ -142,7 +144,7 @@ public enum GroceryDudeCommand {
             errors("grocery-dude: \(error)")
             return error.exitStatus
         }
-        let app = opened.makeApp(size: .script)
+        let app = opened.makeApp(size: .script, explain: explain)
         await ScriptPlayer(app: app, output: output).play(script)
         opened.finish(app, errors: errors)
         return 0

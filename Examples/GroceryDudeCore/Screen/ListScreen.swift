@@ -5,11 +5,13 @@ import FetchedResultsKit
 /// its list held at the last update it was given, with a cursor, scrolling and marks on the
 /// rows the last animated batch changed.
 ///
-/// Like a table view, the screen keeps its own copy of what it displays (section titles, row
-/// counts and the item of each row) and reads its data source again only when told to:
-/// `reloadData()` re-reads everything and marks nothing; `performBatch(stages:)` re-reads too and
-/// marks the rows at the after-positions of inserted, moved, reloaded and reconfigured rows
-/// and the rows of inserted sections.
+/// Like a table view, the screen keeps its own copy of the list's shape (section titles and
+/// row counts) and reads its data source again only when told to, and like a table view it
+/// reads rows only to show them: `reloadData()` re-reads the sections and marks nothing;
+/// `performBatch(stages:)` checks the batch against the counts it displays, re-reads the
+/// sections, and marks the rows at the after-positions of inserted, moved, reloaded and
+/// reconfigured rows and the rows of inserted sections. Neither reads a row it does not mark,
+/// so an update costs what it changes and a frame what it shows, not the number of items.
 /// The cursor follows the selected item when it moves, and stays at its position when the
 /// item goes away. ``isVisible`` asks the app whether this screen's tab is showing.
 public final class ListScreen {
@@ -23,8 +25,6 @@ public final class ListScreen {
     public private(set) var indexTitles: [String] = []
     /// The rows displayed in each section, in section order.
     public private(set) var rowCounts: [Int] = []
-    /// The item shown at each displayed row, by section.
-    public private(set) var displayedIDs: [[ObjectID]] = []
     /// The flat position of each section's first row.
     private(set) var sectionStarts: [Int] = []
 
@@ -34,6 +34,9 @@ public final class ListScreen {
     public private(set) var reloadCount = 0
     /// How many animated updates the screen performed.
     public private(set) var batchCount = 0
+    /// Why the last batch that did not fit the displayed counts was refused (the screen
+    /// reloaded instead), or `nil` when every batch fitted.
+    public private(set) var refusedBatch: String?
 
     /// The flat position of the cursor among all rows (0 when there are none).
     public private(set) var cursor = 0
@@ -41,6 +44,8 @@ public final class ListScreen {
     private var selectedID: ObjectID?
     /// The first list line shown.
     private var scrollLine = 0
+    /// A section whose header the next layout scrolls to the top line.
+    private var sectionToTop: Int?
 
     /// Makes a screen and reads its list.
     ///
@@ -50,8 +55,8 @@ public final class ListScreen {
     public init(list: GroceryList, isVisible: @escaping () -> Bool) {
         self.list = list
         self.visibility = isVisible
-        readAll()
-        selectedID = displayedIDs.first { !$0.isEmpty }?.first
+        readSections()
+        selectedID = selectedItemID
         _checkInvariants()
     }
 
@@ -60,14 +65,14 @@ public final class ListScreen {
 
     // MARK: Reading the data source
 
-    private func readAll() {
-        let summaries = list.sectionSummaries
+    /// Reads every section's name, index title and row count (not the rows).
+    ///
+    /// - Complexity: O(s) for s sections.
+    private func readSections(_ summaries: [GroceryList.SectionSummary]? = nil) {
+        let summaries = summaries ?? list.sectionSummaries
         sectionNames = summaries.map(\.name)
         indexTitles = summaries.map(\.indexTitle)
         rowCounts = summaries.map(\.rowCount)
-        displayedIDs = rowCounts.indices.map { section in
-            (0..<rowCounts[section]).map { list.row(at: IndexPath(row: $0, section: section)).id }
-        }
         var start = 0
         sectionStarts = rowCounts.map { count in
             defer { start += count }
@@ -77,11 +82,12 @@ public final class ListScreen {
 
     /// Puts the cursor back on the selected item, or keeps its position when the item is gone.
     private func restoreSelection() {
-        if let id = selectedID, let path = list.indexPath(of: id), path.section < rowCounts.count {
+        if let id = selectedID, let path = list.indexPath(of: id), path.section < rowCounts.count,
+           path.row < rowCounts[path.section] {
             cursor = sectionStarts[path.section] + path.row
         }
         cursor = max(0, min(cursor, totalRows - 1))
-        selectedID = indexPath(ofFlat: cursor).map { displayedIDs[$0.section][$0.row] }
+        selectedID = selectedItemID
     }
 
     // MARK: Cursor
@@ -90,7 +96,9 @@ public final class ListScreen {
     public var selectedIndexPath: IndexPath? { indexPath(ofFlat: cursor) }
 
     /// The item under the cursor, or `nil`.
-    public var selectedItemID: ObjectID? { selectedIndexPath.map { displayedIDs[$0.section][$0.row] } }
+    ///
+    /// - Complexity: O(s + log n) for s sections and n rows.
+    public var selectedItemID: ObjectID? { selectedIndexPath.flatMap { list.item(at: $0)?.objectID } }
 
     /// Moves the cursor by a number of rows, stopping at the ends.
     ///
@@ -113,6 +121,7 @@ public final class ListScreen {
             return
         }
         setCursor(sectionStarts[target])
+        sectionToTop = target
     }
 
     /// Moves the cursor to a row.
@@ -130,8 +139,7 @@ public final class ListScreen {
     /// - Returns: Whether the screen shows the item.
     @discardableResult
     public func select(_ id: ObjectID) -> Bool {
-        guard let path = list.indexPath(of: id), path.section < rowCounts.count, path.row < rowCounts[path.section],
-              displayedIDs[path.section][path.row] == id
+        guard let path = list.indexPath(of: id), path.section < rowCounts.count, path.row < rowCounts[path.section]
         else { return false }
         setCursor(sectionStarts[path.section] + path.row)
         return true
@@ -155,6 +163,11 @@ public final class ListScreen {
         let cursorLine = sectionStarts[cursorPath.section] + cursorPath.section + 1 + cursorPath.row
         let totalLines = totalRows + rowCounts.count
         let wanted = cursorPath.row == 0 ? cursorLine - 1 : cursorLine
+        if let section = sectionToTop, section < rowCounts.count {
+            // Left/Right: the new section's header on the top line (the cursor is on its first row).
+            scrollLine = sectionStarts[section] + section
+        }
+        sectionToTop = nil
         if wanted < scrollLine { scrollLine = wanted }
         if cursorLine >= scrollLine + height { scrollLine = cursorLine - height + 1 }
         scrollLine = max(0, min(scrollLine, totalLines - height))
@@ -174,7 +187,8 @@ public final class ListScreen {
                     let row = list.row(at: IndexPath(row: offset - 1, section: section))
                     result.append(
                         .row(
-                            name: row.name, listed: row.listed,
+                            name: row.name, detail: row.detail, listed: row.listed,
+                            struck: list.ticked != nil && !row.listed,
                             selected: sectionStarts[section] + offset - 1 == cursor,
                             marked: marked.contains(row.id)))
                 }
@@ -200,54 +214,60 @@ extension ListScreen: ListUpdateTarget {
     /// The rows the screen displays in each section.
     public var displayedRowCounts: [Int] { rowCounts }
 
-    /// Re-reads every section and row; clears the marks.
+    /// Re-reads every section; clears the marks.
+    ///
+    /// - Complexity: O(s + log n) for s sections and n rows.
     public func reloadData() {
-        readAll()
+        readSections()
         marked = []
         reloadCount += 1
         restoreSelection()
         _checkInvariants()
     }
 
-    /// Re-reads the data source and marks the rows each stage inserted, moved, reloaded or
+    /// Re-reads the sections and marks the rows each stage inserted, moved, reloaded or
     /// reconfigured, at their after-positions.
     ///
-    /// Stage positions of refreshed rows are before-positions; for the first stage they are
-    /// looked up in what the screen displayed, for later stages (which only refresh rows, by
-    /// their positions after the first) in the data source. Inserted and moved rows are looked
-    /// up at their after-positions once the last stage that changes the structure is reached.
+    /// The first stage names refreshed rows by their positions before the update; they are
+    /// carried to their positions after it through the stage's own deletes, inserts and moves.
+    /// Later stages only refresh rows, by their positions after the first. A batch that does
+    /// not fit the counts the screen displays and the ones its list holds now is refused, as a
+    /// table view would refuse it: the screen reloads instead and says why in
+    /// ``refusedBatch``.
     ///
     /// - Parameter stages: The batches, in order.
+    /// - Complexity: O(s + c log c + m log n) for s sections, c changes, and m marked rows of
+    ///   n; it reads only the rows it marks.
     public func performBatch(stages: [ListChanges]) {
-        let before = displayedIDs
+        let summaries = list.sectionSummaries
+        let afterCounts = summaries.map(\.rowCount)
+        do {
+            try ListChanges.validate(stages: stages, beforeRowCounts: rowCounts, afterRowCounts: afterCounts)
+        } catch {
+            refusedBatch = "\(error)"
+            reloadData()
+            return
+        }
+        let beforeSectionCount = rowCounts.count
+        readSections(summaries)
         var changed: Set<ObjectID> = []
-        let lastStructural = stages.lastIndex { stage in
-            !(stage.deletedSections.isEmpty && stage.insertedSections.isEmpty && stage.movedSections.isEmpty
-                && stage.reloadedSections.isEmpty && stage.deletedRows.isEmpty && stage.insertedRows.isEmpty
-                && stage.movedRows.isEmpty)
-        } ?? -1
-        readAll()
-        let after = displayedIDs
-        func final(_ path: IndexPath) -> ObjectID? {
-            guard path.section < after.count, path.row < after[path.section].count else { return nil }
-            return after[path.section][path.row]
+        func mark(_ path: IndexPath?) {
+            guard let path, path.section < afterCounts.count, path.row < afterCounts[path.section],
+                  let item = list.item(at: path)
+            else { return }
+            changed.insert(item.objectID)
         }
         for (number, stage) in stages.enumerated() {
-            for path in stage.reconfiguredRows + stage.reloadedRows {
-                if number == 0 {
-                    if path.section < before.count, path.row < before[path.section].count {
-                        changed.insert(before[path.section][path.row])
-                    }
-                } else if number > lastStructural, let id = final(path) {
-                    changed.insert(id)
-                }
+            if number == 0 {
+                let positions = BatchPositions(stage, beforeSectionCount: beforeSectionCount)
+                for path in stage.reconfiguredRows + stage.reloadedRows { mark(positions.afterPosition(of: path)) }
+            } else {
+                for path in stage.reconfiguredRows + stage.reloadedRows { mark(path) }
             }
-            guard number >= lastStructural else { continue }
-            for path in stage.insertedRows + stage.movedRows.map(\.to) {
-                if let id = final(path) { changed.insert(id) }
-            }
-            for section in stage.insertedSections where section < after.count {
-                changed.formUnion(after[section])
+            for path in stage.insertedRows { mark(path) }
+            for move in stage.movedRows { mark(move.to) }
+            for section in stage.insertedSections where section < afterCounts.count {
+                for row in 0..<afterCounts[section] { mark(IndexPath(row: row, section: section)) }
             }
         }
         marked = changed

@@ -28,7 +28,10 @@ public final class ScriptPlayer {
         for line in script {
             if app.isFinished { return }
             switch line.command {
-            case .key(let key): app.press(key)
+            case .key(let key):
+                app.press(key)
+                // Ctrl-O asks for an import, which the player runs to its end as `import` does.
+                if let count = app.takeRequestedImport() { await runImport(count: count, failingAt: nil) }
             case .type(let text): app.type(text)
             case .toggle: app.toggleSelected()
             case .tab(let kind): app.switchTab(to: kind)

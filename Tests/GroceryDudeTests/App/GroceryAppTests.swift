@@ -8,6 +8,7 @@ import Testing
 struct GroceryAppTests {
     @Test func toggledItemReachesTheHiddenShopViewByReload() {
         let app = GroceryApp()
+        app.explain = true
         let shop = app.screen(for: .shop)
         let reloads = shop.reloadCount
         app.select(named: "Butter")
@@ -39,6 +40,7 @@ struct GroceryAppTests {
 
     @Test func searchNarrowsRowsAndKeepsSections() throws {
         let app = GroceryApp()
+        app.explain = true
         app.type("JAM")
         let search = try #require(app.searchScreen)
         #expect(search.sectionNames == ["Fridge", "Pantry"])
@@ -66,6 +68,7 @@ struct GroceryAppTests {
 
     @Test func togglingInSearchResultsUpdatesBothLists() throws {
         let app = GroceryApp()
+        app.explain = true
         app.type("jam")
         app.select(named: "Strawberry jam")
         app.toggleSelected()
@@ -83,6 +86,7 @@ struct GroceryAppTests {
 
     @Test func deletingInSearchResultsUpdatesBothLists() throws {
         let app = GroceryApp()
+        app.explain = true
         let milk = try #require(app.store.item(named: "Milk")?.objectID)
         app.type("mil")
         app.select(named: "Milk")
@@ -195,16 +199,37 @@ struct GroceryAppTests {
         #expect(app.isFinished)
     }
 
+    /// Left and Right jump to the previous or next section and bring its header to the top
+    /// line, as a section index does; the last sections, which cannot scroll that far, show
+    /// as far down as the list goes.
+    @Test func leftAndRightBringTheSectionHeaderToTheTop() throws {
+        let app = GroceryApp(size: TerminalSize(width: 60, height: 12))
+        let screen = app.visibleScreen
+        app.press(.right)
+        var body = app.frame().body
+        #expect(body.first == .header(title: screen.sectionNames[1], count: screen.rowCounts[1]), "\(body)")
+        app.press(.right)
+        body = app.frame().body
+        #expect(body.first == .header(title: screen.sectionNames[2], count: screen.rowCounts[2]), "\(body)")
+        app.press(.left)
+        body = app.frame().body
+        #expect(body.first == .header(title: screen.sectionNames[1], count: screen.rowCounts[1]), "\(body)")
+        app.press(.down)
+        body = app.frame().body
+        #expect(body.first == .header(title: screen.sectionNames[1], count: screen.rowCounts[1]), "a cursor move does not scroll")
+    }
+
     @Test func theCursorStaysVisibleWhenScrolling() {
         let app = GroceryApp()
         for _ in 0..<30 {
             app.press(.down)
-            #expect(app.frame().body.contains { if case .row(_, _, true, _) = $0 { true } else { false } })
+            #expect(app.frame().body.contains { if case .row(_, _, _, _, true, _) = $0 { true } else { false } })
         }
     }
 
     @Test func importCommitsEverythingInOneCommit() async throws {
         let app = GroceryApp()
+        app.explain = true
         var commits = 0
         let observation = app.store.graph.addObserver { _ in commits += 1 }
         let before = app.store.items.count
@@ -264,15 +289,54 @@ struct GroceryAppTests {
 struct GroceryAppShopSearchTests {
     @Test func unlistingInShopResultsCountsTheLiveList() throws {
         let app = GroceryApp()
+        app.explain = true
         app.switchTab(to: .shop)
         app.type("m")
         app.select(named: "Milk")
         app.toggleSelected()
         #expect(screenText(app).contains("listed == TRUE AND name CONTAINS[cd] \"m\""))
+        #expect(screenText(app).contains("[✓] Milk"), "ticked off, Milk stays in the results until a refresh")
+        #expect(app.frame().summary == "8 left to get · 1 ticked")
+        app.press(.control("l"))
         #expect(screenText(app).contains("of 8 (Esc clears)"), "Shop now holds 8 listed items, though its screen is hidden")
         #expect(screenText(app).contains("no listed item matches \"m\""))
         app.escape()
         #expect(!screenText(app).contains("[x] Milk"))
         #expect(app.statusLine.hasPrefix("reloaded (target not visible)"))
+    }
+}
+
+/// Marks land on the rows a batch changed, at their positions after it, when one commit
+/// changes a row and inserts or deletes rows before it in the same section.
+@Suite("Grocery app, marks")
+@MainActor
+struct GroceryAppMarkTests {
+    @Test(arguments: [false, true])
+    func aChangedRowIsMarkedWhereItEndsUp(deleteAbove: Bool) throws {
+        let app = GroceryApp(size: TerminalSize(width: 80, height: 30))
+        let store = app.store
+        let shampoo = try #require(store.item(named: "Shampoo"))
+        let floss = try #require(store.item(named: "Dental floss"))
+        let bathroom = shampoo.location
+        var added: Item?
+        try store.commit {
+            if deleteAbove {
+                store.graph.delete(floss)
+            } else {
+                let new = store.graph.insert(Item())
+                new.name = "Aftershave"
+                new.location = bathroom
+                added = new
+            }
+            shampoo.note = "the mild one"
+        }
+        // Any command flushes what the lists accumulated; this one also selects the row.
+        app.select(named: "Shampoo")
+        let screen = app.visibleScreen
+        var expected: Set<ObjectID> = [shampoo.objectID]
+        if let added { expected.insert(added.objectID) }
+        #expect(screen.marked == expected)
+        #expect(screen.refusedBatch == nil)
+        #expect(screenText(app).contains(">*[ ] Shampoo · the mild one"), "\(screenText(app))")
     }
 }

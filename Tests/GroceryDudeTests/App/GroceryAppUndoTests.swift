@@ -16,6 +16,7 @@ struct GroceryAppUndoTests {
 
     @Test func undoAndRedoADelete() throws {
         let app = GroceryApp()
+        app.explain = true
         let prepare = app.screen(for: .prepare)
         app.select(named: "Shampoo")
         let shampoo = try #require(app.store.item(named: "Shampoo"))
@@ -45,6 +46,7 @@ struct GroceryAppUndoTests {
 
     @Test func undoARenameAndAToggle() throws {
         let app = GroceryApp()
+        app.explain = true
         app.select(named: "Butter")
         let butter = try #require(app.store.item(named: "Butter"))
         app.toggleSelected()

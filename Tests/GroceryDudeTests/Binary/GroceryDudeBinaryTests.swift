@@ -78,7 +78,7 @@ struct GroceryDudeBinaryTests {
     }
 
     @Test func aToggledItemAppearsInTheShopView() throws {
-        let run = try Self.run(arguments: [], script: """
+        let run = try Self.run(arguments: ["--explain"], script: """
             tab shop
             frame
             tab prepare
@@ -120,7 +120,7 @@ struct GroceryDudeBinaryTests {
     }
 
     @Test func aSmallImportAndAFailedOne() throws {
-        let run = try Self.run(arguments: [], script: """
+        let run = try Self.run(arguments: ["--explain"], script: """
             import 40
             frame
             import-fail 40
@@ -181,6 +181,9 @@ struct GroceryDudeBinaryTests {
         #expect(run.status == 0)
         #expect(run.output.contains("Space types a space"))
         #expect(run.output.contains("Ctrl-D or Delete asks to delete"))
+        #expect(run.output.contains("--explain"))
+        #expect(run.output.contains("Ctrl-L refreshes"))
+        #expect(run.output.contains("quantity, note,"))
         #expect(run.output.contains("Ctrl-Z suspends (so undo is Ctrl-U, not Ctrl-Z)"))
         #expect(run.output.contains("Ctrl-U undoes the last change"))
         #expect(run.output.contains("Ctrl-Y redoes it"))

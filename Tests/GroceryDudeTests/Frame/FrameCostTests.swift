@@ -31,3 +31,24 @@ struct FrameCostTests {
         #expect(app.frame().summary == "43 items · 10 listed")
     }
 }
+
+/// What a toggle costs: the screen re-reads its sections, not every row, so a toggle reads
+/// the items it changes and shows, however many items there are.
+@Suite("Toggle cost")
+@MainActor
+struct ToggleCostTests {
+    @Test(arguments: [ListKind.prepare, .shop])
+    func aToggleReadsOnlyTheItemsItShows(tab: ListKind) async throws {
+        let app = GroceryApp(size: TerminalSize(width: 80, height: 20))
+        await runImport(app, count: 2000)
+        app.switchTab(to: tab)
+        app.press(.pageDown)
+        let shown = app.frame().body.filter { if case .row = $0 { true } else { false } }.count
+        let (_, reads) = app.store.graph.trackReads {
+            app.toggleSelected()
+            _ = app.render()
+        }
+        #expect(app.statusLine.contains(tab == .shop ? "got" : "listed"), "\(app.statusLine)")
+        #expect(reads.objectIDs.count <= shown + 2, "read \(reads.objectIDs.count) objects to toggle one of \(shown) shown")
+    }
+}
