@@ -89,15 +89,30 @@ package struct PosixFileSystem: StoreFileSystem {
         }
     }
 
+    /// How long ``lockFile(_:)`` keeps trying a held lock before it reports it held.
+    ///
+    /// A `flock` belongs to the open file, and a process forked from this one shares the
+    /// lock file's descriptor until it calls `exec` (which closes it: `O_CLOEXEC`). So for a
+    /// moment after this process closes a store, a child it is just starting (a `Process`, a
+    /// `posix_spawn`) can still hold the lock. A real second opener holds it for longer than
+    /// this grace period and is reported after it.
+    static let lockGracePeriod: Duration = .milliseconds(500)
+
     package func lockFile(_ path: String) throws -> any StoreLock {
         let fd = try retrying(.lock, path) { open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644) }
-        do {
-            _ = try retrying(.lock, path) { flock(fd, LOCK_EX | LOCK_NB) }
-        } catch {
-            _ = Glibc.close(fd)
-            throw error
+        let clock = ContinuousClock()
+        let deadline = clock.now + Self.lockGracePeriod
+        while true {
+            do {
+                _ = try retrying(.lock, path) { flock(fd, LOCK_EX | LOCK_NB) }
+                return PosixLock(descriptor: fd)
+            } catch let error as StoreFileError where error.isLockHeld && clock.now < deadline {
+                usleep(5_000)
+            } catch {
+                _ = Glibc.close(fd)
+                throw error
+            }
         }
-        return PosixLock(descriptor: fd)
     }
 
     private func openReadOnly(_ path: String) throws -> Int32 {

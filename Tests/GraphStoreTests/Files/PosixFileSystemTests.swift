@@ -104,4 +104,22 @@ struct PosixFileSystemTests {
         let again = try fileSystem.lockFile(path)
         again.unlock()
     }
+
+    /// A lock released within the grace period is taken, not reported held: a child process
+    /// this one forks shares the lock file until its `exec`, so a store closed and opened
+    /// again while a child starts would otherwise be reported open elsewhere.
+    @Test func aLockReleasedWithinTheGracePeriodIsTaken() throws {
+        let fileSystem = PosixFileSystem()
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/LOCK"
+        nonisolated(unsafe) let held = try fileSystem.lockFile(path)
+        let release = Thread {
+            usleep(20_000)
+            held.unlock()
+        }
+        release.start()
+        let lock = try fileSystem.lockFile(path)
+        lock.unlock()
+    }
 }
