@@ -86,13 +86,13 @@ public struct Attribute<Value>: _GraphPropertyStorage {
             }
             if _equalIfEquatable(storage.pointee._value, newValue) == true {
                 if object._flags & GraphObject._deletedFlag != 0 {
-                    graph._withUnsafeGuaranteedRef { $0._noteWriteToDeleted(object, offset: offset) }
+                    graph.borrow { $0._noteWriteToDeleted(object, offset: offset) }
                 }
                 return
             }
             // Retained from here: the write notifies Observation, whose change handlers may
             // drop the graph's last reference before `_didWrite`.
-            let retained = graph.takeUnretainedValue()
+            let retained = graph.object
             withExtendedLifetime(retained) {
                 let index = retained._willWrite(object, offset: offset)
                 storage.pointee._value = newValue

@@ -1,34 +1,3 @@
-/// The address of a property's storage inside an object: `offset` bytes past its start.
-///
-/// Entity classes are `final` classes whose wrappers are stored properties at fixed
-/// offsets (found once per class by reflection), so the graph reads and writes any property
-/// by index without a key path — the way a stored-property key path projects its address.
-@inlinable
-@inline(__always)
-internal func _storagePointer<Storage>(
-    _ object: GraphObject,
-    at offset: Int,
-    as type: Storage.Type
-) -> UnsafeMutablePointer<Storage> {
-    UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque())
-        .advanced(by: offset)
-        .assumingMemoryBound(to: Storage.self)
-}
-
-/// The byte offset of a stored property of a final class, found by projecting its key path.
-///
-/// Inlined into a wrapper's accessor, where the key path is a literal, the projection folds
-/// to a constant: no key path object is made.
-@inlinable
-@inline(__always)
-internal func _storageOffset<Object: AnyObject, Storage>(
-    _ object: Object,
-    _ keyPath: ReferenceWritableKeyPath<Object, Storage>
-) -> Int {
-    let start = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
-    return withUnsafeMutablePointer(to: &object[keyPath: keyPath]) { UnsafeRawPointer($0) - start }
-}
-
 /// What a transaction keeps about one written property, to roll it back and to tell
 /// whether it changed: a copy of the value before the first write (``_SavedStorage``), or,
 /// for a to-many relationship, the members added and removed since (``_MembershipDelta``),
@@ -205,7 +174,7 @@ internal final class _PropertyAccessor {
     func setObjects(_ object: GraphObject, _ targets: [GraphObject]) { ops.setObjects(object, offset, targets) }
     /// Adds targets the caller retained once each, taking those references over, after
     /// reserving room for them (to-one: the last one stays).
-    func adoptAll(_ object: GraphObject, _ targets: UnsafeBufferPointer<Unmanaged<GraphObject>>) { ops.adoptAll(object, offset, targets) }
+    func adoptAll(_ object: GraphObject, _ targets: _AdoptedMembers) { ops.adoptAll(object, offset, targets) }
 }
 
 /// The closures behind a ``_PropertyAccessor``; each takes the storage offset.
@@ -229,7 +198,7 @@ internal struct _PropertyOperations {
     @usableFromInline var add: (GraphObject, Int, GraphObject) -> Void = { _, _, _ in requirementFailure("internal inconsistency: not a relationship") }
     @usableFromInline var remove: (GraphObject, Int, GraphObject) -> Void = { _, _, _ in requirementFailure("internal inconsistency: not a relationship") }
     @usableFromInline var setObjects: (GraphObject, Int, [GraphObject]) -> Void = { _, _, _ in requirementFailure("internal inconsistency: not a relationship") }
-    @usableFromInline var adoptAll: (GraphObject, Int, UnsafeBufferPointer<Unmanaged<GraphObject>>) -> Void = { _, _, _ in requirementFailure("internal inconsistency: not a relationship") }
+    @usableFromInline var adoptAll: (GraphObject, Int, _AdoptedMembers) -> Void = { _, _, _ in requirementFailure("internal inconsistency: not a relationship") }
 
     @usableFromInline
     init(

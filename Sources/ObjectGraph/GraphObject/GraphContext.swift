@@ -33,13 +33,13 @@ internal final class _GraphContext {
     /// runtime call per write of any property) is dropped.
     @usableFromInline
     @exclusivity(unchecked)
-    internal var _unretainedGraph: Unmanaged<ObjectGraph>?
+    internal var _unretainedGraph: _Unretained<ObjectGraph>?
 
     /// The graph, or `nil` for the detached context and after the graph is gone.
     @usableFromInline
     internal var graph: ObjectGraph? {
-        @inline(__always) get { _unretainedGraph?.takeUnretainedValue() }
-        set { _unretainedGraph = newValue.map { Unmanaged.passUnretained($0) } }
+        @inline(__always) get { _unretainedGraph?.object }
+        set { _unretainedGraph = newValue.map(_Unretained.init) }
     }
 
     // The tracking fields below are read and written only in the graph's isolation domain,
@@ -51,11 +51,11 @@ internal final class _GraphContext {
     @exclusivity(unchecked)
     internal var _reads: [PropertyRead] = []
 
-    /// The address of the object whose own reads the innermost split scope collects as bits
+    /// The identity of the object whose own reads the innermost split scope collects as bits
     /// in ``_ownerBits`` instead of appending them to ``_reads``; `nil` when no split scope is
-    /// innermost. Compared, never dereferenced.
+    /// innermost.
     @exclusivity(unchecked)
-    internal var _owner: UnsafeMutableRawPointer?
+    internal var _owner: ObjectIdentifier?
 
     /// Bit `i` is set when the split scope's owner read its property `i` (below 64).
     @exclusivity(unchecked)
@@ -104,7 +104,7 @@ internal final class _GraphContext {
     /// - Complexity: O(1) amortized; no reference is counted.
     @inline(__always)
     internal func _track(_ object: GraphObject, index: Int) {
-        if _owner == Unmanaged.passUnretained(object).toOpaque(), index < 64 {
+        if _owner == ObjectIdentifier(object), index < 64 {
             _ownerBits |= 1 << UInt64(index)
             return
         }
@@ -121,7 +121,7 @@ internal final class _GraphContext {
     internal static func _index(of object: GraphObject, offset: Int) -> Int {
         // Borrowed: descriptions are immortal and `offsets` is a constant, so the search
         // counts no reference to either.
-        let found = Unmanaged.passUnretained(object._entity.unsafelyUnwrapped)._withUnsafeGuaranteedRef {
+        let found = _Unretained(object._entity.unsafelyUnwrapped).borrow {
             $0.offsets.firstIndex(of: offset)
         }
         guard let index = found else {

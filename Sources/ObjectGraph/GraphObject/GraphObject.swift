@@ -83,7 +83,7 @@ open class GraphObject: Observable, Hashable {
 
     deinit {
         // Non-zero ID bits: the object holds a graph's context (see `_attachDetached(to:)`).
-        if _idBits != 0 { Unmanaged.passUnretained(_context).release() }
+        if _idBits != 0 { _Unretained(_context).release() }
     }
 
     /// The slow half of a wrapper's getter, in the object's current context.
@@ -94,13 +94,13 @@ open class GraphObject: Observable, Hashable {
     internal final func _noteRead(offset: Int) {
         // Borrowed, not retained: the object keeps its context alive, and counting a
         // reference to a context a million objects share is the slow path of the runtime.
-        Unmanaged.passUnretained(_context)._withUnsafeGuaranteedRef { $0._noteRead(self, offset: offset) }
+        _Unretained(_context).borrow { $0._noteRead(self, offset: offset) }
     }
 
     /// Moves the object to a context, keeping that context alive while the object points at it.
     internal final func _attach(to context: _GraphContext) {
-        if context !== _GraphContext.detached { _ = Unmanaged.passUnretained(context).retain() }
-        if _context !== _GraphContext.detached { Unmanaged.passUnretained(_context).release() }
+        if context !== _GraphContext.detached { _Unretained(context).retain() }
+        if _context !== _GraphContext.detached { _Unretained(_context).release() }
         _context = context
     }
 
@@ -108,7 +108,7 @@ open class GraphObject: Observable, Hashable {
     /// case where the current context is the detached one, which is never counted).
     @inline(__always)
     internal final func _attachDetached(to context: _GraphContext) {
-        _ = Unmanaged.passUnretained(context).retain()
+        _Unretained(context).retain()
         _context = context
     }
 
@@ -182,7 +182,7 @@ open class GraphObject: Observable, Hashable {
     ///
     /// - Complexity: O(1).
     public func _rawHashValue(seed: Int) -> Int {
-        _mixHash(UInt64(UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque())), seed: seed)
+        _mixHash(UInt64(UInt(bitPattern: ObjectIdentifier(self))), seed: seed)
     }
 }
 

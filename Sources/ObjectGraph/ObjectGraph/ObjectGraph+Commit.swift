@@ -44,15 +44,13 @@ extension ObjectGraph {
             }
         }
         _recordForUndo(changes)
-        _pending.withUnsafeBufferPointer { entries in
-            for position in entries.indices {
-                let object = entries[position].object
-                object._pendingSlot = 0
-                if entries[position].isDeleted && object._flags & GraphObject._observedFlag != 0 {
-                    // A deleted object leaves the graph: its registrar goes with it.
-                    _registrars[ObjectIdentifier(object)] = nil
-                    object._flags &= ~GraphObject._observedFlag
-                }
+        for position in _pending.indices {
+            let object = _pending[position].object
+            object._pendingSlot = 0
+            if _pending[position].isDeleted && object._flags & GraphObject._observedFlag != 0 {
+                // A deleted object leaves the graph: its registrar goes with it.
+                _registrars[ObjectIdentifier(object)] = nil
+                object._flags &= ~GraphObject._observedFlag
             }
         }
         // The validation pass cleared the inserted objects' `_insertedFlag` as it went.
@@ -161,7 +159,7 @@ extension ObjectGraph {
             for serial in run.start..<run.end {
                 guard let object = run.entity.objects.unretained(at: serial) else { continue }
                 var failure: Failure?
-                object._withUnsafeGuaranteedRef { object in
+                object.borrow { object in
                     do throws(Failure) { try body(object) } catch { failure = error }
                 }
                 if let failure { throw failure }
@@ -204,12 +202,10 @@ extension ObjectGraph {
         var writtenAfterDelete = false
         var deletions = !_deletedInserts.isEmpty
         var mayHoldInvalidTargets = false
-        _pending.withUnsafeBufferPointer { entries in
-            for position in entries.indices {
-                writtenAfterDelete = writtenAfterDelete || entries[position].writtenAfterDelete
-                deletions = deletions || entries[position].isDeleted
-                mayHoldInvalidTargets = mayHoldInvalidTargets || entries[position].mayHoldInvalidTargets
-            }
+        for position in _pending.indices {
+            writtenAfterDelete = writtenAfterDelete || _pending[position].writtenAfterDelete
+            deletions = deletions || _pending[position].isDeleted
+            mayHoldInvalidTargets = mayHoldInvalidTargets || _pending[position].mayHoldInvalidTargets
         }
         if writtenAfterDelete {
             for entry in _pending where entry.writtenAfterDelete {

@@ -1,109 +1,3 @@
-import Foundation
-
-/// The members a to-many relationship of one object inserted in the pending transaction
-/// gained through bulk to-one writes and does not hold yet (see
-/// ``ObjectGraph/_deferInverseAdd(_:_:owner:)``).
-///
-/// A plain value (no reference counting): the target and the accessor are kept alive by the
-/// entity tables and descriptions, and each member is retained once by the list, a reference
-/// the relationship takes over when the list is flushed.
-internal struct _DeferredInverse {
-    /// The object whose relationship gains the members; its entity table holds it.
-    unowned(unsafe) let target: GraphObject
-    /// The to-many relationship; the entity descriptions keep their accessors.
-    let inverse: Unmanaged<_PropertyAccessor>
-    /// The new members, in order, each retained once by this list; `count` of `capacity`
-    /// are initialized. Allocated with `malloc`, so growing can extend in place.
-    var members: UnsafeMutablePointer<Unmanaged<GraphObject>>
-    var count: Int
-    var capacity: Int
-}
-
-/// The deferred lists of a graph, by position (an inserted target's `_pendingSlot` is one
-/// plus its list's position). Manually managed: appending to a list touches no reference
-/// count and checks no uniqueness, which an array of arrays would do on every bulk write.
-internal struct _DeferredInverseLists {
-    /// The lists; `count` of `capacity` are initialized. `nil` until the first list.
-    private(set) var base: UnsafeMutablePointer<_DeferredInverse>?
-    private(set) var count = 0
-    private var capacity = 0
-    /// The position of the first list whose target was inserted in the pending transaction;
-    /// the lists before it belong to targets committed since (see ``ObjectGraph/_noteCommittedDeferredLists()``).
-    var firstPendingList = 0
-
-    var isEmpty: Bool { count == 0 }
-
-    /// The list at a position (`precondition`-free: positions come from `_pendingSlot`).
-    @inline(__always)
-    subscript(position: Int) -> _DeferredInverse {
-        base.unsafelyUnwrapped[position]
-    }
-
-    /// Starts a list for `target` with one member, retaining it; returns the list's position.
-    mutating func startList(target: GraphObject, inverse: Unmanaged<_PropertyAccessor>, first member: GraphObject) -> Int {
-        if count == capacity {
-            capacity = Swift.max(16, capacity * 2)
-            base = Self.reallocate(base, count: capacity)
-        }
-        let members = Self.reallocate(nil as UnsafeMutablePointer<Unmanaged<GraphObject>>?, count: 4)
-        members.initialize(to: Unmanaged.passUnretained(member).retain())
-        (base.unsafelyUnwrapped + count).initialize(
-            to: _DeferredInverse(target: target, inverse: inverse, members: members, count: 1, capacity: 4))
-        count += 1
-        return count - 1
-    }
-
-    /// Whether the list at `position` is for `inverse` (compared by address, counting no
-    /// reference).
-    @inline(__always)
-    func holdsInverse(_ inverse: Unmanaged<_PropertyAccessor>, atList position: Int) -> Bool {
-        base.unsafelyUnwrapped[position].inverse.toOpaque() == inverse.toOpaque()
-    }
-
-    /// Appends a member to the list at `position`, retaining it.
-    @inline(__always)
-    mutating func append(_ member: GraphObject, toListAt position: Int) {
-        let list = base.unsafelyUnwrapped + position
-        if _slowPath(list.pointee.count == list.pointee.capacity) { Self.grow(list) }
-        (list.pointee.members + list.pointee.count).initialize(to: Unmanaged.passUnretained(member).retain())
-        list.pointee.count += 1
-    }
-
-    /// Doubles a list's room; `realloc` extends large blocks without copying where it can.
-    @inline(never)
-    private static func grow(_ list: UnsafeMutablePointer<_DeferredInverse>) {
-        list.pointee.capacity *= 2
-        list.pointee.members = reallocate(list.pointee.members, count: list.pointee.capacity)
-    }
-
-    /// Takes every list out, leaving none; hand the result to ``release(_:)``.
-    mutating func takeAll() -> _DeferredInverseLists {
-        defer { self = _DeferredInverseLists() }
-        return self
-    }
-
-    /// Hands every list to `body`, in order, with whether its target is still inserted
-    /// (the list was made in the pending transaction), then frees the storage. The
-    /// references in each list are `body`'s to keep or release. Call it once, on lists taken
-    /// out with ``takeAll()``.
-    func release(_ body: (_DeferredInverse, _ targetIsInserted: Bool) -> Void) {
-        guard let base else { return }
-        for (position, list) in UnsafeMutableBufferPointer(start: base, count: count).enumerated() {
-            body(list, position >= firstPendingList)
-            free(list.members)
-        }
-        free(base)
-    }
-
-    private static func reallocate<Element>(_ pointer: UnsafeMutablePointer<Element>?, count: Int) -> UnsafeMutablePointer<Element> {
-        let bytes = count * MemoryLayout<Element>.stride
-        guard let raw = realloc(pointer.map(UnsafeMutableRawPointer.init), bytes) else {
-            fatalError("out of memory: \(bytes) bytes for deferred relationship members")
-        }
-        return raw.bindMemory(to: Element.self, capacity: count)
-    }
-}
-
 // A bulk insert relates each new object to a new target (`item.location = home`) and the
 // inverse set gains the object. Inserting into one of many large sets, one member at a time,
 // misses the cache on every insert and grows each set step by step; so the members are
@@ -133,7 +27,7 @@ extension ObjectGraph {
     /// - Returns: `false`, having changed nothing, when the target already defers members of
     ///   another relationship (the caller adds directly).
     @inline(__always)
-    internal func _deferInverseAdd(_ target: GraphObject, _ inverse: Unmanaged<_PropertyAccessor>, owner: GraphObject) -> Bool {
+    internal func _deferInverseAdd(_ target: GraphObject, _ inverse: _Unretained<_PropertyAccessor>, owner: GraphObject) -> Bool {
         // An inserted object has no pending entry: its slot numbers its deferred list.
         let slot = Int(target._pendingSlot)
         if slot == 0 {
@@ -163,7 +57,7 @@ extension ObjectGraph {
             target._flags &= ~GraphObject._staleInverseFlag
             // A committed target's slot numbers its pending entry, if any.
             if targetIsInserted { target._pendingSlot = 0 }
-            list.inverse._withUnsafeGuaranteedRef { $0.adoptAll(target, UnsafeBufferPointer(start: list.members, count: list.count)) }
+            list.inverse.borrow { $0.adoptAll(target, list.members) }
         }
     }
 
@@ -172,7 +66,7 @@ extension ObjectGraph {
         _deferredInverses.takeAll().release { list, targetIsInserted in
             list.target._flags &= ~GraphObject._staleInverseFlag
             if targetIsInserted { list.target._pendingSlot = 0 }
-            for member in UnsafeBufferPointer(start: list.members, count: list.count) { member.release() }
+            list.releaseMembers()
         }
     }
 
@@ -190,7 +84,6 @@ extension ObjectGraph {
     /// Whether `member` is a deferred member of `target`'s `inverse` (for invariant checks).
     internal func _defers(_ member: GraphObject, in target: GraphObject, _ inverse: _PropertyAccessor) -> Bool {
         guard target._flags & GraphObject._staleInverseFlag != 0 else { return false }
-        let address = Unmanaged.passUnretained(member).toOpaque()
         // An inserted target's slot numbers its list (checked by identity: a committed
         // target's slot numbers a pending entry); a committed target's list is among the
         // lists of earlier transactions.
@@ -199,8 +92,8 @@ extension ObjectGraph {
         if slot >= _deferredInverses.firstPendingList && slot < _deferredInverses.count { candidates.append(slot) }
         for position in candidates {
             let list = _deferredInverses[position]
-            guard list.target === target, list.inverse.toOpaque() == Unmanaged.passUnretained(inverse).toOpaque() else { continue }
-            if UnsafeBufferPointer(start: list.members, count: list.count).contains(where: { $0.toOpaque() == address }) { return true }
+            guard list.target === target, list.inverse.object === inverse else { continue }
+            if list.contains(member) { return true }
         }
         return false
     }

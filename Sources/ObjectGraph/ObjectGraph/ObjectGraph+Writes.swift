@@ -73,12 +73,12 @@ extension ObjectGraph {
     /// keeps it alive), so the call counts no reference but the one the relationship keeps.
     @usableFromInline
     @inline(never)
-    internal func _setToOne(_ object: GraphObject, offset: Int, unretained target: Unmanaged<GraphObject>?) {
+    internal func _setToOne(_ object: GraphObject, offset: Int, unretained target: _Unretained<GraphObject>?) {
         guard let target else {
             _setToOne(object, offset: offset, nil)
             return
         }
-        target._withUnsafeGuaranteedRef { _setToOne(object, offset: offset, $0) }
+        target.borrow { _setToOne(object, offset: offset, $0) }
     }
 
     /// A to-one relationship write.
@@ -106,7 +106,7 @@ extension ObjectGraph {
     /// reference while the write is under way.
     @inline(__always)
     internal func _keepingAlive(_ body: () -> Void) {
-        let retained = Unmanaged.passUnretained(self).retain()
+        let retained = _Unretained(self).retain()
         body()
         retained.release()
     }
@@ -122,14 +122,13 @@ extension ObjectGraph {
     private func _relateInserted(_ owner: GraphObject, offset: Int, _ target: GraphObject) -> Bool {
         // Unretained: the graph keeps its entities, the descriptions their accessors, so the
         // fast path counts no references but the two the relationships keep.
-        guard let link = _unretainedState(of: owner)._withUnsafeGuaranteedRef({ $0.bulkToOne(at: offset) }) else { return false }
-        // A to-one slot is one nullable reference (checked when the link is made): test and
-        // fill it directly instead of through the accessor's closures.
-        let slot = UnsafeMutableRawPointer(Unmanaged.passUnretained(owner).toOpaque()) + offset
-        guard slot.load(as: UInt.self) == 0 else { return false }
-        slot.storeBytes(of: UInt(bitPattern: Unmanaged.passUnretained(target).retain().toOpaque()), as: UInt.self)
+        guard let link = _unretainedState(of: owner).borrow({ $0.bulkToOne(at: offset) }) else { return false }
+        // Tested and filled directly instead of through the accessor's closures.
+        let slot = _ToOneSlot(owner, offset: offset)
+        guard slot.isEmpty else { return false }
+        slot.fill(with: target)
         if let inverse = link.inverse, !_deferInverseAdd(target, inverse, owner: owner) {
-            inverse._withUnsafeGuaranteedRef { $0.add(target, owner) }
+            inverse.borrow { $0.add(target, owner) }
         }
         return true
     }
@@ -376,7 +375,7 @@ extension ObjectGraph {
         }
         if let last = _lastEntity, ObjectIdentifier(type(of: object)) == _lastEntityType {
             // The graph keeps its entities: lend the cached one without counting references.
-            last._withUnsafeGuaranteedRef { _insert(object, into: $0) }
+            last.borrow { _insert(object, into: $0) }
         } else {
             _insert(object, into: _entity(for: type(of: object)))
         }
@@ -398,10 +397,9 @@ extension ObjectGraph {
             _insertRuns.append(_InsertRun(entity: entity, start: serial, end: serial + 1))
         }
         // Relationships set before insertion: store them again, with their inverses. A
-        // to-one slot is one nullable reference, tested without the accessor.
-        let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+        // to-one slot is tested without the accessor.
         var anySet = false
-        for offset in entity.toOneOffsets where base.load(fromByteOffset: offset, as: UInt.self) != 0 { anySet = true }
+        for offset in entity.toOneOffsets where !_ToOneSlot(object, offset: offset).isEmpty { anySet = true }
         for (_, accessor) in entity.manyRelationships where !accessor.isEmpty(object) { anySet = true }
         guard anySet else { return }
         for (index, accessor) in entity.relationships where !accessor.isEmpty(object) {

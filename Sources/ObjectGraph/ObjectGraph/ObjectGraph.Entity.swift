@@ -25,9 +25,9 @@ internal final class _GraphEntity {
 
     /// The to-one relationships a bulk insert can relate directly (see
     /// ``ObjectGraph/_relateInserted(_:offset:_:)``), made on first use after the inverses
-    /// are resolved; dropped again whenever an inverse of this entity is resolved. A plain
+    /// are resolved; dropped again whenever an inverse of this entity is resolved. A frozen
     /// buffer of plain values, so the bulk path reads it without counting references.
-    @exclusivity(unchecked) private var bulkLinks: UnsafeMutableBufferPointer<_BulkToOne>?
+    @exclusivity(unchecked) private var bulkLinks: _FrozenBuffer<_BulkToOne>?
 
     init(_ description: EntityDescription, graphTag: UInt64) {
         self.description = description
@@ -67,8 +67,8 @@ internal struct _BulkToOne {
     /// process's life.
     unowned(unsafe) let accessor: _PropertyAccessor
     /// The to-many inverse, or `nil` when the relationship has none (unretained, so reading
-    /// it counts no reference).
-    let inverse: Unmanaged<_PropertyAccessor>?
+    /// it counts no reference; the entity descriptions keep their accessors).
+    let inverse: _Unretained<_PropertyAccessor>?
 }
 
 extension _GraphEntity {
@@ -89,10 +89,7 @@ extension _GraphEntity {
 
     @inline(never)
     private func makeBulkLinks() {
-        let links = makeBulkToOne()
-        let buffer = UnsafeMutableBufferPointer<_BulkToOne>.allocate(capacity: links.count)
-        _ = buffer.initialize(from: links)
-        bulkLinks = buffer
+        bulkLinks = _FrozenBuffer(makeBulkToOne())
     }
 
     private func makeBulkToOne() -> [_BulkToOne] {
@@ -100,7 +97,7 @@ extension _GraphEntity {
             guard accessor.kind == .toOne else { return nil }
             guard let link = inverses[index] else { return _BulkToOne(offset: accessor.offset, accessor: accessor, inverse: nil) }
             guard let inverse = link.entity.description.relationshipAccessors[link.index], inverse.kind == .toMany else { return nil }
-            return _BulkToOne(offset: accessor.offset, accessor: accessor, inverse: Unmanaged.passUnretained(inverse))
+            return _BulkToOne(offset: accessor.offset, accessor: accessor, inverse: _Unretained(inverse))
         }
     }
 }
@@ -141,9 +138,9 @@ extension ObjectGraph {
     /// to, and its inverses) on first use.
     internal func _entity(for type: GraphObject.Type) -> _GraphEntity {
         let key = ObjectIdentifier(type)
-        if key == _lastEntityType, let last = _lastEntity { return last.takeUnretainedValue() }
+        if key == _lastEntityType, let last = _lastEntity { return last.object }
         if let known = _entityByType[key] {
-            _lastEntity = Unmanaged.passUnretained(known)
+            _lastEntity = _Unretained(known)
             _lastEntityType = key
             return known
         }
@@ -193,16 +190,11 @@ extension ObjectGraph {
     /// The graph's state for an object of the graph, unretained (the graph keeps its entities
     /// for its life): for paths that must not count references.
     @inline(__always)
-    internal func _unretainedState(of object: GraphObject) -> Unmanaged<_GraphEntity> {
-        let number = object._entityNumber
-        let bits = _entities.withUnsafeBufferPointer { table in
-            require(number < table.count, "internal inconsistency: an object of an unregistered entity")
-            return UnsafeRawPointer(table.baseAddress.unsafelyUnwrapped).load(fromByteOffset: number &* MemoryLayout<_GraphEntity?>.stride, as: UInt.self)
-        }
-        guard let pointer = UnsafeRawPointer(bitPattern: bits) else {
+    internal func _unretainedState(of object: GraphObject) -> _Unretained<_GraphEntity> {
+        guard let entity = _Unretained.element(at: object._entityNumber, of: _entities) else {
             requirementFailure("internal inconsistency: an object of an unregistered entity")
         }
-        return Unmanaged.fromOpaque(pointer)
+        return entity
     }
 
     /// The graph's state for an object of the graph.

@@ -33,7 +33,7 @@ public final class ObjectGraph {
     internal var _entityByType: [ObjectIdentifier: _GraphEntity] = [:]
     /// The entity of the last lookup by class (bulk inserts are usually of one class), and
     /// that class. Unowned: `_entityByType` keeps every entity for the graph's life.
-    @exclusivity(unchecked) internal var _lastEntity: Unmanaged<_GraphEntity>?
+    @exclusivity(unchecked) internal var _lastEntity: _Unretained<_GraphEntity>?
     @exclusivity(unchecked) internal var _lastEntityType: ObjectIdentifier?
     /// Per-entity state, by entity name.
     internal var _entitiesByName: [String: _GraphEntity] = [:]
@@ -88,9 +88,8 @@ public final class ObjectGraph {
     /// How many commits of `_deliveryQueue` have started their delivery.
     internal var _deliveredCount = 0
 
-    // The `@exclusivity(unchecked)` fields are touched on every write and tracked read; the
-    // graph is confined to one isolation domain and never holds an access to them across a
-    // call that could reach them again, so the dynamic exclusivity checks are dropped.
+    // The `@exclusivity(unchecked)` fields are touched on every write and tracked read; why
+    // dropping their dynamic checks is sound: `Unsafe/UnsafeTechniques.swift`.
 
     /// The Observation registrars of the objects read while observed, by object. Kept here,
     /// not in each object, so an object that is never observed does not pay for one.
@@ -240,31 +239,6 @@ public final class ObjectGraph {
         if let object = object(with: id) { return object }
         guard id.graphTag == tag, !_pendingDeletions.isEmpty || !_undeliveredDeletions.isEmpty else { return nil }
         return _pendingDeletions[id._bits] ?? _undeliveredDeletions[id._bits]
-    }
-
-    /// The address of the object with an ID, for a cache hint only: reading it retains
-    /// nothing (a retain is an atomic write, which waits for the object's line and holds
-    /// back every later read), so a loop over many objects can ask for all their lines at
-    /// once, then read them through ``object(with:)``.
-    ///
-    /// - Parameter id: An ID.
-    /// - Returns: Where the object is, or `nil` when ``object(with:)`` is `nil`. Only valid
-    ///   while the graph holds the object; never to be dereferenced.
-    /// - Complexity: O(1).
-    package func objectAddress(with id: ObjectID) -> UnsafeRawPointer? {
-        guard id.graphTag == tag else { return nil }
-        let number = id._entity.number
-        let bits = _entities.withUnsafeBufferPointer { table -> UInt in
-            guard number < table.count else { return 0 }
-            return UnsafeRawPointer(table.baseAddress.unsafelyUnwrapped).load(
-                fromByteOffset: number &* MemoryLayout<_GraphEntity?>.stride, as: UInt.self)
-        }
-        guard let pointer = UnsafeRawPointer(bitPattern: bits) else { return nil }
-        return Unmanaged<_GraphEntity>.fromOpaque(pointer)._withUnsafeGuaranteedRef { entity in
-            let serial = id.serial
-            guard serial < entity.objects.count else { return nil }
-            return entity.objects.unretained(at: serial).map { UnsafeRawPointer($0.toOpaque()) }
-        }
     }
 
     /// The object with an ID, as a given class.

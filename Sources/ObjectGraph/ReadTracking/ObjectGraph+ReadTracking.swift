@@ -39,7 +39,7 @@ extension ObjectGraph {
         /// The read mode before the scope.
         var mode: _ReadMode
         /// The owner of the enclosing split scope, if any.
-        var owner: UnsafeMutableRawPointer?
+        var owner: ObjectIdentifier?
         /// Where the scope's reads start in the context's buffer.
         var start: Int
     }
@@ -55,7 +55,7 @@ extension ObjectGraph {
         let context = _context
         let scope = _TrackingScope(mode: context._readMode, owner: context._owner, start: context._reads.count)
         if let owner, context._trackingDepth == 0 {
-            context._owner = Unmanaged.passUnretained(owner).toOpaque()
+            context._owner = ObjectIdentifier(owner)
             context._ownerBits = 0
         } else {
             context._owner = nil

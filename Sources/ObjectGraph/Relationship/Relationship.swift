@@ -116,15 +116,15 @@ public struct Relationship<Value: RelationshipValue>: _GraphPropertyStorage {
             // check is needed for this read.
             if Value._Shape.hasSameObjects(_storagePointer(object, at: offset, as: Relationship<Value>.self).pointee._value, newValue) {
                 if object._flags & GraphObject._deletedFlag != 0 {
-                    graph._withUnsafeGuaranteedRef { $0._noteWriteToDeleted(object, offset: offset) }
+                    graph.borrow { $0._noteWriteToDeleted(object, offset: offset) }
                 }
                 return
             }
             if Value._Shape.kind == .toOne {
                 // The target unretained: `newValue` keeps it alive for the call.
-                graph._withUnsafeGuaranteedRef { $0._setToOne(object, offset: offset, unretained: Value._Shape.firstUnretained(of: newValue)) }
+                graph.borrow { $0._setToOne(object, offset: offset, unretained: Value._Shape.firstUnretained(of: newValue).map(_Unretained.init)) }
             } else {
-                graph._withUnsafeGuaranteedRef { $0._setRelationship(object, offset: offset, Value._Shape.objects(of: newValue)) }
+                graph.borrow { $0._setRelationship(object, offset: offset, Value._Shape.objects(of: newValue)) }
             }
         }
     }

@@ -7,6 +7,12 @@ import Foundation
 /// A class over a `malloc` buffer rather than an `Array`: a bulk insert appends a million
 /// objects, and an array would check its uniqueness on every append and copy itself each
 /// time it doubles, while `realloc` extends a large block in place where it can.
+///
+/// **Invariant (upheld by this class alone):** slots `0..<count` are initialized; a non-zero
+/// slot is the address of an object retained once by the table, released when the slot is
+/// overwritten or the table goes away. So a handle from ``unretained(at:)`` is valid until
+/// that slot is next written (a delete or rollback of the object) — the graph, which owns
+/// the table, never writes a slot while such a handle is in use.
 internal final class _ObjectTable: Sequence {
     /// Slot `i` holds the address of the object with serial `i`, retained once by the table,
     /// or 0. `count` of `capacity` slots are initialized.
@@ -28,15 +34,25 @@ internal final class _ObjectTable: Sequence {
     ///
     /// - Parameter serial: A serial below ``count``.
     @inline(__always)
-    func unretained(at serial: Int) -> Unmanaged<GraphObject>? {
+    func unretained(at serial: Int) -> _Unretained<GraphObject>? {
         assert(serial >= 0 && serial < count, "internal inconsistency: serial \(serial) out of the table")
         guard let pointer = UnsafeRawPointer(bitPattern: slots.unsafelyUnwrapped[serial]) else { return nil }
-        return Unmanaged.fromOpaque(pointer)
+        return _Unretained(Unmanaged.fromOpaque(pointer))
+    }
+
+    /// The address of the object with a serial, for a cache hint: `nil` when its slot is
+    /// empty. Never to be dereferenced.
+    ///
+    /// - Parameter serial: A serial below ``count``.
+    @inline(__always)
+    func address(at serial: Int) -> UnsafeRawPointer? {
+        assert(serial >= 0 && serial < count, "internal inconsistency: serial \(serial) out of the table")
+        return UnsafeRawPointer(bitPattern: slots.unsafelyUnwrapped[serial])
     }
 
     /// The object with a serial, or `nil` once it is deleted or rolled back.
     subscript(serial: Int) -> GraphObject? {
-        get { unretained(at: serial)?.takeUnretainedValue() }
+        get { unretained(at: serial)?.object }
         set {
             require(serial >= 0 && serial < count, "internal inconsistency: serial \(serial) out of the table")
             let old = unretained(at: serial)

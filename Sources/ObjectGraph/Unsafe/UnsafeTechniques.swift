@@ -1,0 +1,43 @@
+// Every memory technique of the ObjectGraph module that the compiler does not check, and the
+// invariant that makes each one sound. The rest of the module reaches raw memory, unretained
+// references and manual reference counts only through the types of this folder (a test,
+// `UnsafeConfinementTests`, keeps it so).
+//
+// | technique                                   | where                              | invariant upheld by |
+// | ------------------------------------------- | ---------------------------------- | ------------------- |
+// | references that count nothing               | `_Unretained` (Unretained.swift)   | whoever stores one names the owner that keeps the object alive |
+// | an array element read as a word             | `_Unretained.element(at:of:)`      | the graph never removes an entity |
+// | property storage by byte offset             | `_storagePointer`, `_storageOffset` (ObjectFields.swift) | `EntityDescription` records offsets of the object's own class |
+// | a to-one relationship as one reference word | `_ToOneSlot` (ObjectFields.swift)  | `_GraphEntity` requires one word per to-one slot |
+// | objects retained by hand in a `malloc` table | `_ObjectTable` (ObjectTable.swift) | the table alone |
+// | members retained by hand in `malloc` lists  | `_DeferredInverseLists`, `_AdoptedMembers` (DeferredInverseLists.swift) | the lists alone; a flush hands each reference over once |
+// | a buffer of plain values read without a retain | `_FrozenBuffer` (FrozenBuffer.swift) | its owner frees it once |
+// | object addresses for cache hints            | `ObjectGraph.objectAddress(with:)` | callers only prefetch them (MemoryHints) |
+//
+// Two techniques are attributes and stay on the declarations they qualify; they are listed
+// here so that this file stays the whole inventory.
+//
+// `@exclusivity(unchecked)`: the fields below are touched on every property write or tracked
+// read, where a dynamic exclusivity check is a runtime call per access. They are confined to
+// their graph's isolation domain, and no access to one is held across a call that could
+// reach it again (the module's own code keeps each access inside one statement), so the
+// checks could never fire:
+// - `ObjectGraph`: `_entities`, `_lastEntity`, `_lastEntityType`, `_pending`, `_insertRuns`,
+//   `_deletedInserts`, `_deferredInverses`, `_insertsMayHoldInvalidTargets`, `_isCommitting`,
+//   `_validatingInserts`;
+// - `_GraphEntity`: `liveCount`, `inverses`, `bulkLinks`;
+// - `_GraphContext`: `_readMode`, `_unretainedGraph`, `_reads`, `_owner`, `_ownerBits`,
+//   `_trackingDepth`;
+// - `GraphObject`: `_context`, `_idBits`, `_entity`, `_pendingSlot`, `_flags`.
+//
+// `unowned(unsafe)`: references to objects that outlive every holder, read without a check:
+// entity descriptions and their accessors are never freed (`GraphObject._entity`,
+// `ObjectID._entity`, `_BulkToOne.accessor`); a graph keeps its entities for its life
+// (`_InsertRun.entity`, `_InverseLink.entity`); an object keeps its context retained by hand
+// (`GraphObject._context`, see `_attach(to:)`); a deferred list's target is held by its
+// entity table (`_DeferredInverse.target`).
+//
+// One exception outside this folder: `RelationshipValue`'s `firstUnretained(of:)` and
+// `adopt(_:into:)` spell `Unmanaged` in their signatures, because the relationship shapes
+// that implement them are public (the wrappers are inlined into the user's module). The
+// module wraps what they return in `_Unretained` at once.
