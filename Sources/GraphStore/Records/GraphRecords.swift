@@ -9,7 +9,7 @@ enum GraphRecordType: UInt8 {
     case commit = 2
     /// Snapshot: the serials of the live objects of one entity.
     case objects = 3
-    /// Snapshot: the values of some objects of one entity.
+    /// Snapshot: the values of some objects of one entity, by property (in columns).
     case values = 4
     /// Snapshot: the last record, with the serial counts and the journal position included.
     case trailer = 5
@@ -17,6 +17,9 @@ enum GraphRecordType: UInt8 {
     /// the sync made durable, so that opening after a power loss can tell commits that were
     /// never synced (lost, as promised) from damage to synced ones.
     case synced = 6
+    /// Snapshot: the relationships left out because their inverse is saved, each rebuilt
+    /// from it on load.
+    case inverses = 7
 }
 
 /// Writes commits and snapshots in the current schema's codes: an entity is its position in

@@ -130,6 +130,8 @@ struct FileSchema {
         let name: String
         let kind: StoredValueKind?
         let relationship: RelationshipKind?
+        /// A relationship's destination entity, by its name in the file.
+        var destination: String? = nil
         /// The current property's index, or `nil` when it was removed.
         let current: PropertyIndex?
         /// The current property's kind (attributes).
@@ -201,7 +203,8 @@ struct FileSchema {
                     throw .incompatibleSchema("\(entityName).\(propertyName) was a relationship and is now an attribute")
                 }
                 properties.append(Property(
-                    name: propertyName, kind: nil, relationship: shape, current: current?.index, currentKind: nil, currentType: nil))
+                    name: propertyName, kind: nil, relationship: shape, destination: String(words[3]), current: current?.index,
+                    currentKind: nil, currentType: nil))
             default:
                 throw .incompatibleSchema("unreadable schema line \"\(line)\"")
             }

@@ -109,6 +109,11 @@ struct AttributeCodec {
     /// in the graph) is `nil`, stores it; `false` when the bytes make no value of the
     /// attribute's type.
     let read: (inout ByteReader, GraphObject?, ObjectGraph) throws(ByteReaderError) -> Bool
+    /// Writes the attribute of each object, in order (a snapshot's column).
+    let writeColumn: ([GraphObject], inout ByteWriter) throws(StoredValueError) -> Void
+    /// Reads one value per object, in order, and stores each; `false` when some bytes make
+    /// no value of the attribute's type (the objects after it keep their values).
+    let readColumn: (inout ByteReader, [GraphObject], ObjectGraph) throws(ByteReaderError) -> Bool
 
     /// The codec of an attribute whose kind is `kind` (as ``StoredValueKind/resolve(_:)``
     /// gives it for the attribute's type): a direct one for the primitive kinds and their
@@ -122,23 +127,36 @@ struct AttributeCodec {
             self = direct
             return
         }
-        write = { object, writer throws(StoredValueError) in
+        let write = { (object: GraphObject, writer: inout ByteWriter) throws(StoredValueError) in
             kind.write(try kind.plain(object.storedValue(at: index)), to: &writer)
         }
-        read = { reader, object, graph throws(ByteReaderError) in
+        let read = { (reader: inout ByteReader, object: GraphObject?, graph: ObjectGraph) throws(ByteReaderError) -> Bool in
             let plain = try kind.read(from: &reader)
             guard let object else { return true }
             guard let value = kind.value(plain, as: type) else { return false }
             return graph.restoreAttribute(object, index, value)
         }
+        self.init(
+            write: write, read: read,
+            writeColumn: { objects, writer throws(StoredValueError) in
+                for object in objects { try write(object, &writer) }
+            },
+            readColumn: { reader, objects, graph throws(ByteReaderError) in
+                for object in objects { guard try read(&reader, object, graph) else { return false } }
+                return true
+            })
     }
 
     private init(
         write: @escaping (GraphObject, inout ByteWriter) throws(StoredValueError) -> Void,
-        read: @escaping (inout ByteReader, GraphObject?, ObjectGraph) throws(ByteReaderError) -> Bool
+        read: @escaping (inout ByteReader, GraphObject?, ObjectGraph) throws(ByteReaderError) -> Bool,
+        writeColumn: @escaping ([GraphObject], inout ByteWriter) throws(StoredValueError) -> Void,
+        readColumn: @escaping (inout ByteReader, [GraphObject], ObjectGraph) throws(ByteReaderError) -> Bool
     ) {
         self.write = write
         self.read = read
+        self.writeColumn = writeColumn
+        self.readColumn = readColumn
     }
 
     /// A direct codec for the primitive types and their optionals; `nil` for the others.
@@ -180,6 +198,16 @@ struct AttributeCodec {
                     guard let value = try Value.read(from: &reader) else { return false }
                     if let object { storage.restore(value, into: object) }
                     return true
+                },
+                writeColumn: { objects, writer in
+                    for object in objects { storage.read(object).write(to: &writer) }
+                },
+                readColumn: { reader, objects, _ throws(ByteReaderError) in
+                    for object in objects {
+                        guard let value = try Value.read(from: &reader) else { return false }
+                        storage.restore(value, into: object)
+                    }
+                    return true
                 })
         }
         if type == Value?.self, kind == .optional(Value.storedKind), let storage = entity.attributeStorage(at: index, as: Value?.self) {
@@ -193,18 +221,41 @@ struct AttributeCodec {
                     }
                 },
                 read: { reader, object, _ throws(ByteReaderError) in
-                    let value: Value?
-                    switch try reader.byte() {
-                    case 0: value = nil
-                    case 1:
-                        guard let wrapped = try Value.read(from: &reader) else { return false }
-                        value = wrapped
-                    default: throw reader.failure("an optional's flag is neither 0 nor 1")
-                    }
+                    guard let value = try readOptional(Value.self, &reader) else { return false }
                     if let object { storage.restore(value, into: object) }
+                    return true
+                },
+                writeColumn: { objects, writer in
+                    for object in objects {
+                        if let value = storage.read(object) {
+                            writer.byte(1)
+                            value.write(to: &writer)
+                        } else {
+                            writer.byte(0)
+                        }
+                    }
+                },
+                readColumn: { reader, objects, _ throws(ByteReaderError) in
+                    for object in objects {
+                        guard let value = try readOptional(Value.self, &reader) else { return false }
+                        storage.restore(value, into: object)
+                    }
                     return true
                 })
         }
         return nil
+    }
+
+    /// Reads an optional's flag and value: `.some(nil)` for `nil`, `nil` when the bytes make
+    /// no value of the type.
+    @inline(__always)
+    private static func readOptional<Value: StoredPrimitive>(_ type: Value.Type, _ reader: inout ByteReader) throws(ByteReaderError) -> Value?? {
+        switch try reader.byte() {
+        case 0: return .some(nil)
+        case 1:
+            guard let wrapped = try Value.read(from: &reader) else { return nil }
+            return .some(wrapped)
+        default: throw reader.failure("an optional's flag is neither 0 nor 1")
+        }
     }
 }
