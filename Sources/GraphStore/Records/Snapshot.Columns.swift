@@ -57,8 +57,8 @@ extension Snapshot {
         /// `code` in serial order (at least one).
         func write(_ objects: [GraphObject], code: Int, to writer: inout ByteWriter) throws(GraphStoreError) {
             guard let first = objects.first, let last = objects.last else { return }
-            writer.varint(first.objectID.serialNumber)
-            writer.varint(last.objectID.serialNumber)
+            writer.varint(first.serialNumber)
+            writer.varint(last.serialNumber)
             writer.varint(columns[code].count)
             for (position, _) in columns[code] { writer.varint(position) }
             for (position, column) in columns[code] {
@@ -89,7 +89,7 @@ extension Snapshot {
         }
 
         private func writeReference(_ object: GraphObject, likely: Int, to writer: inout ByteWriter) throws(GraphStoreError) {
-            let serial = UInt64(object.objectID.serialNumber)
+            let serial = UInt64(object.serialNumber)
             let type = ObjectIdentifier(Swift.type(of: object))
             if likely >= 0, type == types[likely] {
                 writer.varint(serial << 1 | 1)

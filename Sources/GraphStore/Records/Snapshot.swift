@@ -78,15 +78,16 @@ enum Snapshot {
         let columns = ColumnEncoder(schema: schema, derived: derived)
         var serialCounts: [(Int, Int)] = []
         var total = 0
-        // One buffer for every record, filled straight from the graph (no array of objects).
+        // One buffer for every record, filled straight from the graph. Plain loops over
+        // local state: a closure capturing it would box it and check every access to it.
         var chunk = Chunk(capacity: 1 << 16)
         var objects: [GraphObject] = []
         objects.reserveCapacity(objectsPerChunk)
         for (code, entity) in schema.entities.enumerated() {
-            serialCounts.append((code, graph.serialCount(of: entity.description)))
+            let table = graph.objectLookup(of: entity.description.objectType)
+            serialCounts.append((code, table.count))
             var previous = -1
-            try graph.forEachObject(of: entity.description) { object in
-                let serial = object.objectID.serialNumber
+            for serial in 0..<table.count where table[serial] != nil {
                 chunk.writer.varint(serial - previous)
                 previous = serial
                 chunk.count += 1
@@ -97,17 +98,12 @@ enum Snapshot {
                 }
             }
             if chunk.count > 0 { try chunk.emit(.objects, code: code, to: writer) }
-            func emitValues() throws {
-                try columns.write(objects, code: code, to: &chunk.writer)
-                chunk.count = objects.count
-                objects.removeAll(keepingCapacity: true)
-                try chunk.emit(.values, code: code, to: writer)
-            }
-            try graph.forEachObject(of: entity.description) { object in
+            for serial in 0..<table.count {
+                guard let object = table[serial] else { continue }
                 objects.append(object)
-                if objects.count == objectsPerChunk { try emitValues() }
+                if objects.count == objectsPerChunk { try chunk.emitValues(&objects, columns: columns, code: code, to: writer) }
             }
-            if !objects.isEmpty { try emitValues() }
+            if !objects.isEmpty { try chunk.emitValues(&objects, columns: columns, code: code, to: writer) }
         }
         var trailer = ByteWriter()
         trailer.byte(GraphRecordType.trailer.rawValue)
@@ -135,6 +131,14 @@ enum Snapshot {
         init(capacity: Int) {
             writer = ByteWriter(capacity: capacity)
             writer.bytes.append(contentsOf: repeatElement(0, count: Self.headerRoom))
+        }
+
+        /// Appends the values record of `objects` and empties both.
+        mutating func emitValues(_ objects: inout [GraphObject], columns: ColumnEncoder, code: Int, to file: RecordWriter) throws {
+            try columns.write(objects, code: code, to: &writer)
+            count = objects.count
+            objects.removeAll(keepingCapacity: true)
+            try emit(.values, code: code, to: file)
         }
 
         /// Appends the record and empties the chunk.
@@ -214,7 +218,7 @@ enum Snapshot {
             case GraphRecordType.values.rawValue:
                 try converting(path: path, sequence: record.sequence) {
                     guard let (code, objects) = try decoder.readValues(record.payload), let schemaCode = schemaCodes[code] else { return }
-                    for object in objects { valued[schemaCode][object.objectID.serialNumber] = true }
+                    for object in objects { valued[schemaCode][object.serialNumber] = true }
                 }
             case GraphRecordType.trailer.rawValue:
                 try converting(path: path, sequence: record.sequence) {
@@ -238,8 +242,9 @@ enum Snapshot {
         // Objects whose values were in a damaged chunk are lost: take them out again.
         for (code, entity) in schema.entities.enumerated() {
             var lost: [GraphObject] = []
-            graph.forEachObject(of: entity.description) { object in
-                if !valued[code][object.objectID.serialNumber] { lost.append(object) }
+            let table = graph.objectLookup(of: entity.description.objectType)
+            for serial in 0..<table.count {
+                if let object = table[serial], !valued[code][serial] { lost.append(object) }
             }
             for object in lost {
                 decoder.records.losses.lostObjects.append(object.objectID.uriRepresentation)

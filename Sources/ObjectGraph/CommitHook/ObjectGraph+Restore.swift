@@ -155,6 +155,13 @@ extension ObjectID {
 }
 
 extension GraphObject {
+    /// The serial of an inserted object, without making its ``objectID``.
+    ///
+    /// - Complexity: O(1).
+    package var serialNumber: Int { _serial }
+}
+
+extension GraphObject {
     /// Whether a relationship holds `target` (O(1) for a to-many one).
     package func relates(_ target: GraphObject, at index: PropertyIndex) -> Bool {
         if _flags & Self._staleInverseFlag != 0 { _flushStaleInverses() }
@@ -413,6 +420,9 @@ package struct ObjectLookup {
     fileprivate init(table: _ObjectTable) {
         self.table = table
     }
+
+    /// The number of serials issued: every serial below it is live or deleted.
+    package var count: Int { table.count }
 
     /// The live object with a serial, or `nil`.
     ///
