@@ -87,20 +87,26 @@ enum Snapshot {
             let table = graph.objectLookup(of: entity.description.objectType)
             serialCounts.append((code, table.count))
             var previous = -1
-            for serial in 0..<table.count where table[serial] != nil {
-                chunk.writer.varint(serial - previous)
-                previous = serial
-                chunk.count += 1
-                total += 1
+            var next = 0
+            while next < table.count {
+                next = table.appendLive(from: next, to: &objects, limit: min(objectsPerChunk, objectsPerList - chunk.count))
+                for object in objects {
+                    let serial = object.serialNumber
+                    chunk.writer.varint(serial - previous)
+                    previous = serial
+                }
+                chunk.count += objects.count
+                total += objects.count
+                objects.removeAll(keepingCapacity: true)
                 if chunk.count == objectsPerList {
                     try chunk.emit(.objects, code: code, to: writer)
                     previous = -1
                 }
             }
             if chunk.count > 0 { try chunk.emit(.objects, code: code, to: writer) }
-            for serial in 0..<table.count {
-                guard let object = table[serial] else { continue }
-                objects.append(object)
+            next = 0
+            while next < table.count {
+                next = table.appendLive(from: next, to: &objects, limit: objectsPerChunk)
                 if objects.count == objectsPerChunk { try chunk.emitValues(&objects, columns: columns, code: code, to: writer) }
             }
             if !objects.isEmpty { try chunk.emitValues(&objects, columns: columns, code: code, to: writer) }

@@ -188,6 +188,11 @@ struct AttributeCodec {
 
     /// The codec of a `Value` or `Value?` attribute; `nil` when `type` is neither, or the
     /// kind is not the one the store gives it.
+    ///
+    /// Always inlined into ``direct(_:entity:index:kind:)``, once per type: called that many
+    /// times, the optimizer would otherwise leave it generic, and every value would be read,
+    /// copied and written through its type's metadata.
+    @inline(__always)
     private static func primitive<Value: StoredPrimitive>(
         _ value: Value.Type, _ type: any Any.Type, _ entity: EntityDescription, _ index: PropertyIndex, _ kind: StoredValueKind
     ) -> AttributeCodec? {

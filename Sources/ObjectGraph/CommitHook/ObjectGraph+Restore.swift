@@ -431,6 +431,20 @@ package struct ObjectLookup {
         guard serial >= 0 && serial < table.count else { return nil }
         return table.unretained(at: serial)?.takeUnretainedValue()
     }
+
+    /// Appends the live objects from serial `start` on, in serial order, until `objects`
+    /// holds `limit` objects or the serials run out.
+    ///
+    /// - Returns: The serial after the last one looked at (``count`` once all were).
+    /// - Complexity: O(*s*) for the *s* serials looked at.
+    package func appendLive(from start: Int, to objects: inout [GraphObject], limit: Int) -> Int {
+        var serial = Swift.max(start, 0)
+        while serial < table.count && objects.count < limit {
+            if let object = table.unretained(at: serial) { objects.append(object.takeUnretainedValue()) }
+            serial += 1
+        }
+        return serial
+    }
 }
 
 extension ObjectGraph {
