@@ -197,25 +197,27 @@ struct AttributeCodec {
         _ value: Value.Type, _ type: any Any.Type, _ entity: EntityDescription, _ index: PropertyIndex, _ kind: StoredValueKind
     ) -> AttributeCodec? {
         if type == Value.self, kind == Value.storedKind, let storage = entity.attributeStorage(at: index, as: Value.self) {
+            let value = ValueAddress<Value>(storage)
             return AttributeCodec(
                 write: { object, writer in storage.read(object).write(to: &writer) },
                 read: { reader, object, _ throws(ByteReaderError) in
-                    guard let value = try Value.read(from: &reader) else { return false }
-                    if let object { storage.restore(value, into: object) }
+                    guard let read = try Value.read(from: &reader) else { return false }
+                    if let object { value.in(object).pointee = read }
                     return true
                 },
                 writeColumn: { objects, writer in
-                    for object in objects { storage.read(object).write(to: &writer) }
+                    for object in objects { value.in(object).pointee.write(to: &writer) }
                 },
                 readColumn: { reader, objects, _ throws(ByteReaderError) in
                     for object in objects {
-                        guard let value = try Value.read(from: &reader) else { return false }
-                        storage.restore(value, into: object)
+                        guard let read = try Value.read(from: &reader) else { return false }
+                        value.in(object).pointee = read
                     }
                     return true
                 })
         }
         if type == Value?.self, kind == .optional(Value.storedKind), let storage = entity.attributeStorage(at: index, as: Value?.self) {
+            let value = ValueAddress<Value?>(storage)
             return AttributeCodec(
                 write: { object, writer in
                     if let value = storage.read(object) {
@@ -226,15 +228,15 @@ struct AttributeCodec {
                     }
                 },
                 read: { reader, object, _ throws(ByteReaderError) in
-                    guard let value = try readOptional(Value.self, &reader) else { return false }
-                    if let object { storage.restore(value, into: object) }
+                    guard let read = try readOptional(Value.self, &reader) else { return false }
+                    if let object { value.in(object).pointee = read }
                     return true
                 },
                 writeColumn: { objects, writer in
                     for object in objects {
-                        if let value = storage.read(object) {
+                        if let stored = value.in(object).pointee {
                             writer.byte(1)
-                            value.write(to: &writer)
+                            stored.write(to: &writer)
                         } else {
                             writer.byte(0)
                         }
@@ -242,8 +244,8 @@ struct AttributeCodec {
                 },
                 readColumn: { reader, objects, _ throws(ByteReaderError) in
                     for object in objects {
-                        guard let value = try readOptional(Value.self, &reader) else { return false }
-                        storage.restore(value, into: object)
+                        guard let read = try readOptional(Value.self, &reader) else { return false }
+                        value.in(object).pointee = read
                     }
                     return true
                 })
@@ -262,5 +264,25 @@ struct AttributeCodec {
             return .some(wrapped)
         default: throw reader.failure("an optional's flag is neither 0 nor 1")
         }
+    }
+}
+
+/// Where an attribute's value lies in the objects of one class, for loops specialized for
+/// `Value` that read and write it in place (the graph's own typed accessors are not
+/// specialized across modules, and would copy every value through its type's metadata).
+private struct ValueAddress<Value> {
+    let offset: Int
+    let objectClass: ObjectIdentifier
+
+    init(_ storage: AttributeStorage<Value>) {
+        offset = storage.valueOffset
+        objectClass = storage.objectClass
+    }
+
+    /// The value's address in `object`, an object of the class (`precondition`).
+    @inline(__always)
+    func `in`(_ object: GraphObject) -> UnsafeMutablePointer<Value> {
+        require(ObjectIdentifier(type(of: object)) == objectClass, "internal inconsistency: an attribute of another class")
+        return (UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque()) + offset).assumingMemoryBound(to: Value.self)
     }
 }

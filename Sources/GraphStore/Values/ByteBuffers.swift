@@ -113,8 +113,13 @@ struct ByteReader {
         // Decoding from a buffer is the standard library's fast path (validating from a
         // collection is generic, and cost a snapshot's load a quarter of its time). It
         // repairs what is not UTF-8, so the bytes were valid exactly when it kept them all.
-        let text = raw.withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) }
-        guard text.utf8.count == raw.count, text.utf8.elementsEqual(raw) else { throw failure("a string is not UTF-8") }
+        var text = raw.withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) }
+        let kept = text.withUTF8 { decoded in
+            raw.withUnsafeBufferPointer { bytes in
+                decoded.count == bytes.count && (bytes.isEmpty || memcmp(decoded.baseAddress!, bytes.baseAddress!, bytes.count) == 0)
+            }
+        }
+        guard kept else { throw failure("a string is not UTF-8") }
         return text
     }
 }
