@@ -11,6 +11,15 @@ protocol StoredPrimitive {
     /// Reads a value; `nil` when the bytes are well formed but make no value of this type (an
     /// integer out of range, a URL that does not parse).
     static func read(from reader: inout ByteReader) throws(ByteReaderError) -> Self?
+    /// Reads the next value of a column whose last value read was `previous` (``read(from:)``
+    /// unless the type can reuse a repeated value instead of decoding it again).
+    static func read(from reader: inout ByteReader, after previous: Self?) throws(ByteReaderError) -> Self?
+}
+
+extension StoredPrimitive {
+    static func read(from reader: inout ByteReader, after previous: Self?) throws(ByteReaderError) -> Self? {
+        try read(from: &reader)
+    }
 }
 
 extension StoredPrimitive where Self: FixedWidthInteger & SignedInteger {
@@ -56,6 +65,9 @@ extension String: StoredPrimitive {
     static var storedKind: StoredValueKind { .string }
     func write(to writer: inout ByteWriter) { writer.string(self) }
     static func read(from reader: inout ByteReader) throws(ByteReaderError) -> String? { try reader.string() }
+    static func read(from reader: inout ByteReader, after previous: String?) throws(ByteReaderError) -> String? {
+        try reader.string(previous: previous)
+    }
 }
 
 extension Date: StoredPrimitive {
@@ -209,9 +221,11 @@ struct AttributeCodec {
                     for object in objects { value.in(object).pointee.write(to: &writer) }
                 },
                 readColumn: { reader, objects, _ throws(ByteReaderError) in
+                    var previous: Value?
                     for object in objects {
-                        guard let read = try Value.read(from: &reader) else { return false }
+                        guard let read = try Value.read(from: &reader, after: previous) else { return false }
                         value.in(object).pointee = read
+                        previous = read
                     }
                     return true
                 })

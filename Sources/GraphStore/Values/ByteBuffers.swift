@@ -109,17 +109,25 @@ struct ByteReader {
     }
 
     mutating func string() throws(ByteReaderError) -> String {
+        try string(previous: nil)
+    }
+
+    /// A string; `previous` itself, without decoding, when the bytes are the same as its (a
+    /// column of a snapshot often repeats a value).
+    mutating func string(previous: String?) throws(ByteReaderError) -> String {
         let raw = try blob()
+        if var previous, previous.withUTF8({ Self.equal($0, raw) }) { return previous }
         // Decoding from a buffer is the standard library's fast path (validating from a
         // collection is generic, and cost a snapshot's load a quarter of its time). It
         // repairs what is not UTF-8, so the bytes were valid exactly when it kept them all.
         var text = raw.withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) }
-        let kept = text.withUTF8 { decoded in
-            raw.withUnsafeBufferPointer { bytes in
-                decoded.count == bytes.count && (bytes.isEmpty || memcmp(decoded.baseAddress!, bytes.baseAddress!, bytes.count) == 0)
-            }
-        }
-        guard kept else { throw failure("a string is not UTF-8") }
+        guard text.withUTF8({ Self.equal($0, raw) }) else { throw failure("a string is not UTF-8") }
         return text
+    }
+
+    private static func equal(_ text: UnsafeBufferPointer<UInt8>, _ raw: ArraySlice<UInt8>) -> Bool {
+        raw.withUnsafeBufferPointer { bytes in
+            text.count == bytes.count && (bytes.isEmpty || memcmp(text.baseAddress!, bytes.baseAddress!, bytes.count) == 0)
+        }
     }
 }

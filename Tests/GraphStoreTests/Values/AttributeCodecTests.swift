@@ -109,4 +109,30 @@ struct AttributeCodecTests {
         #expect(try reader.string() == "aé€🍎\u{FFFD}")
         #expect(attributes(product) == attributes(Product()))
     }
+
+    @Test("A column of strings round-trips, repeated values included, and bytes that repeat nothing valid are refused")
+    func stringColumns() throws {
+        let graph = ObjectGraph()
+        let property = try #require(try productAttributes().first { $0.name == "name" })
+        let codec = AttributeCodec(entity: Product.entity, index: property.index, kind: try #require(property.kind))
+        let names = ["Item", "Item", "Itex", "", "", "🍎", "🍎", "Item"]
+        let products = names.map { name in
+            let product = graph.insert(Product())
+            product.name = name
+            return product
+        }
+        var writer = ByteWriter()
+        try codec.writeColumn(products, &writer)
+        let copies = names.map { _ in graph.insert(Product()) }
+        var reader = ByteReader(writer.bytes[...])
+        #expect(try codec.readColumn(&reader, copies, graph))
+        #expect(reader.isAtEnd)
+        #expect(copies.map(\.name) == names)
+        // An invalid string after a valid one is not taken for a repeat.
+        writer = ByteWriter()
+        writer.string("a")
+        writer.blob([0xFF])
+        reader = ByteReader(writer.bytes[...])
+        #expect(throws: ByteReaderError.self) { try codec.readColumn(&reader, Array(copies.prefix(2)), graph) }
+    }
 }
