@@ -318,6 +318,10 @@ extension ObjectGraph {
         _flushDeferredInverses()
         let source = link.entity
         let targetType = ObjectIdentifier(entity.objectType)
+        if accessor.kind == .toMany && sourceAccessor.kind == .toOne && sourceAccessor.storageSize == MemoryLayout<UInt>.size {
+            _restoreToManyInverse(accessor, of: state, from: source, toOneOffset: sourceAccessor.offset)
+            return 0
+        }
         // Calls `body` with each (owner, target) pair, targets of this graph's entity only.
         func forEachPair(_ body: (GraphObject, GraphObject) -> Void) {
             let toOne = sourceAccessor.kind == .toOne && sourceAccessor.storageSize == MemoryLayout<UInt>.size
@@ -370,6 +374,46 @@ extension ObjectGraph {
             }
         }
         return 0
+    }
+}
+
+extension ObjectGraph {
+    /// ``restoreInverse(of:_:)`` for the common case, a to-one relationship's to-many
+    /// inverse: the to-one slots are read in place and the objects handled unretained, so
+    /// the only references counted are the ones the sets keep.
+    ///
+    /// - Complexity: O(*n*) for *n* objects of the two entities.
+    private func _restoreToManyInverse(_ accessor: _PropertyAccessor, of state: _GraphEntity, from source: _GraphEntity, toOneOffset offset: Int) {
+        let targetType = ObjectIdentifier(state.description.objectType)
+        let serials = state.objects.count
+        let owners = source.objects.count
+        // By owner serial: its target's serial, or -1; then a counting sort by target.
+        var targets = [Int](repeating: -1, count: owners)
+        var starts = [Int](repeating: 0, count: serials + 1)
+        for serial in 0..<owners {
+            guard let owner = source.objects.unretained(at: serial) else { continue }
+            let bits = (UnsafeRawPointer(owner.toOpaque()) + offset).load(as: UInt.self)
+            guard let pointer = UnsafeRawPointer(bitPattern: bits) else { continue }
+            let target = Unmanaged<GraphObject>.fromOpaque(pointer)._withUnsafeGuaranteedRef { target in
+                ObjectIdentifier(type(of: target)) == targetType && target._flags & GraphObject._deletedFlag == 0 ? target._serial : -1
+            }
+            guard target >= 0 && target < serials else { continue }
+            targets[serial] = target
+            starts[target + 1] += 1
+        }
+        for serial in 0..<serials { starts[serial + 1] += starts[serial] }
+        let members = UnsafeMutableBufferPointer<Unmanaged<GraphObject>>.allocate(capacity: starts[serials])
+        defer { members.deallocate() }
+        var next = starts
+        for serial in 0..<owners where targets[serial] >= 0 {
+            guard let owner = source.objects.unretained(at: serial) else { continue }
+            members[next[targets[serial]]] = owner.retain()
+            next[targets[serial]] += 1
+        }
+        for serial in 0..<serials where starts[serial + 1] > starts[serial] {
+            guard let target = state.objects.unretained(at: serial) else { continue }
+            target._withUnsafeGuaranteedRef { accessor.adoptAll($0, UnsafeBufferPointer(rebasing: members[starts[serial]..<starts[serial + 1]])) }
+        }
     }
 }
 
