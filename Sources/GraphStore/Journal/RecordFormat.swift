@@ -10,7 +10,7 @@ import Foundation
 /// | offset | size | field |
 /// | ------ | ---- | ----- |
 /// | 0  | 8  | magic `"FRKGRAPH"` (`46 52 4B 47 52 41 50 48`) |
-/// | 8  | 2  | format version (1) |
+/// | 8  | 2  | format version (2) |
 /// | 10 | 1  | file kind: 1 journal, 2 snapshot |
 /// | 11 | 5  | reserved, zero |
 /// | 16 | 8  | schema fingerprint |
@@ -51,8 +51,9 @@ package enum RecordFormat {
     package static let sequenceSize = 8
     /// The magic number, `"FRKGRAPH"` read as a little-endian `UInt64`.
     package static let magic: UInt64 = 0x4850_4152_474B_5246
-    /// The format version this code reads and writes.
-    package static let version: UInt16 = 1
+    /// The format version this code reads and writes (2: snapshots save values in columns
+    /// and one side of each inverse pair).
+    package static let version: UInt16 = 2
 
     /// The type byte of a fragment.
     package enum FragmentType: UInt8, Sendable {

@@ -9,7 +9,7 @@ enum GraphRecordType: UInt8 {
     case commit = 2
     /// Snapshot: the serials of the live objects of one entity.
     case objects = 3
-    /// Snapshot: the values of some objects of one entity.
+    /// Snapshot: the values of some objects of one entity, by property (in columns).
     case values = 4
     /// Snapshot: the last record, with the serial counts and the journal position included.
     case trailer = 5
@@ -17,6 +17,9 @@ enum GraphRecordType: UInt8 {
     /// the sync made durable, so that opening after a power loss can tell commits that were
     /// never synced (lost, as promised) from damage to synced ones.
     case synced = 6
+    /// Snapshot: the relationships left out because their inverse is saved, each rebuilt
+    /// from it on load.
+    case inverses = 7
 }
 
 /// Writes commits and snapshots in the current schema's codes: an entity is its position in
@@ -254,11 +257,14 @@ struct GraphRecordDecoder {
     /// kind it has now (`nil` for a relationship, a removed property, or one whose values are
     /// converted).
     private let codecs: [[AttributeCodec?]]
+    /// By file entity code: the entity's objects by serial (`nil` for a removed entity).
+    private let objects: [ObjectLookup?]
 
     init(graph: ObjectGraph, file: FileSchema, path: String) {
         self.graph = graph
         self.file = file
         self.path = path
+        objects = file.entities.map { entity in entity.current.map { graph.objectLookup(of: $0.description.objectType) } }
         codecs = file.entities.map { entity in
             entity.properties.map { property in
                 guard let current = entity.current, let index = property.current, let kind = property.kind, kind == property.currentKind else {
@@ -288,10 +294,10 @@ struct GraphRecordDecoder {
     /// Reads a reference; `nil` when its object does not exist (its entity was removed, or
     /// the object was lost).
     mutating func readReference(_ reader: inout ByteReader) throws(ByteReaderError) -> GraphObject? {
-        let entity = try entity(try reader.count(), reader)
+        let code = try reader.count()
+        _ = try entity(code, reader)
         let serial = try reader.count()
-        guard let current = entity.current else { return nil }
-        return graph.restoredObject(of: current.description.objectType, serial: serial)
+        return objects[code]?[serial]
     }
 
     mutating func readReferences(_ reader: inout ByteReader) throws(ByteReaderError) -> [GraphObject] {
@@ -374,7 +380,7 @@ struct GraphRecordDecoder {
             let code = try reader.count()
             let entity = try entity(code, reader)
             let serial = try reader.count()
-            let object = entity.current.flatMap { graph.restoredObject(of: $0.description.objectType, serial: serial) }
+            let object = objects[code]?[serial]
             if object == nil && entity.current != nil { losses.skippedChanges += 1 }
             let changedCount = try reader.count(limit: entity.properties.count)
             for _ in 0..<changedCount {

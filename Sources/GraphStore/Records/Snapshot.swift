@@ -1,13 +1,62 @@
 import Foundation
 import ObjectGraph
 
-/// A snapshot file: the schema, then for each entity the serials of its live objects, then
-/// their values in chunks, then a trailer with every entity's serial count and the last
+/// A snapshot file: the schema; the relationships left out because their inverse is saved;
+/// for each entity the serials of its live objects, then their values in chunks, by
+/// property (in columns); then a trailer with every entity's serial count and the last
 /// journal record the snapshot includes.
+///
+/// Of a relationship and its inverse only one side is saved (the ordered side, else the
+/// to-one side, else the first in the schema); loading rebuilds the other side from it, in
+/// one pass per relationship. A relationship without inverse, and both sides of an ordered
+/// relationship whose inverse is ordered too, are saved as they are.
 enum Snapshot {
     /// Objects per values record: small enough that damage loses little, large enough that
     /// framing costs nothing.
     static let objectsPerChunk = 2_048
+
+    /// Serials per objects record (a multiple of ``objectsPerChunk``, so each values record
+    /// falls within one objects record).
+    static let objectsPerList = 65_536
+
+    /// A relationship the snapshot leaves out, and the inverse it is rebuilt from (entity
+    /// codes and property positions of the snapshot's schema).
+    struct Derived: Equatable {
+        var entity: Int
+        var position: Int
+        var sourceEntity: Int
+        var sourcePosition: Int
+    }
+
+    /// The relationships of `schema` that a snapshot of `graph` leaves out.
+    ///
+    /// - Complexity: O(*p*) for *p* properties.
+    static func derivedRelationships(_ graph: ObjectGraph, schema: StoreSchema) -> [Derived] {
+        var derived: [Derived] = []
+        for (code, entity) in schema.entities.enumerated() {
+            for (position, property) in entity.properties.enumerated() {
+                guard let kind = property.relationship, let inverse = graph.inverse(of: entity.description, property.index),
+                      let inverseCode = schema.entityIndex[inverse.entity.name],
+                      let inversePosition = schema.entities[inverseCode].properties.firstIndex(where: { $0.index == inverse.index }),
+                      let inverseKind = schema.entities[inverseCode].properties[inversePosition].relationship
+                else { continue }
+                let leftOut: Bool
+                if kind == .orderedToMany {
+                    leftOut = false
+                } else if inverseKind == .orderedToMany {
+                    leftOut = true
+                } else if (kind == .toOne) != (inverseKind == .toOne) {
+                    leftOut = inverseKind == .toOne
+                } else {
+                    leftOut = (inverseCode, inversePosition) < (code, position)
+                }
+                if leftOut {
+                    derived.append(Derived(entity: code, position: position, sourceEntity: inverseCode, sourcePosition: inversePosition))
+                }
+            }
+        }
+        return derived
+    }
 
     /// Writes a graph's committed state to `writer` (not synced).
     ///
@@ -15,32 +64,52 @@ enum Snapshot {
     static func write(_ graph: ObjectGraph, schema: StoreSchema, includedSequence: UInt64, to writer: RecordWriter) throws {
         let encoder = GraphRecordEncoder(schema: schema)
         _ = try writer.append(encoder.schemaRecord())
+        let derived = derivedRelationships(graph, schema: schema)
+        var inverses = ByteWriter()
+        inverses.byte(GraphRecordType.inverses.rawValue)
+        inverses.varint(derived.count)
+        for relationship in derived {
+            inverses.varint(relationship.entity)
+            inverses.varint(relationship.position)
+            inverses.varint(relationship.sourceEntity)
+            inverses.varint(relationship.sourcePosition)
+        }
+        _ = try writer.append(inverses.bytes)
+        let columns = ColumnEncoder(schema: schema, derived: derived)
         var serialCounts: [(Int, Int)] = []
         var total = 0
-        // One buffer for every record, filled straight from the graph (no array of objects).
+        // One buffer for every record, filled straight from the graph. Plain loops over
+        // local state: a closure capturing it would box it and check every access to it.
         var chunk = Chunk(capacity: 1 << 16)
+        var objects: [GraphObject] = []
+        objects.reserveCapacity(objectsPerChunk)
         for (code, entity) in schema.entities.enumerated() {
-            serialCounts.append((code, graph.serialCount(of: entity.description)))
+            let table = graph.objectLookup(of: entity.description.objectType)
+            serialCounts.append((code, table.count))
             var previous = -1
-            try graph.forEachObject(of: entity.description) { object in
-                let serial = object.objectID.serialNumber
-                chunk.writer.varint(serial - previous)
-                previous = serial
-                chunk.count += 1
-                total += 1
+            var next = 0
+            while next < table.count {
+                next = table.appendLive(from: next, to: &objects, limit: min(objectsPerChunk, objectsPerList - chunk.count))
+                for object in objects {
+                    let serial = object.serialNumber
+                    chunk.writer.varint(serial - previous)
+                    previous = serial
+                }
+                chunk.count += objects.count
+                total += objects.count
+                objects.removeAll(keepingCapacity: true)
                 if chunk.count == objectsPerList {
                     try chunk.emit(.objects, code: code, to: writer)
                     previous = -1
                 }
             }
             if chunk.count > 0 { try chunk.emit(.objects, code: code, to: writer) }
-            try graph.forEachObject(of: entity.description) { object in
-                chunk.writer.varint(object.objectID.serialNumber)
-                try encoder.writeProperties(of: object, code: code, to: &chunk.writer)
-                chunk.count += 1
-                if chunk.count == objectsPerChunk { try chunk.emit(.values, code: code, to: writer) }
+            next = 0
+            while next < table.count {
+                next = table.appendLive(from: next, to: &objects, limit: objectsPerChunk)
+                if objects.count == objectsPerChunk { try chunk.emitValues(&objects, columns: columns, code: code, to: writer) }
             }
-            if chunk.count > 0 { try chunk.emit(.values, code: code, to: writer) }
+            if !objects.isEmpty { try chunk.emitValues(&objects, columns: columns, code: code, to: writer) }
         }
         var trailer = ByteWriter()
         trailer.byte(GraphRecordType.trailer.rawValue)
@@ -53,9 +122,6 @@ enum Snapshot {
         trailer.varint(total)
         _ = try writer.append(trailer.bytes)
     }
-
-    /// Serials per objects record.
-    static let objectsPerList = 65_536
 
     /// A snapshot record being filled: its type, its entity's code and a count of objects
     /// known only once the record is full, then the objects. Room for that header is kept in
@@ -71,6 +137,14 @@ enum Snapshot {
         init(capacity: Int) {
             writer = ByteWriter(capacity: capacity)
             writer.bytes.append(contentsOf: repeatElement(0, count: Self.headerRoom))
+        }
+
+        /// Appends the values record of `objects` and empties both.
+        mutating func emitValues(_ objects: inout [GraphObject], columns: ColumnEncoder, code: Int, to file: RecordWriter) throws {
+            try columns.write(objects, code: code, to: &writer)
+            count = objects.count
+            objects.removeAll(keepingCapacity: true)
+            try emit(.values, code: code, to: file)
         }
 
         /// Appends the record and empties the chunk.
@@ -109,24 +183,38 @@ enum Snapshot {
             throw .corruptRecord(file: path, sequence: 0, reason: "the snapshot has no schema record")
         }
         let file = try GraphRecordDecoder.schema(of: first.payload, current: schema, path: path, sequence: first.sequence)
-        var decoder = GraphRecordDecoder(graph: graph, file: file, path: path)
+        var decoder = ColumnDecoder(graph: graph, file: file, path: path)
+        var derived: [Derived] = []
+        var inversesSequence: UInt64 = 0
         // First every object (a relationship may name an object of a later chunk), then values.
-        for record in records.dropFirst() where record.payload.first == GraphRecordType.objects.rawValue {
-            try converting(path: path, sequence: record.sequence) {
-                var reader = ByteReader(record.payload.dropFirst())
-                let entity = try decoder.entity(try reader.count(), reader)
-                let count = try reader.count(limit: record.payload.count)
-                var serial = -1
-                for _ in 0..<count {
-                    serial += try reader.count()
-                    guard let current = entity.current else { continue }
-                    guard serial >= graph.serialCount(of: current.description) else {
-                        throw reader.failure("serial \(serial) of \(entity.name) is listed twice")
+        for record in records.dropFirst() {
+            switch record.payload.first {
+            case GraphRecordType.objects.rawValue:
+                try converting(path: path, sequence: record.sequence) {
+                    var reader = ByteReader(record.payload.dropFirst())
+                    let entity = try decoder.records.entity(try reader.count(), reader)
+                    let count = try reader.count(limit: record.payload.count)
+                    guard let current = entity.current else { return }
+                    var serials: [Int] = []
+                    serials.reserveCapacity(count)
+                    var serial = -1
+                    var issued = graph.serialCount(of: current.description)
+                    for _ in 0..<count {
+                        serial += try reader.count()
+                        guard serial >= issued else { throw reader.failure("serial \(serial) of \(entity.name) is listed twice") }
+                        serials.append(serial)
+                        issued = serial + 1
                     }
-                    _ = graph.restoreObject(of: current.description.objectType, serial: serial)
+                    _ = graph.restoreObjects(of: current.description.objectType, serials: serials)
                 }
+            case GraphRecordType.inverses.rawValue:
+                derived = try converting(path: path, sequence: record.sequence) { try decoder.readDerived(record.payload) }
+                inversesSequence = record.sequence
+            default:
+                continue
             }
         }
+        decoder.prepare(derived: derived)
         // Which objects had their values read, by schema entity and serial.
         var valued = schema.entities.map { [Bool](repeating: false, count: graph.serialCount(of: $0.description)) }
         let schemaCodes = file.entities.map { entity in entity.current.flatMap { schema.entityIndex[$0.description.name] } }
@@ -135,17 +223,8 @@ enum Snapshot {
             switch record.payload.first {
             case GraphRecordType.values.rawValue:
                 try converting(path: path, sequence: record.sequence) {
-                    var reader = ByteReader(record.payload.dropFirst())
-                    let code = try reader.count()
-                    let entity = try decoder.entity(code, reader)
-                    let count = try reader.count(limit: record.payload.count)
-                    let type = entity.current?.description.objectType
-                    for _ in 0..<count {
-                        let serial = try reader.count()
-                        let object = type.flatMap { graph.restoredObject(of: $0, serial: serial) }
-                        if object != nil, let schemaCode = schemaCodes[code] { valued[schemaCode][serial] = true }
-                        for position in entity.properties.indices { try decoder.readProperty(code, position, into: object, &reader) }
-                    }
+                    guard let (code, objects) = try decoder.readValues(record.payload), let schemaCode = schemaCodes[code] else { return }
+                    for object in objects { valued[schemaCode][object.serialNumber] = true }
                 }
             case GraphRecordType.trailer.rawValue:
                 try converting(path: path, sequence: record.sequence) {
@@ -153,14 +232,14 @@ enum Snapshot {
                     loaded.includedSequence = try reader.varint()
                     let entities = try reader.count(limit: file.entities.count)
                     for _ in 0..<entities {
-                        let entity = try decoder.entity(try reader.count(), reader)
+                        let entity = try decoder.records.entity(try reader.count(), reader)
                         let count = try reader.count(limit: 1 << 32)
                         if let current = entity.current { graph.restoreSerialCount(count, of: current.description.objectType) }
                     }
                     _ = try reader.varint()
                     loaded.hasTrailer = true
                 }
-            case GraphRecordType.objects.rawValue:
+            case GraphRecordType.objects.rawValue, GraphRecordType.inverses.rawValue:
                 continue
             default:
                 throw .corruptRecord(file: path, sequence: record.sequence, reason: "a snapshot holds a record of type \(record.payload.first ?? 0)")
@@ -169,15 +248,20 @@ enum Snapshot {
         // Objects whose values were in a damaged chunk are lost: take them out again.
         for (code, entity) in schema.entities.enumerated() {
             var lost: [GraphObject] = []
-            graph.forEachObject(of: entity.description) { object in
-                if !valued[code][object.objectID.serialNumber] { lost.append(object) }
+            let table = graph.objectLookup(of: entity.description.objectType)
+            for serial in 0..<table.count {
+                if let object = table[serial], !valued[code][serial] { lost.append(object) }
             }
             for object in lost {
-                decoder.losses.lostObjects.append(object.objectID.uriRepresentation)
+                decoder.records.losses.lostObjects.append(object.objectID.uriRepresentation)
                 graph.restoreDeletion(object)
             }
         }
-        loaded.losses = decoder.losses
+        // The sides left out, rebuilt from the sides saved.
+        if decoder.rebuildInverses() > 0 {
+            throw .corruptRecord(file: path, sequence: inversesSequence, reason: "a to-one relationship is the inverse of more than one object")
+        }
+        loaded.losses = decoder.records.losses
         loaded.schemaIsCurrent = file.isCurrent
         return loaded
     }

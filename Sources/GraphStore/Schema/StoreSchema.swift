@@ -119,22 +119,47 @@ public struct StoreSchema: Sendable {
 /// The schema a file was written with, read from its first record, and how each of its
 /// entities and properties maps onto the current schema.
 struct FileSchema {
-    struct Entity {
+    // Classes, not structs: decoding looks entities and properties up for every value, and
+    // a copy of a class costs one reference count, where a copy of a struct of strings,
+    // arrays and a metatype cost one per field.
+
+    final class Entity {
         let name: String
         let properties: [Property]
         /// The current entity, or `nil` when the entity was removed.
         let current: StoreSchema.Entity?
+
+        init(name: String, properties: [Property], current: StoreSchema.Entity?) {
+            self.name = name
+            self.properties = properties
+            self.current = current
+        }
     }
 
-    struct Property {
+    final class Property {
         let name: String
         let kind: StoredValueKind?
         let relationship: RelationshipKind?
+        /// A relationship's destination entity, by its name in the file.
+        let destination: String?
         /// The current property's index, or `nil` when it was removed.
         let current: PropertyIndex?
         /// The current property's kind (attributes).
         let currentKind: StoredValueKind?
         let currentType: (any Any.Type)?
+
+        init(
+            name: String, kind: StoredValueKind?, relationship: RelationshipKind?, destination: String? = nil,
+            current: PropertyIndex?, currentKind: StoredValueKind?, currentType: (any Any.Type)?
+        ) {
+            self.name = name
+            self.kind = kind
+            self.relationship = relationship
+            self.destination = destination
+            self.current = current
+            self.currentKind = currentKind
+            self.currentType = currentType
+        }
     }
 
     let entities: [Entity]
@@ -201,7 +226,8 @@ struct FileSchema {
                     throw .incompatibleSchema("\(entityName).\(propertyName) was a relationship and is now an attribute")
                 }
                 properties.append(Property(
-                    name: propertyName, kind: nil, relationship: shape, current: current?.index, currentKind: nil, currentType: nil))
+                    name: propertyName, kind: nil, relationship: shape, destination: String(words[3]), current: current?.index,
+                    currentKind: nil, currentType: nil))
             default:
                 throw .incompatibleSchema("unreadable schema line \"\(line)\"")
             }

@@ -11,6 +11,15 @@ protocol StoredPrimitive {
     /// Reads a value; `nil` when the bytes are well formed but make no value of this type (an
     /// integer out of range, a URL that does not parse).
     static func read(from reader: inout ByteReader) throws(ByteReaderError) -> Self?
+    /// Reads the next value of a column whose last value read was `previous` (``read(from:)``
+    /// unless the type can reuse a repeated value instead of decoding it again).
+    static func read(from reader: inout ByteReader, after previous: Self?) throws(ByteReaderError) -> Self?
+}
+
+extension StoredPrimitive {
+    static func read(from reader: inout ByteReader, after previous: Self?) throws(ByteReaderError) -> Self? {
+        try read(from: &reader)
+    }
 }
 
 extension StoredPrimitive where Self: FixedWidthInteger & SignedInteger {
@@ -56,6 +65,9 @@ extension String: StoredPrimitive {
     static var storedKind: StoredValueKind { .string }
     func write(to writer: inout ByteWriter) { writer.string(self) }
     static func read(from reader: inout ByteReader) throws(ByteReaderError) -> String? { try reader.string() }
+    static func read(from reader: inout ByteReader, after previous: String?) throws(ByteReaderError) -> String? {
+        try reader.string(previous: previous)
+    }
 }
 
 extension Date: StoredPrimitive {
@@ -109,6 +121,11 @@ struct AttributeCodec {
     /// in the graph) is `nil`, stores it; `false` when the bytes make no value of the
     /// attribute's type.
     let read: (inout ByteReader, GraphObject?, ObjectGraph) throws(ByteReaderError) -> Bool
+    /// Writes the attribute of each object, in order (a snapshot's column).
+    let writeColumn: ([GraphObject], inout ByteWriter) throws(StoredValueError) -> Void
+    /// Reads one value per object, in order, and stores each; `false` when some bytes make
+    /// no value of the attribute's type (the objects after it keep their values).
+    let readColumn: (inout ByteReader, [GraphObject], ObjectGraph) throws(ByteReaderError) -> Bool
 
     /// The codec of an attribute whose kind is `kind` (as ``StoredValueKind/resolve(_:)``
     /// gives it for the attribute's type): a direct one for the primitive kinds and their
@@ -122,23 +139,36 @@ struct AttributeCodec {
             self = direct
             return
         }
-        write = { object, writer throws(StoredValueError) in
+        let write = { (object: GraphObject, writer: inout ByteWriter) throws(StoredValueError) in
             kind.write(try kind.plain(object.storedValue(at: index)), to: &writer)
         }
-        read = { reader, object, graph throws(ByteReaderError) in
+        let read = { (reader: inout ByteReader, object: GraphObject?, graph: ObjectGraph) throws(ByteReaderError) -> Bool in
             let plain = try kind.read(from: &reader)
             guard let object else { return true }
             guard let value = kind.value(plain, as: type) else { return false }
             return graph.restoreAttribute(object, index, value)
         }
+        self.init(
+            write: write, read: read,
+            writeColumn: { objects, writer throws(StoredValueError) in
+                for object in objects { try write(object, &writer) }
+            },
+            readColumn: { reader, objects, graph throws(ByteReaderError) in
+                for object in objects { guard try read(&reader, object, graph) else { return false } }
+                return true
+            })
     }
 
     private init(
         write: @escaping (GraphObject, inout ByteWriter) throws(StoredValueError) -> Void,
-        read: @escaping (inout ByteReader, GraphObject?, ObjectGraph) throws(ByteReaderError) -> Bool
+        read: @escaping (inout ByteReader, GraphObject?, ObjectGraph) throws(ByteReaderError) -> Bool,
+        writeColumn: @escaping ([GraphObject], inout ByteWriter) throws(StoredValueError) -> Void,
+        readColumn: @escaping (inout ByteReader, [GraphObject], ObjectGraph) throws(ByteReaderError) -> Bool
     ) {
         self.write = write
         self.read = read
+        self.writeColumn = writeColumn
+        self.readColumn = readColumn
     }
 
     /// A direct codec for the primitive types and their optionals; `nil` for the others.
@@ -170,19 +200,38 @@ struct AttributeCodec {
 
     /// The codec of a `Value` or `Value?` attribute; `nil` when `type` is neither, or the
     /// kind is not the one the store gives it.
+    ///
+    /// Always inlined into ``direct(_:entity:index:kind:)``, once per type: called that many
+    /// times, the optimizer would otherwise leave it generic, and every value would be read,
+    /// copied and written through its type's metadata.
+    @inline(__always)
     private static func primitive<Value: StoredPrimitive>(
         _ value: Value.Type, _ type: any Any.Type, _ entity: EntityDescription, _ index: PropertyIndex, _ kind: StoredValueKind
     ) -> AttributeCodec? {
         if type == Value.self, kind == Value.storedKind, let storage = entity.attributeStorage(at: index, as: Value.self) {
+            let value = ValueAddress<Value>(storage)
             return AttributeCodec(
                 write: { object, writer in storage.read(object).write(to: &writer) },
                 read: { reader, object, _ throws(ByteReaderError) in
-                    guard let value = try Value.read(from: &reader) else { return false }
-                    if let object { storage.restore(value, into: object) }
+                    guard let read = try Value.read(from: &reader) else { return false }
+                    if let object { value.in(object).pointee = read }
+                    return true
+                },
+                writeColumn: { objects, writer in
+                    for object in objects { value.in(object).pointee.write(to: &writer) }
+                },
+                readColumn: { reader, objects, _ throws(ByteReaderError) in
+                    var previous: Value?
+                    for object in objects {
+                        guard let read = try Value.read(from: &reader, after: previous) else { return false }
+                        value.in(object).pointee = read
+                        previous = read
+                    }
                     return true
                 })
         }
         if type == Value?.self, kind == .optional(Value.storedKind), let storage = entity.attributeStorage(at: index, as: Value?.self) {
+            let value = ValueAddress<Value?>(storage)
             return AttributeCodec(
                 write: { object, writer in
                     if let value = storage.read(object) {
@@ -193,18 +242,61 @@ struct AttributeCodec {
                     }
                 },
                 read: { reader, object, _ throws(ByteReaderError) in
-                    let value: Value?
-                    switch try reader.byte() {
-                    case 0: value = nil
-                    case 1:
-                        guard let wrapped = try Value.read(from: &reader) else { return false }
-                        value = wrapped
-                    default: throw reader.failure("an optional's flag is neither 0 nor 1")
+                    guard let read = try readOptional(Value.self, &reader) else { return false }
+                    if let object { value.in(object).pointee = read }
+                    return true
+                },
+                writeColumn: { objects, writer in
+                    for object in objects {
+                        if let stored = value.in(object).pointee {
+                            writer.byte(1)
+                            stored.write(to: &writer)
+                        } else {
+                            writer.byte(0)
+                        }
                     }
-                    if let object { storage.restore(value, into: object) }
+                },
+                readColumn: { reader, objects, _ throws(ByteReaderError) in
+                    for object in objects {
+                        guard let read = try readOptional(Value.self, &reader) else { return false }
+                        value.in(object).pointee = read
+                    }
                     return true
                 })
         }
         return nil
+    }
+
+    /// Reads an optional's flag and value: `.some(nil)` for `nil`, `nil` when the bytes make
+    /// no value of the type.
+    @inline(__always)
+    private static func readOptional<Value: StoredPrimitive>(_ type: Value.Type, _ reader: inout ByteReader) throws(ByteReaderError) -> Value?? {
+        switch try reader.byte() {
+        case 0: return .some(nil)
+        case 1:
+            guard let wrapped = try Value.read(from: &reader) else { return nil }
+            return .some(wrapped)
+        default: throw reader.failure("an optional's flag is neither 0 nor 1")
+        }
+    }
+}
+
+/// Where an attribute's value lies in the objects of one class, for loops specialized for
+/// `Value` that read and write it in place (the graph's own typed accessors are not
+/// specialized across modules, and would copy every value through its type's metadata).
+private struct ValueAddress<Value> {
+    let offset: Int
+    let objectClass: ObjectIdentifier
+
+    init(_ storage: AttributeStorage<Value>) {
+        offset = storage.valueOffset
+        objectClass = storage.objectClass
+    }
+
+    /// The value's address in `object`, an object of the class (`precondition`).
+    @inline(__always)
+    func `in`(_ object: GraphObject) -> UnsafeMutablePointer<Value> {
+        require(ObjectIdentifier(type(of: object)) == objectClass, "internal inconsistency: an attribute of another class")
+        return (UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque()) + offset).assumingMemoryBound(to: Value.self)
     }
 }

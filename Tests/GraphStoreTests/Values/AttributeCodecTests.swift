@@ -95,6 +95,44 @@ struct AttributeCodecTests {
         // A string that is not UTF-8.
         reader = ByteReader([2, 0xC3, 0x28][...])
         #expect(throws: ByteReaderError.self) { try codec("name").read(&reader, product, graph) }
+        // Invalid sequences that a repairing decoder replaces by as many bytes as they hold
+        // (a truncated four-byte sequence, an encoded surrogate), a lone continuation byte,
+        // an overlong encoding, and a valid replacement character beside an invalid byte.
+        for bytes: [UInt8] in [[0xF0, 0x90, 0x80], [0x61, 0xF0, 0x90, 0x80, 0x62], [0xED, 0xA0, 0x80], [0x80], [0xC0, 0xAF], [0xEF, 0xBF, 0xBD, 0xFF]] {
+            reader = ByteReader(([UInt8(bytes.count)] + bytes)[...])
+            #expect(throws: ByteReaderError.self, "\(bytes)") { try codec("name").read(&reader, product, graph) }
+        }
+        // Valid text of every width round-trips.
+        writer = ByteWriter()
+        writer.string("aé€🍎\u{FFFD}")
+        reader = ByteReader(writer.bytes[...])
+        #expect(try reader.string() == "aé€🍎\u{FFFD}")
         #expect(attributes(product) == attributes(Product()))
+    }
+
+    @Test("A column of strings round-trips, repeated values included, and bytes that repeat nothing valid are refused")
+    func stringColumns() throws {
+        let graph = ObjectGraph()
+        let property = try #require(try productAttributes().first { $0.name == "name" })
+        let codec = AttributeCodec(entity: Product.entity, index: property.index, kind: try #require(property.kind))
+        let names = ["Item", "Item", "Itex", "", "", "🍎", "🍎", "Item"]
+        let products = names.map { name in
+            let product = graph.insert(Product())
+            product.name = name
+            return product
+        }
+        var writer = ByteWriter()
+        try codec.writeColumn(products, &writer)
+        let copies = names.map { _ in graph.insert(Product()) }
+        var reader = ByteReader(writer.bytes[...])
+        #expect(try codec.readColumn(&reader, copies, graph))
+        #expect(reader.isAtEnd)
+        #expect(copies.map(\.name) == names)
+        // An invalid string after a valid one is not taken for a repeat.
+        writer = ByteWriter()
+        writer.string("a")
+        writer.blob([0xFF])
+        reader = ByteReader(writer.bytes[...])
+        #expect(throws: ByteReaderError.self) { try codec.readColumn(&reader, Array(copies.prefix(2)), graph) }
     }
 }
