@@ -35,6 +35,10 @@ public enum CommitError: Error, CustomStringConvertible {
     /// before the commit was durable: the import stopped and nothing of it was committed,
     /// published or left in the store.
     case cancelled(any Error)
+    /// ``ObjectGraph/apply(_:author:)`` was called while the graph had pending changes.
+    /// A batch is applied in a commit of its own: commit or roll back the pending changes
+    /// first. They stay pending, untouched.
+    case pendingChanges
 
     /// A sentence saying what went wrong.
     public var description: String {
@@ -51,6 +55,7 @@ public enum CommitError: Error, CustomStringConvertible {
         case .commitInProgress: "commit() or rollback() was called while a commit was validating its changes"
         case .persistenceFailed(let error): "the commit could not be made durable: \(error)"
         case .cancelled(let error): "the import was cancelled by its progress handler: \(error)"
+        case .pendingChanges: "a batch cannot be applied while the graph has pending changes: commit or roll back first"
         }
     }
 }

@@ -6,7 +6,8 @@ extension ObjectGraph {
     /// then the deletions. Either the whole batch is committed and published as one
     /// ``GraphChanges``, or it throws and the graph is left as it was.
     ///
-    /// The graph must have no pending changes (`precondition`): commit or roll back first.
+    /// The graph must have no pending changes: commit or roll back first, or the call throws
+    /// ``CommitError/pendingChanges`` and leaves them pending.
     /// Given as its last use, the batch is released as it is applied (see
     /// ``apply(_:author:progress:)``, which also reports progress).
     ///
@@ -14,8 +15,9 @@ extension ObjectGraph {
     ///   - batch: The changes.
     ///   - author: The commit's author tag.
     /// - Returns: The changes, or `nil` when the batch changed nothing.
-    /// - Throws: ``CommitError``: an unknown object, property or entity, a value of the
-    ///   wrong type, an upsert without a unique value, or any error of ``commit(author:)``.
+    /// - Throws: ``CommitError``: ``CommitError/pendingChanges`` when the graph has pending
+    ///   changes; an unknown object, property or entity, a value of the wrong type, an upsert
+    ///   without a unique value, or any error of ``commit(author:)``.
     /// - Complexity: O(*k*) for *k* values and related objects, plus O(*n*) per entity
     ///   upserted into (its *n* objects are indexed by their unique value once).
     @discardableResult
@@ -65,7 +67,7 @@ extension ObjectGraph {
         author: String?,
         progress: ((ImportProgress) throws -> Void)?
     ) throws(CommitError) -> GraphChanges? {
-        require(!hasChanges, "apply(_:author:): commit or roll back the pending changes first")
+        guard !hasChanges else { throw .pendingChanges }
         _applyingBatch = true
         _importProgress = progress.map(_ImportProgressReporter.init(handler:))
         defer {

@@ -53,6 +53,27 @@ struct GraphBatchTests {
         #expect(changes.updated[fruitTag.objectID]?.names == ["items"])
     }
 
+    @Test func aBatchOverPendingChangesThrowsAndKeepsThem() throws {
+        let (graph, _, _, milk, _, _) = try groceryGraph()
+        milk.name = "Oat milk"
+        var batch = GraphBatch()
+        batch.insert(Item.self, values: ["name": "Saffron"])
+        #expect(throws: CommitError.self) { try graph.apply(batch) }
+        do {
+            try graph.apply(batch)
+        } catch {
+            guard case .pendingChanges = error else {
+                Issue.record("expected .pendingChanges, got \(error)")
+                return
+            }
+            #expect(error.localizedDescription.contains("pending changes"))
+        }
+        #expect(graph.hasChanges && milk.name == "Oat milk")
+        #expect(!graph.objects(of: Item.self).contains { $0.name == "Saffron" })
+        try graph.commit()
+        #expect(try graph.apply(batch)?.inserted.count == 1)
+    }
+
     @Test func aFailingBatchLeavesTheGraphUnchanged() throws {
         let (graph, home, _, milk, eggs, _) = try groceryGraph()
         let other = ObjectGraph()
