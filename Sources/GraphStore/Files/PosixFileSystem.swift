@@ -155,6 +155,15 @@ private func readAll(descriptor: Int32, path: String, sizeHint: Int) throws -> [
     return bytes
 }
 
+/// Linux's `sync_file_range(2)`, looked up at run time: the Glibc module does not declare it.
+private let posixSyncFileRange: (@convention(c) (Int32, Int64, Int64, UInt32) -> Int32)? = {
+    guard let symbol = dlsym(nil, "sync_file_range") else { return nil }
+    return unsafeBitCast(symbol, to: (@convention(c) (Int32, Int64, Int64, UInt32) -> Int32).self)
+}()
+
+/// `SYNC_FILE_RANGE_WRITE`: start write-back of the range's dirty pages, without waiting.
+private let posixSyncFileRangeWrite: UInt32 = 2
+
 /// An open POSIX file (`O_APPEND`, so every write goes to the end).
 ///
 /// The descriptor is owned: it is closed by ``close()`` or when the object is released.
@@ -216,6 +225,13 @@ final class PosixFile: StoreFile {
         if fdatasync(fd) != 0 {
             throw StoreFileError(.sync, path: path, code: errno)
         }
+    }
+
+    /// `sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE)`: write-back of every dirty page of
+    /// the file starts, and nothing waits for it.
+    func startWriteBack() {
+        guard descriptor >= 0, let syncFileRange = posixSyncFileRange else { return }
+        _ = syncFileRange(descriptor, 0, 0, posixSyncFileRangeWrite)
     }
 
     func truncate(to size: UInt64) throws {

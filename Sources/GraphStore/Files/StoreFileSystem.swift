@@ -120,6 +120,11 @@ package protocol StoreFile: AnyObject {
     /// - Throws: ``StoreFileError``.
     func sync() throws
 
+    /// Starts writing the file's written data to the disk without waiting for it, so that a
+    /// later ``sync()`` has less to wait for. A hint: it makes nothing durable, reports no
+    /// error, and does nothing where the system offers no such call.
+    func startWriteBack()
+
     /// Cuts the file to `size` bytes.
     ///
     /// - Parameter size: The new size, at most the current one.
@@ -128,6 +133,11 @@ package protocol StoreFile: AnyObject {
 
     /// Closes the handle; later calls throw. Closing twice does nothing.
     func close()
+}
+
+extension StoreFile {
+    /// Does nothing: a file that buffers nothing has nothing to start writing.
+    package func startWriteBack() {}
 }
 
 /// An exclusive lock on a lock file, held until ``unlock()`` or until the object is released.

@@ -31,6 +31,13 @@ package final class RecordWriter {
     /// The default ``chunkSize``: 512 KiB, sixteen blocks.
     package static let defaultChunkSize = 512 << 10
 
+    /// Whether records appended whole (``append(_:)-(UnsafeRawBufferPointer)``) stay buffered
+    /// until about ``chunkSize`` bytes are framed, instead of being written one by one: a
+    /// snapshot of many records is then written in a few large writes, each one's write-back
+    /// started at once (``StoreFile/startWriteBack()``). ``sync()`` and ``beginRecord()``
+    /// write what is buffered first; ``close()`` drops it.
+    package var holdsWholeRecords = false
+
     private let file: any StoreFile
     private let saltChecksum: UInt32
     /// Framed bytes of the open record not written yet (at most about ``chunkSize``); reused
@@ -168,9 +175,32 @@ package final class RecordWriter {
     /// - Complexity: O(`payload.count`); no allocation once the reused buffers have grown.
     @discardableResult
     package func append(_ payload: UnsafeRawBufferPointer) throws -> (sequence: UInt64, offset: UInt64) {
-        try beginRecord()
-        try continueRecord(payload)
-        return try finishRecord()
+        if let failure { throw RecordFileError.poisoned(path: path, cause: failure) }
+        require(!isRecordOpen, "append(_:): a record is open; finish or abandon it first")
+        if !holdsWholeRecords && payload.count > chunkSize {
+            try beginRecord()
+            try continueRecord(payload)
+            return try finishRecord()
+        }
+        // Framed straight from `payload`, after what is held.
+        framedEnd = endOffset
+        isFirstFragment = true
+        var sequence = nextSequence.littleEndian
+        withUnsafeBytes(of: &sequence) { frameWhole(prefix: UnsafeRawBufferPointer($0), payload) }
+        if !holdsWholeRecords {
+            try writeBuffer()
+        } else if buffer.count >= chunkSize {
+            // The disk starts on these bytes while the next ones are encoded; the sync at the
+            // end waits for less.
+            try writeBuffer()
+            file.startWriteBack()
+        }
+        let start = endOffset
+        endOffset = framedEnd
+        let appended = nextSequence
+        nextSequence &+= 1
+        if !holdsWholeRecords { shrinkBuffers() }
+        return (appended, start)
     }
 
     /// Appends one record with the next sequence number; not durable until ``sync()``.
@@ -190,6 +220,7 @@ package final class RecordWriter {
     ///   sync failed.
     package func sync() throws {
         if let failure { throw RecordFileError.poisoned(path: path, cause: failure) }
+        if !isRecordOpen { try writeBuffer() }
         do {
             try file.sync()
         } catch {
@@ -228,6 +259,7 @@ package final class RecordWriter {
     package func beginRecord() throws {
         if let failure { throw RecordFileError.poisoned(path: path, cause: failure) }
         require(!isRecordOpen, "beginRecord(): a record is already open; finish or abandon it first")
+        try writeBuffer()
         isRecordOpen = true
         framedEnd = endOffset
         writtenEnd = endOffset
@@ -323,6 +355,49 @@ package final class RecordWriter {
         }
         writtenEnd += UInt64(buffer.count)
         buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Frames a whole record, `prefix` then `payload`, into `buffer` from ``framedEnd`` on,
+    /// the last fragment marked so: the fragments ``frameFragments(final:)`` makes of the same
+    /// bytes, copied once.
+    private func frameWhole(prefix: UnsafeRawBufferPointer, _ payload: UnsafeRawBufferPointer) {
+        let blockSize = RecordFormat.blockSize
+        let headerSize = RecordFormat.fragmentHeaderSize
+        let total = prefix.count + payload.count
+        var consumed = 0
+        while true {
+            let left = blockSize - Int(framedEnd % UInt64(blockSize))
+            if left < headerSize {
+                buffer.append(contentsOf: repeatElement(0, count: left))
+                framedEnd += UInt64(left)
+                continue
+            }
+            let capacity = left - headerSize
+            let available = total - consumed
+            let isLast = available <= capacity
+            let length = isLast ? available : capacity
+            let type: RecordFormat.FragmentType = isFirstFragment ? (isLast ? .full : .first) : (isLast ? .last : .middle)
+            let headerStart = buffer.count
+            buffer.append(contentsOf: repeatElement(0, count: headerSize))
+            let end = consumed + length
+            if consumed < prefix.count {
+                buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: prefix[consumed..<Swift.min(end, prefix.count)]))
+            }
+            if end > prefix.count {
+                buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: payload[Swift.max(consumed, prefix.count) - prefix.count..<end - prefix.count]))
+            }
+            buffer.withUnsafeMutableBytes { raw in
+                let fragment = UnsafeRawBufferPointer(rebasing: raw[(headerStart + headerSize)...])
+                let checksum = RecordFormat.fragmentChecksum(saltChecksum: saltChecksum, type: type.rawValue, payload: fragment)
+                raw.storeBytes(of: checksum.littleEndian, toByteOffset: headerStart, as: UInt32.self)
+                raw.storeBytes(of: UInt16(length).littleEndian, toByteOffset: headerStart + 4, as: UInt16.self)
+                raw[headerStart + 6] = type.rawValue
+            }
+            consumed = end
+            framedEnd += UInt64(headerSize + length)
+            isFirstFragment = false
+            if isLast { break }
+        }
     }
 
     /// Frees the buffers a large record grew, so a writer keeps at most one chunk.

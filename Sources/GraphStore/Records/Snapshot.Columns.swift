@@ -88,6 +88,69 @@ extension Snapshot {
             }
         }
 
+        /// Writes the body of the values record of `objects`, live objects of the entity
+        /// `code` in serial order (at least one), unretained, with their `serials`; `scratch`
+        /// holds as many integers as there are objects.
+        ///
+        /// The same bytes as ``write(_:code:to:)``, read straight from the objects' storage.
+        ///
+        /// - Complexity: O(*k* + *r*) for *k* objects and *r* references of to-many
+        ///   relationships.
+        func write(
+            _ objects: UnsafeBufferPointer<Unmanaged<GraphObject>>, serials: UnsafeBufferPointer<Int>, code: Int,
+            to writer: inout RawByteWriter, scratch: UnsafeMutableBufferPointer<Int>
+        ) throws(GraphStoreError) {
+            guard let first = serials.first, let last = serials.last else { return }
+            writer.varint(first)
+            writer.varint(last)
+            writer.varint(columns[code].count)
+            for (position, _) in columns[code] { writer.varint(position) }
+            for (position, column) in columns[code] {
+                switch column {
+                case .attribute(let codec):
+                    do {
+                        try codec.writeSnapshotColumn(objects, &writer)
+                    } catch {
+                        let property = schema.entities[code].properties[position]
+                        throw .unsupportedAttribute(entity: schema.entities[code].description.name, property: property.name, type: error.description)
+                    }
+                case .toOne(let storage, let destination):
+                    storage.targetSerials(of: objects, destination: destination >= 0 ? types[destination] : nil, into: scratch)
+                    for (index, serial) in scratch.prefix(objects.count).enumerated() {
+                        if serial >= 0 {
+                            writer.varint(UInt64(serial) << 1 | 1)
+                        } else if serial == -1 {
+                            writer.byte(0)
+                        } else if let target = storage.target(of: objects[index].takeUnretainedValue()) {
+                            try writeReference(target, likely: destination, to: &writer)
+                        } else {
+                            writer.byte(0)
+                        }
+                    }
+                case .toMany(let index, let destination):
+                    for object in objects {
+                        let targets = object.takeUnretainedValue().relatedObjects(at: index)
+                        writer.varint(targets.count)
+                        for target in targets { try writeReference(target, likely: destination, to: &writer) }
+                    }
+                }
+            }
+        }
+
+        private func writeReference(_ object: GraphObject, likely: Int, to writer: inout RawByteWriter) throws(GraphStoreError) {
+            let serial = UInt64(object.serialNumber)
+            let type = ObjectIdentifier(Swift.type(of: object))
+            if likely >= 0, type == types[likely] {
+                writer.varint(serial << 1 | 1)
+                return
+            }
+            guard let code = codesByType[type] ?? schema.entityIndex[object.objectID.entityName] else {
+                throw .missingEntity(object.objectID.entityName, referencedBy: "an object of the graph")
+            }
+            writer.varint((serial + 1) << 1)
+            writer.varint(code)
+        }
+
         private func writeReference(_ object: GraphObject, likely: Int, to writer: inout ByteWriter) throws(GraphStoreError) {
             let serial = UInt64(object.serialNumber)
             let type = ObjectIdentifier(Swift.type(of: object))

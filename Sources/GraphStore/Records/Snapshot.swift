@@ -78,38 +78,64 @@ enum Snapshot {
         let columns = ColumnEncoder(schema: schema, derived: derived)
         var serialCounts: [(Int, Int)] = []
         var total = 0
-        // One buffer for every record, filled straight from the graph. Plain loops over
-        // local state: a closure capturing it would box it and check every access to it.
+        // One buffer for every record, filled straight from the graph's tables: the objects
+        // unretained, their values read in place, each column by a loop of its own type.
         var chunk = Chunk(capacity: 1 << 16)
-        var objects: [GraphObject] = []
-        objects.reserveCapacity(objectsPerChunk)
+        let objects = UnsafeMutableBufferPointer<Unmanaged<GraphObject>>.allocate(capacity: objectsPerChunk)
+        let serials = UnsafeMutableBufferPointer<Int>.allocate(capacity: objectsPerChunk)
+        let scratch = UnsafeMutableBufferPointer<Int>.allocate(capacity: objectsPerChunk)
+        defer {
+            objects.deallocate()
+            serials.deallocate()
+            scratch.deallocate()
+        }
         for (code, entity) in schema.entities.enumerated() {
-            let table = graph.objectLookup(of: entity.description.objectType)
-            serialCounts.append((code, table.count))
+            let type = entity.description.objectType
+            let issued = graph.serialCount(of: entity.description)
+            serialCounts.append((code, issued))
+            // The objects records: each serial as the difference from the one before.
             var previous = -1
             var next = 0
-            while next < table.count {
-                next = table.appendLive(from: next, to: &objects, limit: min(objectsPerChunk, objectsPerList - chunk.count))
-                for object in objects {
-                    let serial = object.serialNumber
+            while next < issued {
+                let room = min(objectsPerChunk, objectsPerList - chunk.count)
+                let filled: Int
+                (filled, next) = graph.liveObjects(
+                    of: type, from: next, into: UnsafeMutableBufferPointer(rebasing: objects[0..<room]),
+                    serials: UnsafeMutableBufferPointer(rebasing: serials[0..<room]))
+                chunk.writer.reserve(filled * 10)
+                for serial in serials[0..<filled] {
                     chunk.writer.varint(serial - previous)
                     previous = serial
                 }
-                chunk.count += objects.count
-                total += objects.count
-                objects.removeAll(keepingCapacity: true)
+                chunk.count += filled
+                total += filled
                 if chunk.count == objectsPerList {
                     try chunk.emit(.objects, code: code, to: writer)
                     previous = -1
                 }
             }
             if chunk.count > 0 { try chunk.emit(.objects, code: code, to: writer) }
+            // The values records, objectsPerChunk objects each (the last one fewer).
             next = 0
-            while next < table.count {
-                next = table.appendLive(from: next, to: &objects, limit: objectsPerChunk)
-                if objects.count == objectsPerChunk { try chunk.emitValues(&objects, columns: columns, code: code, to: writer) }
+            var filled = 0
+            while next < issued {
+                let found: Int
+                (found, next) = graph.liveObjects(
+                    of: type, from: next, into: UnsafeMutableBufferPointer(rebasing: objects[filled...]),
+                    serials: UnsafeMutableBufferPointer(rebasing: serials[filled...]))
+                filled += found
+                if filled == objectsPerChunk {
+                    try chunk.emitValues(
+                        UnsafeBufferPointer(objects), serials: UnsafeBufferPointer(serials), columns: columns, code: code,
+                        scratch: scratch, to: writer)
+                    filled = 0
+                }
             }
-            if !objects.isEmpty { try chunk.emitValues(&objects, columns: columns, code: code, to: writer) }
+            if filled > 0 {
+                try chunk.emitValues(
+                    UnsafeBufferPointer(rebasing: objects[0..<filled]), serials: UnsafeBufferPointer(rebasing: serials[0..<filled]),
+                    columns: columns, code: code, scratch: scratch, to: writer)
+            }
         }
         var trailer = ByteWriter()
         trailer.byte(GraphRecordType.trailer.rawValue)
@@ -126,24 +152,27 @@ enum Snapshot {
     /// A snapshot record being filled: its type, its entity's code and a count of objects
     /// known only once the record is full, then the objects. Room for that header is kept in
     /// front of the objects and filled last, so the record is appended without a copy.
-    private struct Chunk {
+    private struct Chunk: ~Copyable {
         /// The most a header takes: a type byte and two varints of up to 64 bits.
         static let headerRoom = 1 + 10 + 10
         /// `headerRoom` bytes, then the objects.
-        var writer: ByteWriter
+        var writer: RawByteWriter
         /// Objects written since the last record.
         var count = 0
 
         init(capacity: Int) {
-            writer = ByteWriter(capacity: capacity)
-            writer.bytes.append(contentsOf: repeatElement(0, count: Self.headerRoom))
+            writer = RawByteWriter(capacity: capacity)
+            writer.reserve(Self.headerRoom)
+            writer.count = Self.headerRoom
         }
 
-        /// Appends the values record of `objects` and empties both.
-        mutating func emitValues(_ objects: inout [GraphObject], columns: ColumnEncoder, code: Int, to file: RecordWriter) throws {
-            try columns.write(objects, code: code, to: &writer)
+        /// Appends the values record of `objects`.
+        mutating func emitValues(
+            _ objects: UnsafeBufferPointer<Unmanaged<GraphObject>>, serials: UnsafeBufferPointer<Int>, columns: ColumnEncoder,
+            code: Int, scratch: UnsafeMutableBufferPointer<Int>, to file: RecordWriter
+        ) throws {
+            try columns.write(objects, serials: serials, code: code, to: &writer, scratch: scratch)
             count = objects.count
-            objects.removeAll(keepingCapacity: true)
             try emit(.values, code: code, to: file)
         }
 
@@ -154,11 +183,9 @@ enum Snapshot {
             header.varint(code)
             header.varint(count)
             let start = Self.headerRoom - header.bytes.count
-            writer.bytes.replaceSubrange(start..<Self.headerRoom, with: header.bytes)
-            try writer.bytes.withUnsafeBytes { bytes in
-                _ = try file.append(UnsafeRawBufferPointer(rebasing: bytes[start...]))
-            }
-            writer.bytes.removeSubrange(Self.headerRoom...)
+            header.bytes.withUnsafeBytes { writer.overwrite(at: start, with: $0) }
+            _ = try file.append(UnsafeRawBufferPointer(rebasing: writer.bytes[start...]))
+            writer.count = Self.headerRoom
             count = 0
         }
     }

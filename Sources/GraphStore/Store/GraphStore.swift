@@ -283,6 +283,7 @@ public final class GraphStore {
                 path: snapshotTemp, fileSystem: fileSystem,
                 header: RecordFileHeader(kind: .snapshot, schemaFingerprint: fingerprint, graphID: graph.identifier, generation: next),
                 firstSequence: 0)
+            snapshot.holdsWholeRecords = true
             try Snapshot.write(graph, schema: schema, includedSequence: includedSequence, to: snapshot)
             try snapshot.sync()
             let bytes = snapshot.endOffset

@@ -8,6 +8,8 @@ protocol StoredPrimitive {
     static var storedKind: StoredValueKind { get }
     /// Writes the value.
     func write(to writer: inout ByteWriter)
+    /// Writes the value into a snapshot's buffer (the same bytes).
+    func write(to writer: inout RawByteWriter)
     /// Reads a value; `nil` when the bytes are well formed but make no value of this type (an
     /// integer out of range, a URL that does not parse).
     static func read(from reader: inout ByteReader) throws(ByteReaderError) -> Self?
@@ -123,6 +125,9 @@ struct AttributeCodec {
     let read: (inout ByteReader, GraphObject?, ObjectGraph) throws(ByteReaderError) -> Bool
     /// Writes the attribute of each object, in order (a snapshot's column).
     let writeColumn: ([GraphObject], inout ByteWriter) throws(StoredValueError) -> Void
+    /// Writes the attribute of each object, in order, into a snapshot's buffer: the objects
+    /// are of the class, unretained, alive for the call.
+    let writeSnapshotColumn: (UnsafeBufferPointer<Unmanaged<GraphObject>>, inout RawByteWriter) throws(StoredValueError) -> Void
     /// Reads one value per object, in order, and stores each; `false` when some bytes make
     /// no value of the attribute's type (the objects after it keep their values).
     let readColumn: (inout ByteReader, [GraphObject], ObjectGraph) throws(ByteReaderError) -> Bool
@@ -153,6 +158,14 @@ struct AttributeCodec {
             writeColumn: { objects, writer throws(StoredValueError) in
                 for object in objects { try write(object, &writer) }
             },
+            writeSnapshotColumn: { objects, writer throws(StoredValueError) in
+                var bytes = ByteWriter()
+                for object in objects {
+                    bytes.bytes.removeAll(keepingCapacity: true)
+                    try write(object.takeUnretainedValue(), &bytes)
+                    bytes.bytes.withUnsafeBytes { writer.append($0) }
+                }
+            },
             readColumn: { reader, objects, graph throws(ByteReaderError) in
                 for object in objects { guard try read(&reader, object, graph) else { return false } }
                 return true
@@ -163,11 +176,13 @@ struct AttributeCodec {
         write: @escaping (GraphObject, inout ByteWriter) throws(StoredValueError) -> Void,
         read: @escaping (inout ByteReader, GraphObject?, ObjectGraph) throws(ByteReaderError) -> Bool,
         writeColumn: @escaping ([GraphObject], inout ByteWriter) throws(StoredValueError) -> Void,
+        writeSnapshotColumn: @escaping (UnsafeBufferPointer<Unmanaged<GraphObject>>, inout RawByteWriter) throws(StoredValueError) -> Void,
         readColumn: @escaping (inout ByteReader, [GraphObject], ObjectGraph) throws(ByteReaderError) -> Bool
     ) {
         self.write = write
         self.read = read
         self.writeColumn = writeColumn
+        self.writeSnapshotColumn = writeSnapshotColumn
         self.readColumn = readColumn
     }
 
@@ -220,6 +235,27 @@ struct AttributeCodec {
                 writeColumn: { objects, writer in
                     for object in objects { value.in(object).pointee.write(to: &writer) }
                 },
+                writeSnapshotColumn: { objects, writer in
+                    guard !_isPOD(Value.self) else {
+                        for object in objects { value.in(object).pointee.write(to: &writer) }
+                        return
+                    }
+                    // A value with the same bits as the one before it (a string many objects
+                    // share) has the same bytes: they are copied, the value is not touched.
+                    var previous: UnsafeMutablePointer<Value>?
+                    var previousBytes = 0..<0
+                    for object in objects {
+                        let stored = value.in(object)
+                        if let previous, sameBits(previous, stored) {
+                            writer.repeatBytes(previousBytes)
+                        } else {
+                            let start = writer.count
+                            stored.pointee.write(to: &writer)
+                            previousBytes = start..<writer.count
+                            previous = stored
+                        }
+                    }
+                },
                 readColumn: { reader, objects, _ throws(ByteReaderError) in
                     var previous: Value?
                     for object in objects {
@@ -256,6 +292,17 @@ struct AttributeCodec {
                         }
                     }
                 },
+                writeSnapshotColumn: { objects, writer in
+                    for object in objects {
+                        let stored = value.in(object)
+                        if stored.pointee != nil {
+                            writer.byte(1)
+                            stored.pointee.unsafelyUnwrapped.write(to: &writer)
+                        } else {
+                            writer.byte(0)
+                        }
+                    }
+                },
                 readColumn: { reader, objects, _ throws(ByteReaderError) in
                     for object in objects {
                         guard let read = try readOptional(Value.self, &reader) else { return false }
@@ -265,6 +312,19 @@ struct AttributeCodec {
                 })
         }
         return nil
+    }
+
+    /// Whether two values have the same bits (and so the same bytes in a snapshot).
+    @inline(__always)
+    private static func sameBits<Value>(_ first: UnsafeMutablePointer<Value>, _ second: UnsafeMutablePointer<Value>) -> Bool {
+        let size = MemoryLayout<Value>.size
+        let left = UnsafeRawPointer(first)
+        let right = UnsafeRawPointer(second)
+        if size == 16 && MemoryLayout<Value>.alignment >= 8 {
+            return left.load(as: UInt64.self) == right.load(as: UInt64.self)
+                && left.load(fromByteOffset: 8, as: UInt64.self) == right.load(fromByteOffset: 8, as: UInt64.self)
+        }
+        return memcmp(left, right, size) == 0
     }
 
     /// Reads an optional's flag and value: `.some(nil)` for `nil`, `nil` when the bytes make
@@ -298,5 +358,12 @@ private struct ValueAddress<Value> {
     func `in`(_ object: GraphObject) -> UnsafeMutablePointer<Value> {
         require(ObjectIdentifier(type(of: object)) == objectClass, "internal inconsistency: an attribute of another class")
         return (UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque()) + offset).assumingMemoryBound(to: Value.self)
+    }
+
+    /// The value's address in an unretained object of the class (`precondition`).
+    @inline(__always)
+    func `in`(_ object: Unmanaged<GraphObject>) -> UnsafeMutablePointer<Value> {
+        require(object._withUnsafeGuaranteedRef { ObjectIdentifier(type(of: $0)) } == objectClass, "internal inconsistency: an attribute of another class")
+        return (UnsafeMutableRawPointer(object.toOpaque()) + offset).assumingMemoryBound(to: Value.self)
     }
 }

@@ -180,3 +180,58 @@ struct RecordWriterTests {
         #expect(scan.tail != nil && scan.damages.isEmpty)
     }
 }
+
+@Suite("RecordWriter: whole records held until a chunk is full")
+struct RecordWriterHoldingTests {
+    @Test("Held records are written in few writes, with the same bytes as records written one by one")
+    func heldRecordsHaveTheSameBytes() throws {
+        var rng = SeededGenerator(seed: 0x401D)
+        let sizes = (0..<200).map { index in index % 17 == 0 ? Int.random(in: 30_000...90_000, using: &rng) : Int.random(in: 0...3_000, using: &rng) }
+        let header = RecordFileHeader(kind: .snapshot, schemaFingerprint: 1, graphID: UUID(), generation: 3, salt: 77)
+        var files: [[UInt8]] = []
+        var writes: [Int] = []
+        for holds in [false, true] {
+            let fileSystem = SimulatedFileSystem()
+            try fileSystem.createDirectory("/d")
+            let writer = try RecordWriter.create(path: "/d/f", fileSystem: fileSystem, header: header, firstSequence: 5)
+            writer.holdsWholeRecords = holds
+            writer.chunkSize = 64 << 10
+            let before = fileSystem.count(of: .write)
+            for (index, size) in sizes.enumerated() {
+                let payload = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ index) }
+                let (sequence, _) = try writer.append(payload)
+                #expect(sequence == 5 + UInt64(index))
+            }
+            try writer.sync()
+            writes.append(fileSystem.count(of: .write) - before)
+            let bytes = try fileSystem.readFile("/d/f")
+            #expect(UInt64(bytes.count) == writer.endOffset)
+            let scan = try RecordScan(bytes: bytes, path: "/d/f")
+            #expect(scan.records.map(\.payload.count) == sizes)
+            #expect(scan.damages.isEmpty && scan.tail == nil)
+            files.append(bytes)
+        }
+        #expect(files[0] == files[1])
+        #expect(writes[1] * 4 < writes[0], "\(writes)")
+    }
+
+    @Test("A streamed record after held ones writes them first; close drops what is held")
+    func streamingAfterHeldRecords() throws {
+        let fileSystem = SimulatedFileSystem()
+        try fileSystem.createDirectory("/d")
+        let header = RecordFileHeader(kind: .journal, schemaFingerprint: 1, graphID: UUID(), generation: 1)
+        let writer = try RecordWriter.create(path: "/d/f", fileSystem: fileSystem, header: header, firstSequence: 1)
+        writer.holdsWholeRecords = true
+        try writer.append([1, 2, 3])
+        try writer.beginRecord()
+        try writer.continueRecord([4, 5])
+        _ = try writer.finishRecord()
+        try writer.append([6])
+        try writer.sync()
+        let scan = try RecordScan(bytes: try fileSystem.readFile("/d/f"), path: "/d/f")
+        #expect(scan.records.map { Array($0.payload) } == [[1, 2, 3], [4, 5], [6]])
+        try writer.append([7])
+        writer.close()
+        #expect(try fileSystem.readFile("/d/f").count == Int(scan.validEnd))
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+
+/// Bytes being encoded into memory the writer manages itself, in the same encodings as
+/// ``ByteWriter``: what a snapshot's records are filled in, a million values at a time.
+///
+/// Each value costs one capacity check and a few stores: no array uniqueness check, no
+/// per-byte bookkeeping. Not copyable, since it owns its memory.
+struct RawByteWriter: ~Copyable {
+    /// The bytes: `count` of them are written, `capacity` allocated.
+    private(set) var base: UnsafeMutablePointer<UInt8>
+    /// How many bytes are written.
+    var count = 0
+    private var capacity: Int
+
+    /// - Parameter capacity: The bytes allocated at first (the writer grows as needed).
+    init(capacity: Int) {
+        self.capacity = Swift.max(capacity, 64)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    /// The bytes written.
+    var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
+
+    /// Makes room for `extra` more bytes.
+    @inline(__always)
+    mutating func reserve(_ extra: Int) {
+        if _slowPath(capacity - count < extra) { grow(count + extra) }
+    }
+
+    @inline(never)
+    private mutating func grow(_ needed: Int) {
+        let newCapacity = Swift.max(needed, capacity * 2)
+        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        grown.update(from: base, count: count)
+        base.deallocate()
+        base = grown
+        capacity = newCapacity
+    }
+
+    @inline(__always)
+    mutating func byte(_ value: UInt8) {
+        reserve(1)
+        base[count] = value
+        count += 1
+    }
+
+    @inline(__always)
+    mutating func varint(_ value: UInt64) {
+        reserve(10)
+        if value < 0x80 {
+            base[count] = UInt8(truncatingIfNeeded: value)
+            count += 1
+            return
+        }
+        var value = value
+        var position = count
+        while value >= 0x80 {
+            base[position] = UInt8(truncatingIfNeeded: value) | 0x80
+            value >>= 7
+            position += 1
+        }
+        base[position] = UInt8(truncatingIfNeeded: value)
+        count = position + 1
+    }
+
+    @inline(__always)
+    mutating func varint(_ value: Int) { varint(UInt64(value)) }
+
+    /// A signed integer, zigzag-encoded so small negatives stay short.
+    @inline(__always)
+    mutating func signed(_ value: Int64) {
+        varint(UInt64(bitPattern: (value << 1) ^ (value >> 63)))
+    }
+
+    @inline(__always)
+    mutating func fixed64(_ value: UInt64) {
+        reserve(8)
+        UnsafeMutableRawPointer(base + count).storeBytes(of: value.littleEndian, as: UInt64.self)
+        count += 8
+    }
+
+    /// Raw bytes, without a length.
+    @inline(__always)
+    mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        guard let source = bytes.baseAddress, bytes.count > 0 else { return }
+        reserve(bytes.count)
+        UnsafeMutableRawPointer(base + count).copyMemory(from: source, byteCount: bytes.count)
+        count += bytes.count
+    }
+
+    /// A length, then the bytes.
+    @inline(__always)
+    mutating func blob(_ bytes: UnsafeRawBufferPointer) {
+        varint(bytes.count)
+        append(bytes)
+    }
+
+    /// A string's UTF-8 bytes, with their length.
+    @inline(__always)
+    mutating func string(_ text: String) {
+        let done: Void? = text.utf8.withContiguousStorageIfAvailable { blob(UnsafeRawBufferPointer($0)) }
+        if done == nil {
+            var copy = text
+            copy.withUTF8 { blob(UnsafeRawBufferPointer($0)) }
+        }
+    }
+
+    /// Writes again the bytes written at `range` (a repeated value).
+    @inline(__always)
+    mutating func repeatBytes(_ range: Range<Int>) {
+        reserve(range.count)
+        if range.count <= 16 {
+            for index in range { base[count + index - range.lowerBound] = base[index] }
+        } else {
+            (base + count).update(from: base + range.lowerBound, count: range.count)
+        }
+        count += range.count
+    }
+
+    /// Writes `bytes` at `offset`, within what is written already.
+    mutating func overwrite(at offset: Int, with bytes: UnsafeRawBufferPointer) {
+        require(offset >= 0 && offset + bytes.count <= count, "internal inconsistency: an overwrite past the bytes written")
+        guard let source = bytes.baseAddress else { return }
+        UnsafeMutableRawPointer(base + offset).copyMemory(from: source, byteCount: bytes.count)
+    }
+}
