@@ -228,6 +228,12 @@ package final class RecordWriter {
         }
     }
 
+    /// Starts writing what was written to the file to the disk, without waiting
+    /// (``StoreFile/startWriteBack()``): a hint that makes nothing durable.
+    package func startWriteBack() {
+        if failure == nil { file.startWriteBack() }
+    }
+
     /// Closes the file; later appends and syncs throw.
     package func close() {
         file.close()

@@ -54,45 +54,11 @@ extension Snapshot {
         }
 
         /// Writes the body of the values record of `objects`, live objects of the entity
-        /// `code` in serial order (at least one).
-        func write(_ objects: [GraphObject], code: Int, to writer: inout ByteWriter) throws(GraphStoreError) {
-            guard let first = objects.first, let last = objects.last else { return }
-            writer.varint(first.serialNumber)
-            writer.varint(last.serialNumber)
-            writer.varint(columns[code].count)
-            for (position, _) in columns[code] { writer.varint(position) }
-            for (position, column) in columns[code] {
-                switch column {
-                case .attribute(let codec):
-                    do {
-                        try codec.writeColumn(objects, &writer)
-                    } catch {
-                        let property = schema.entities[code].properties[position]
-                        throw .unsupportedAttribute(entity: schema.entities[code].description.name, property: property.name, type: error.description)
-                    }
-                case .toOne(let storage, let destination):
-                    for object in objects {
-                        if let target = storage.target(of: object) {
-                            try writeReference(target, likely: destination, to: &writer)
-                        } else {
-                            writer.byte(0)
-                        }
-                    }
-                case .toMany(let index, let destination):
-                    for object in objects {
-                        let targets = object.relatedObjects(at: index)
-                        writer.varint(targets.count)
-                        for target in targets { try writeReference(target, likely: destination, to: &writer) }
-                    }
-                }
-            }
-        }
-
-        /// Writes the body of the values record of `objects`, live objects of the entity
         /// `code` in serial order (at least one), unretained, with their `serials`; `scratch`
         /// holds as many integers as there are objects.
         ///
-        /// The same bytes as ``write(_:code:to:)``, read straight from the objects' storage.
+        /// Each attribute's column is written by its codec's loop for the attribute's type, and
+        /// each to-one relationship's from the serials its slots hold, read in place.
         ///
         /// - Complexity: O(*k* + *r*) for *k* objects and *r* references of to-many
         ///   relationships.
@@ -138,20 +104,6 @@ extension Snapshot {
         }
 
         private func writeReference(_ object: GraphObject, likely: Int, to writer: inout RawByteWriter) throws(GraphStoreError) {
-            let serial = UInt64(object.serialNumber)
-            let type = ObjectIdentifier(Swift.type(of: object))
-            if likely >= 0, type == types[likely] {
-                writer.varint(serial << 1 | 1)
-                return
-            }
-            guard let code = codesByType[type] ?? schema.entityIndex[object.objectID.entityName] else {
-                throw .missingEntity(object.objectID.entityName, referencedBy: "an object of the graph")
-            }
-            writer.varint((serial + 1) << 1)
-            writer.varint(code)
-        }
-
-        private func writeReference(_ object: GraphObject, likely: Int, to writer: inout ByteWriter) throws(GraphStoreError) {
             let serial = UInt64(object.serialNumber)
             let type = ObjectIdentifier(Swift.type(of: object))
             if likely >= 0, type == types[likely] {

@@ -247,7 +247,7 @@ public final class GraphStore {
 
     /// Writes the graph's committed state as a new snapshot and starts an empty journal.
     ///
-    /// In order: the new snapshot and journal are written and synced under temporary names,
+    /// In order: the new journal and snapshot are written and synced under temporary names,
     /// the snapshot is renamed into place and the directory synced, then the journal. A crash
     /// at any point leaves a store that opens to the same state.
     ///
@@ -279,21 +279,26 @@ public final class GraphStore {
         let fingerprint = schema.fingerprint
         let newJournal: RecordWriter
         do {
-            let snapshot = try RecordWriter.create(
-                path: snapshotTemp, fileSystem: fileSystem,
-                header: RecordFileHeader(kind: .snapshot, schemaFingerprint: fingerprint, graphID: graph.identifier, generation: next),
-                firstSequence: 0)
-            snapshot.holdsWholeRecords = true
-            try Snapshot.write(graph, schema: schema, includedSequence: includedSequence, to: snapshot)
-            try snapshot.sync()
-            let bytes = snapshot.endOffset
-            snapshot.close()
+            // The new journal first, its write-back started at once: by the time the snapshot
+            // is synced, the journal's bytes are on their way and its sync waits for little.
             newJournal = try RecordWriter.create(
                 path: journalTemp, fileSystem: fileSystem,
                 header: RecordFileHeader(kind: .journal, schemaFingerprint: fingerprint, graphID: graph.identifier, generation: next),
                 firstSequence: includedSequence + 1)
             newJournal.chunkSize = journalChunkSize
             _ = try newJournal.append(encoder.schemaRecord())
+            newJournal.startWriteBack()
+            let snapshot = try RecordWriter.create(
+                path: snapshotTemp, fileSystem: fileSystem,
+                header: RecordFileHeader(kind: .snapshot, schemaFingerprint: fingerprint, graphID: graph.identifier, generation: next),
+                firstSequence: 0)
+            // Records are held and written a chunk at a time, each chunk's write-back started
+            // while the next is encoded.
+            snapshot.holdsWholeRecords = true
+            try Snapshot.write(graph, schema: schema, includedSequence: includedSequence, to: snapshot)
+            try snapshot.sync()
+            let bytes = snapshot.endOffset
+            snapshot.close()
             try newJournal.sync()
             try fileSystem.rename(snapshotTemp, to: snapshotPath)
             snapshotBytes = bytes

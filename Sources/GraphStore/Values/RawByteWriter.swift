@@ -26,7 +26,7 @@ struct RawByteWriter: ~Copyable {
     /// Makes room for `extra` more bytes.
     @inline(__always)
     mutating func reserve(_ extra: Int) {
-        if _slowPath(capacity - count < extra) { grow(count + extra) }
+        if _slowPath(capacity &- count < extra) { grow(count + extra) }
     }
 
     @inline(never)
@@ -43,7 +43,7 @@ struct RawByteWriter: ~Copyable {
     mutating func byte(_ value: UInt8) {
         reserve(1)
         base[count] = value
-        count += 1
+        count &+= 1
     }
 
     @inline(__always)
@@ -51,7 +51,7 @@ struct RawByteWriter: ~Copyable {
         reserve(10)
         if value < 0x80 {
             base[count] = UInt8(truncatingIfNeeded: value)
-            count += 1
+            count &+= 1
             return
         }
         var value = value
@@ -59,10 +59,10 @@ struct RawByteWriter: ~Copyable {
         while value >= 0x80 {
             base[position] = UInt8(truncatingIfNeeded: value) | 0x80
             value >>= 7
-            position += 1
+            position &+= 1
         }
         base[position] = UInt8(truncatingIfNeeded: value)
-        count = position + 1
+        count = position &+ 1
     }
 
     @inline(__always)
@@ -78,7 +78,7 @@ struct RawByteWriter: ~Copyable {
     mutating func fixed64(_ value: UInt64) {
         reserve(8)
         UnsafeMutableRawPointer(base + count).storeBytes(of: value.littleEndian, as: UInt64.self)
-        count += 8
+        count &+= 8
     }
 
     /// Raw bytes, without a length.
@@ -110,13 +110,21 @@ struct RawByteWriter: ~Copyable {
     /// Writes again the bytes written at `range` (a repeated value).
     @inline(__always)
     mutating func repeatBytes(_ range: Range<Int>) {
-        reserve(range.count)
         if range.count <= 16 {
-            for index in range { base[count + index - range.lowerBound] = base[index] }
+            // Two words, loaded before they are stored: the source may run past `count` (into
+            // reserved memory) and overlap the target; only `range.count` bytes are kept.
+            reserve(16)
+            let source = UnsafeRawPointer(base + range.lowerBound)
+            let low = source.loadUnaligned(as: UInt64.self)
+            let high = source.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+            let target = UnsafeMutableRawPointer(base + count)
+            target.storeBytes(of: low, as: UInt64.self)
+            target.storeBytes(of: high, toByteOffset: 8, as: UInt64.self)
         } else {
+            reserve(range.count)
             (base + count).update(from: base + range.lowerBound, count: range.count)
         }
-        count += range.count
+        count &+= range.count
     }
 
     /// Writes `bytes` at `offset`, within what is written already.
