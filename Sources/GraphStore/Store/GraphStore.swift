@@ -251,11 +251,16 @@ public final class GraphStore {
     /// the snapshot is renamed into place and the directory synced, then the journal. A crash
     /// at any point leaves a store that opens to the same state.
     ///
-    /// - Throws: ``GraphStoreError``; when the failure comes after the new snapshot is in
-    ///   place, the store stops writing (reopen it).
+    /// The graph must have no uncommitted changes: the snapshot holds committed state only.
+    /// Automatic compaction waits for a commit after which the graph has none.
+    ///
+    /// - Throws: ``GraphStoreError``: ``GraphStoreError/pendingChanges`` when the graph has
+    ///   uncommitted changes (nothing is written); when a failure comes after the new snapshot
+    ///   is in place, the store stops writing (reopen it).
     /// - Complexity: O(*n*) for *n* objects.
     public func compact() throws(GraphStoreError) {
         if let failure { throw .poisoned(cause: failure) }
+        guard !graph.hasChanges else { throw .pendingChanges }
         try flush()
         guard let journal else { throw .poisoned(cause: "the store is closed") }
         try writeGeneration(includedSequence: journal.nextSequence - 1)

@@ -23,6 +23,9 @@ public enum GraphStoreError: Error, CustomStringConvertible, Sendable {
     case poisoned(cause: String)
     /// A file-system call failed.
     case io(StoreFileError)
+    /// ``GraphStore/compact()`` was called while the graph had uncommitted changes. A
+    /// snapshot holds committed state only: commit or roll back first. Nothing was written.
+    case pendingChanges
 
     public var description: String {
         switch self {
@@ -44,6 +47,8 @@ public enum GraphStoreError: Error, CustomStringConvertible, Sendable {
             "the store stopped writing after a failure and must be reopened: \(cause)"
         case .io(let error):
             "\(error)"
+        case .pendingChanges:
+            "the graph has uncommitted changes; commit or roll back before compacting the store"
         }
     }
 }

@@ -100,6 +100,33 @@ struct GraphStoreTests {
         }
     }
 
+    @Test("Compacting with uncommitted changes throws and writes nothing of them")
+    func compactingWithUncommittedChanges() throws {
+        let directory = TemporaryDirectory()
+        do {
+            let store = try GraphStore.open(at: directory.url, schema: storeSchema)
+            defer { store.close() }
+            let kept = store.graph.insert(Product())
+            kept.name = "kept"
+            try store.graph.commit()
+            kept.name = "renamed, never committed"
+            let stray = store.graph.insert(Product())
+            stray.name = "inserted, never committed"
+            #expect {
+                try store.compact()
+            } throws: { error in
+                guard case GraphStoreError.pendingChanges = error else { return false }
+                return error.localizedDescription.contains("uncommitted changes")
+            }
+            #expect(store.graph.hasChanges && kept.name == "renamed, never committed")
+            store.graph.rollback()
+            try store.compact()
+        }
+        let reopened = try GraphStore.open(at: directory.url, schema: storeSchema)
+        defer { reopened.close() }
+        #expect(reopened.graph.objects(of: Product.self).map(\.name) == ["kept"])
+    }
+
     @Test("The journal is compacted automatically once it outgrows the snapshot")
     func automaticCompaction() throws {
         let directory = TemporaryDirectory()
