@@ -253,10 +253,11 @@ struct GraphRecordDecoder {
     let path: String
     var losses = RecordLosses()
 
-    /// By file entity code, then property position: the codec of an attribute saved with the
-    /// kind it has now (`nil` for a relationship, a removed property, or one whose values are
-    /// converted).
-    private let codecs: [[AttributeCodec?]]
+    /// By file entity code, then property position: the reader of the codec of an attribute
+    /// saved with the kind it has now (`nil` for a relationship, a removed property, or one
+    /// whose values are converted). Only the reader, so that taking one out counts one
+    /// reference, not one per closure of the codec.
+    private let readers: [[((inout ByteReader, GraphObject?, ObjectGraph) throws(ByteReaderError) -> Bool)?]]
     /// By file entity code: the entity's objects by serial (`nil` for a removed entity).
     private let objects: [ObjectLookup?]
 
@@ -265,12 +266,12 @@ struct GraphRecordDecoder {
         self.file = file
         self.path = path
         objects = file.entities.map { entity in entity.current.map { graph.objectLookup(of: $0.description.objectType) } }
-        codecs = file.entities.map { entity in
+        readers = file.entities.map { entity in
             entity.properties.map { property in
                 guard let current = entity.current, let index = property.current, let kind = property.kind, kind == property.currentKind else {
                     return nil
                 }
-                return AttributeCodec(entity: current.description, index: index, kind: kind)
+                return AttributeCodec(entity: current.description, index: index, kind: kind).read
             }
         }
     }
@@ -320,8 +321,8 @@ struct GraphRecordDecoder {
     ///   - code: The object's entity code in the file.
     ///   - position: The property's position among the file entity's properties.
     mutating func readProperty(_ code: Int, _ position: Int, into object: GraphObject?, _ reader: inout ByteReader) throws {
-        if let codec = codecs[code][position] {
-            let fits = try codec.read(&reader, object, graph)
+        if let read = readers[code][position] {
+            let fits = try read(&reader, object, graph)
             // The value of an object that no longer exists is skipped unchecked.
             guard !fits, let object else { return }
             let property = file.entities[code].properties[position]
@@ -364,7 +365,8 @@ struct GraphRecordDecoder {
                 continue
             }
             let type = current.description.objectType
-            if serial >= graph.serialCount(of: current.description) {
+            // The entity's serials issued (as `serialCount(of:)`, without looking the entity up).
+            if serial >= objects[code]?.count ?? graph.serialCount(of: current.description) {
                 inserted.append((code, graph.restoreObject(of: type, serial: serial)))
             } else {
                 // The serial was issued already: only a salvage that lost records gets here.

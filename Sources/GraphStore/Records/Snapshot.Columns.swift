@@ -144,6 +144,8 @@ extension Snapshot {
         private var fills: [[[(type: ObjectIdentifier, index: PropertyIndex)]]]
         /// The (owner, target, target's relationship) pairs for ``fills``.
         private var pairs: [(owner: GraphObject, target: GraphObject, index: PropertyIndex)] = []
+        /// The serials of a to-one column's targets, kept to reuse its room.
+        private var serials: [Int] = []
 
         init(graph: ObjectGraph, file: FileSchema, path: String) {
             records = GraphRecordDecoder(graph: graph, file: file, path: path)
@@ -212,9 +214,10 @@ extension Snapshot {
 
         /// Reads a values record into its objects.
         ///
-        /// - Returns: The file's entity code and the objects given values; `nil` when the
-        ///   entity was removed, or its objects record was lost.
-        mutating func readValues(_ payload: ArraySlice<UInt8>) throws -> (code: Int, objects: [GraphObject])? {
+        /// - Returns: The file's entity code, the serials from the first to the last object
+        ///   given values (`nil` for none; the live objects between are those objects) and
+        ///   their count; `nil` when the entity was removed, or its objects record was lost.
+        mutating func readValues(_ payload: ArraySlice<UInt8>) throws -> (code: Int, serials: ClosedRange<Int>?, count: Int)? {
             var reader = ByteReader(payload.dropFirst())
             let code = try reader.count()
             let entity = try records.entity(code, reader)
@@ -229,7 +232,7 @@ extension Snapshot {
                 positions.append(position)
             }
             guard let current = entity.current, let lookup = objects[code] else { return nil }
-            guard count > 0 else { return (code, []) }
+            guard count > 0 else { return (code, nil, 0) }
             guard let objects = graph.restoredObjects(of: current.description.objectType, from: first, count: count, last: last) else {
                 // A values record falls within one objects record: when that was lost, so
                 // are these objects. Otherwise the record disagrees with the objects listed.
@@ -238,7 +241,7 @@ extension Snapshot {
             }
             for position in positions { try readColumn(code, position, objects, &reader) }
             guard reader.isAtEnd else { throw reader.failure("bytes follow the values") }
-            return (code, objects)
+            return (code, first...last, count)
         }
 
         private mutating func readColumn(_ code: Int, _ position: Int, _ objects: [GraphObject], _ reader: inout ByteReader) throws {
@@ -257,29 +260,61 @@ extension Snapshot {
             let likely = destinations[code][position]
             let fills = self.fills[code][position]
             let index = property.current
-            if relationship == .toOne {
+            if relationship == .toOne, let storage = toOnes[code][position], fills.isEmpty, likely >= 0, let lookup = self.objects[likely] {
+                try readToOneColumn(objects, storage: storage, lookup: lookup, likely: likely, &reader)
+            } else if relationship == .toOne {
                 let storage = toOnes[code][position]
-                for object in objects {
-                    guard let target = try readToOne(&reader, likely: likely) else { continue }
-                    if let storage {
-                        storage.restore(target, into: object)
-                    } else if let index {
-                        graph.restoreRelationship(object, index, [target])
+                try reader.withCursor { cursor throws(ByteReaderError) in
+                    for object in objects {
+                        guard let target = try readToOne(&cursor, likely: likely) else { continue }
+                        if let storage {
+                            storage.restore(target, into: object)
+                        } else if let index {
+                            graph.restoreRelationship(object, index, [target])
+                        }
+                        if !fills.isEmpty { note(owner: object, target: target, fills) }
                     }
-                    if !fills.isEmpty { note(owner: object, target: target, fills) }
                 }
             } else {
-                for object in objects {
-                    let count = try reader.count(limit: reader.bytes.count)
-                    var targets: [GraphObject] = []
-                    targets.reserveCapacity(count)
-                    for _ in 0..<count {
-                        if let target = try readReference(&reader, likely: likely) { targets.append(target) }
+                try reader.withCursor { cursor throws(ByteReaderError) in
+                    for object in objects {
+                        let count = try cursor.count(limit: cursor.offset + cursor.remaining)
+                        var targets: [GraphObject] = []
+                        targets.reserveCapacity(count)
+                        for _ in 0..<count {
+                            if let target = try readReference(&cursor, likely: likely) { targets.append(target) }
+                        }
+                        if let index { graph.restoreRelationship(object, index, targets) }
+                        if !fills.isEmpty { for target in targets { note(owner: object, target: target, fills) } }
                     }
-                    if let index { graph.restoreRelationship(object, index, targets) }
-                    if !fills.isEmpty { for target in targets { note(owner: object, target: target, fills) } }
                 }
             }
+        }
+
+        /// Reads a to-one relationship's column into its storage, the common case: references
+        /// to the likely entity are gathered as serials and restored in one pass.
+        private mutating func readToOneColumn(
+            _ objects: [GraphObject], storage: ToOneStorage, lookup: ObjectLookup, likely: Int, _ reader: inout ByteReader
+        ) throws(ByteReaderError) {
+            serials.removeAll(keepingCapacity: true)
+            try reader.withCursor { cursor throws(ByteReaderError) in
+                for object in objects {
+                    let value = try cursor.varint()
+                    if value & 1 == 1 {
+                        let serial = value >> 1
+                        guard serial < 1 << 40 else {
+                            records.losses.cutReferences += 1
+                            serials.append(-1)
+                            continue
+                        }
+                        serials.append(Int(serial))
+                    } else {
+                        serials.append(-1)
+                        if value != 0, let target = try resolve(value, &cursor, likely: likely) { storage.restore(target, into: object) }
+                    }
+                }
+            }
+            records.losses.cutReferences += storage.restore(serials: serials, from: lookup, into: objects)
         }
 
         private mutating func note(owner: GraphObject, target: GraphObject, _ fills: [(type: ObjectIdentifier, index: PropertyIndex)]) {
@@ -287,7 +322,7 @@ extension Snapshot {
         }
 
         /// Reads a reference of a list; `nil`, counted as cut, when its object does not exist.
-        private mutating func readReference(_ reader: inout ByteReader, likely: Int) throws(ByteReaderError) -> GraphObject? {
+        private mutating func readReference(_ reader: inout ByteCursor, likely: Int) throws(ByteReaderError) -> GraphObject? {
             let value = try reader.varint()
             guard value != 0 else { throw reader.failure("an empty reference in a list") }
             return try resolve(value, &reader, likely: likely)
@@ -295,13 +330,13 @@ extension Snapshot {
 
         /// Reads a to-one relationship's reference; `nil` when it holds nothing, or (counted
         /// as cut) when its object does not exist.
-        private mutating func readToOne(_ reader: inout ByteReader, likely: Int) throws(ByteReaderError) -> GraphObject? {
+        private mutating func readToOne(_ reader: inout ByteCursor, likely: Int) throws(ByteReaderError) -> GraphObject? {
             let value = try reader.varint()
             return value == 0 ? nil : try resolve(value, &reader, likely: likely)
         }
 
         /// The object of a reference whose first varint is `value` (not 0).
-        private mutating func resolve(_ value: UInt64, _ reader: inout ByteReader, likely: Int) throws(ByteReaderError) -> GraphObject? {
+        private mutating func resolve(_ value: UInt64, _ reader: inout ByteCursor, likely: Int) throws(ByteReaderError) -> GraphObject? {
             let code: Int
             let serial: UInt64
             if value & 1 == 1 {

@@ -226,13 +226,15 @@ enum Snapshot {
                     serials.reserveCapacity(count)
                     var serial = -1
                     var issued = graph.serialCount(of: current.description)
-                    for _ in 0..<count {
-                        serial += try reader.count()
-                        guard serial >= issued else { throw reader.failure("serial \(serial) of \(entity.name) is listed twice") }
-                        serials.append(serial)
-                        issued = serial + 1
+                    try reader.withCursor { cursor throws(ByteReaderError) in
+                        for _ in 0..<count {
+                            serial += try cursor.count()
+                            guard serial >= issued else { throw cursor.failure("serial \(serial) of \(entity.name) is listed twice") }
+                            serials.append(serial)
+                            issued = serial + 1
+                        }
                     }
-                    _ = graph.restoreObjects(of: current.description.objectType, serials: serials)
+                    graph.restoreObjects(of: current.description.objectType, serials: serials)
                 }
             case GraphRecordType.inverses.rawValue:
                 derived = try converting(path: path, sequence: record.sequence) { try decoder.readDerived(record.payload) }
@@ -242,16 +244,21 @@ enum Snapshot {
             }
         }
         decoder.prepare(derived: derived)
-        // Which objects had their values read, by schema entity and serial.
-        var valued = schema.entities.map { [Bool](repeating: false, count: graph.serialCount(of: $0.description)) }
+        // Which objects had their values read, by schema entity: the serials from the first
+        // to the last object of each values record (the live objects between are its
+        // objects), and how many objects that makes.
+        var valued: [[ClosedRange<Int>]] = schema.entities.map { _ in [] }
+        var valuedCounts = [Int](repeating: 0, count: schema.entities.count)
         let schemaCodes = file.entities.map { entity in entity.current.flatMap { schema.entityIndex[$0.description.name] } }
         var loaded = Loaded(includedSequence: 0, hasTrailer: false, losses: RecordLosses())
         for record in records.dropFirst() {
             switch record.payload.first {
             case GraphRecordType.values.rawValue:
                 try converting(path: path, sequence: record.sequence) {
-                    guard let (code, objects) = try decoder.readValues(record.payload), let schemaCode = schemaCodes[code] else { return }
-                    for object in objects { valued[schemaCode][object.serialNumber] = true }
+                    guard let (code, serials, count) = try decoder.readValues(record.payload), let serials,
+                          let schemaCode = schemaCodes[code] else { return }
+                    valued[schemaCode].append(serials)
+                    valuedCounts[schemaCode] += count
                 }
             case GraphRecordType.trailer.rawValue:
                 try converting(path: path, sequence: record.sequence) {
@@ -274,10 +281,19 @@ enum Snapshot {
         }
         // Objects whose values were in a damaged chunk are lost: take them out again.
         for (code, entity) in schema.entities.enumerated() {
-            var lost: [GraphObject] = []
+            // Ranges in increasing order, none overlapping, whose objects add up to every
+            // live object cover them all.
+            let ranges = valued[code]
+            if valuedCounts[code] == graph.count(of: entity.description.objectType)
+                && zip(ranges, ranges.dropFirst()).allSatisfy({ $0.upperBound < $1.lowerBound }) {
+                continue
+            }
             let table = graph.objectLookup(of: entity.description.objectType)
+            var valuedSerials = [Bool](repeating: false, count: table.count)
+            for range in ranges { for serial in range { valuedSerials[serial] = true } }
+            var lost: [GraphObject] = []
             for serial in 0..<table.count {
-                if let object = table[serial], !valued[code][serial] { lost.append(object) }
+                if let object = table[serial], !valuedSerials[serial] { lost.append(object) }
             }
             for object in lost {
                 decoder.records.losses.lostObjects.append(object.objectID.uriRepresentation)

@@ -12,26 +12,32 @@ protocol StoredPrimitive {
     func write(to writer: inout RawByteWriter)
     /// Reads a value; `nil` when the bytes are well formed but make no value of this type (an
     /// integer out of range, a URL that does not parse).
-    static func read(from reader: inout ByteReader) throws(ByteReaderError) -> Self?
+    static func read(from reader: inout ByteCursor) throws(ByteReaderError) -> Self?
     /// Reads the next value of a column whose last value read was `previous` (``read(from:)``
     /// unless the type can reuse a repeated value instead of decoding it again).
-    static func read(from reader: inout ByteReader, after previous: Self?) throws(ByteReaderError) -> Self?
+    static func read(from reader: inout ByteCursor, after previous: Self?) throws(ByteReaderError) -> Self?
 }
 
 extension StoredPrimitive {
-    static func read(from reader: inout ByteReader, after previous: Self?) throws(ByteReaderError) -> Self? {
+    static func read(from reader: inout ByteCursor, after previous: Self?) throws(ByteReaderError) -> Self? {
         try read(from: &reader)
+    }
+
+    /// Reads a value from a reader, as ``read(from:)`` does from a cursor.
+    @inline(__always)
+    static func read(from reader: inout ByteReader) throws(ByteReaderError) -> Self? {
+        try reader.withCursor { cursor throws(ByteReaderError) in try read(from: &cursor) }
     }
 }
 
 extension StoredPrimitive where Self: FixedWidthInteger & SignedInteger {
     func write(to writer: inout ByteWriter) { writer.signed(Int64(self)) }
-    static func read(from reader: inout ByteReader) throws(ByteReaderError) -> Self? { Self(exactly: try reader.signed()) }
+    static func read(from reader: inout ByteCursor) throws(ByteReaderError) -> Self? { Self(exactly: try reader.signed()) }
 }
 
 extension StoredPrimitive where Self: FixedWidthInteger & UnsignedInteger {
     func write(to writer: inout ByteWriter) { writer.varint(UInt64(self)) }
-    static func read(from reader: inout ByteReader) throws(ByteReaderError) -> Self? { Self(exactly: try reader.varint()) }
+    static func read(from reader: inout ByteCursor) throws(ByteReaderError) -> Self? { Self(exactly: try reader.varint()) }
 }
 
 extension Int: StoredPrimitive { static var storedKind: StoredValueKind { .signed(bits: 64) } }
@@ -48,26 +54,26 @@ extension UInt64: StoredPrimitive { static var storedKind: StoredValueKind { .un
 extension Double: StoredPrimitive {
     static var storedKind: StoredValueKind { .double }
     func write(to writer: inout ByteWriter) { writer.fixed64(bitPattern) }
-    static func read(from reader: inout ByteReader) throws(ByteReaderError) -> Double? { Double(bitPattern: try reader.fixed64()) }
+    static func read(from reader: inout ByteCursor) throws(ByteReaderError) -> Double? { Double(bitPattern: try reader.fixed64()) }
 }
 
 extension Float: StoredPrimitive {
     static var storedKind: StoredValueKind { .float }
     func write(to writer: inout ByteWriter) { writer.fixed64(Double(self).bitPattern) }
-    static func read(from reader: inout ByteReader) throws(ByteReaderError) -> Float? { Float(Double(bitPattern: try reader.fixed64())) }
+    static func read(from reader: inout ByteCursor) throws(ByteReaderError) -> Float? { Float(Double(bitPattern: try reader.fixed64())) }
 }
 
 extension Bool: StoredPrimitive {
     static var storedKind: StoredValueKind { .bool }
     func write(to writer: inout ByteWriter) { writer.byte(self ? 1 : 0) }
-    static func read(from reader: inout ByteReader) throws(ByteReaderError) -> Bool? { try reader.byte() != 0 }
+    static func read(from reader: inout ByteCursor) throws(ByteReaderError) -> Bool? { try reader.byte() != 0 }
 }
 
 extension String: StoredPrimitive {
     static var storedKind: StoredValueKind { .string }
     func write(to writer: inout ByteWriter) { writer.string(self) }
-    static func read(from reader: inout ByteReader) throws(ByteReaderError) -> String? { try reader.string() }
-    static func read(from reader: inout ByteReader, after previous: String?) throws(ByteReaderError) -> String? {
+    static func read(from reader: inout ByteCursor) throws(ByteReaderError) -> String? { try reader.string() }
+    static func read(from reader: inout ByteCursor, after previous: String?) throws(ByteReaderError) -> String? {
         try reader.string(previous: previous)
     }
 }
@@ -75,7 +81,7 @@ extension String: StoredPrimitive {
 extension Date: StoredPrimitive {
     static var storedKind: StoredValueKind { .date }
     func write(to writer: inout ByteWriter) { writer.fixed64(timeIntervalSinceReferenceDate.bitPattern) }
-    static func read(from reader: inout ByteReader) throws(ByteReaderError) -> Date? {
+    static func read(from reader: inout ByteCursor) throws(ByteReaderError) -> Date? {
         Date(timeIntervalSinceReferenceDate: Double(bitPattern: try reader.fixed64()))
     }
 }
@@ -86,29 +92,29 @@ extension UUID: StoredPrimitive {
         writer.varint(16)
         withUnsafeBytes(of: uuid) { writer.bytes.append(contentsOf: $0) }
     }
-    static func read(from reader: inout ByteReader) throws(ByteReaderError) -> UUID? {
+    static func read(from reader: inout ByteCursor) throws(ByteReaderError) -> UUID? {
         let bytes = try reader.blob()
         guard bytes.count == 16 else { return nil }
-        return bytes.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) }
+        return UUID(uuid: UnsafeRawBufferPointer(bytes).loadUnaligned(as: uuid_t.self))
     }
 }
 
 extension Data: StoredPrimitive {
     static var storedKind: StoredValueKind { .data }
     func write(to writer: inout ByteWriter) { writer.blob(self) }
-    static func read(from reader: inout ByteReader) throws(ByteReaderError) -> Data? { Data(try reader.blob()) }
+    static func read(from reader: inout ByteCursor) throws(ByteReaderError) -> Data? { Data(try reader.blob()) }
 }
 
 extension URL: StoredPrimitive {
     static var storedKind: StoredValueKind { .url }
     func write(to writer: inout ByteWriter) { writer.string(absoluteString) }
-    static func read(from reader: inout ByteReader) throws(ByteReaderError) -> URL? { URL(string: try reader.string()) }
+    static func read(from reader: inout ByteCursor) throws(ByteReaderError) -> URL? { URL(string: try reader.string()) }
 }
 
 extension Decimal: StoredPrimitive {
     static var storedKind: StoredValueKind { .decimal }
     func write(to writer: inout ByteWriter) { writer.string(description) }
-    static func read(from reader: inout ByteReader) throws(ByteReaderError) -> Decimal? {
+    static func read(from reader: inout ByteCursor) throws(ByteReaderError) -> Decimal? {
         Decimal(string: try reader.string(), locale: Locale(identifier: "en_US_POSIX"))
     }
 }
@@ -257,13 +263,17 @@ struct AttributeCodec {
                     }
                 },
                 readColumn: { reader, objects, _ throws(ByteReaderError) in
-                    var previous: Value?
-                    for object in objects {
-                        guard let read = try Value.read(from: &reader, after: previous) else { return false }
-                        value.in(object).pointee = read
-                        previous = read
+                    try reader.withCursor { cursor throws(ByteReaderError) in
+                        try objects.withUnsafeBufferPointer { objects throws(ByteReaderError) in
+                            var previous: Value?
+                            for position in objects.indices {
+                                guard let read = try Value.read(from: &cursor, after: previous) else { return false }
+                                value.in(objects, at: position).pointee = read
+                                previous = read
+                            }
+                            return true
+                        }
                     }
-                    return true
                 })
         }
         if type == Value?.self, kind == .optional(Value.storedKind), let storage = entity.attributeStorage(at: index, as: Value?.self) {
@@ -278,7 +288,7 @@ struct AttributeCodec {
                     }
                 },
                 read: { reader, object, _ throws(ByteReaderError) in
-                    guard let read = try readOptional(Value.self, &reader) else { return false }
+                    guard let read = try reader.withCursor({ cursor throws(ByteReaderError) in try readOptional(Value.self, &cursor) }) else { return false }
                     if let object { value.in(object).pointee = read }
                     return true
                 },
@@ -304,11 +314,15 @@ struct AttributeCodec {
                     }
                 },
                 readColumn: { reader, objects, _ throws(ByteReaderError) in
-                    for object in objects {
-                        guard let read = try readOptional(Value.self, &reader) else { return false }
-                        value.in(object).pointee = read
+                    try reader.withCursor { cursor throws(ByteReaderError) in
+                        try objects.withUnsafeBufferPointer { objects throws(ByteReaderError) in
+                            for position in objects.indices {
+                                guard let read = try readOptional(Value.self, &cursor) else { return false }
+                                value.in(objects, at: position).pointee = read
+                            }
+                            return true
+                        }
                     }
-                    return true
                 })
         }
         return nil
@@ -330,7 +344,7 @@ struct AttributeCodec {
     /// Reads an optional's flag and value: `.some(nil)` for `nil`, `nil` when the bytes make
     /// no value of the type.
     @inline(__always)
-    private static func readOptional<Value: StoredPrimitive>(_ type: Value.Type, _ reader: inout ByteReader) throws(ByteReaderError) -> Value?? {
+    private static func readOptional<Value: StoredPrimitive>(_ type: Value.Type, _ reader: inout ByteCursor) throws(ByteReaderError) -> Value?? {
         switch try reader.byte() {
         case 0: return .some(nil)
         case 1:
@@ -365,5 +379,17 @@ private struct ValueAddress<Value> {
     func `in`(_ object: Unmanaged<GraphObject>) -> UnsafeMutablePointer<Value> {
         require(object._withUnsafeGuaranteedRef { ObjectIdentifier(type(of: $0)) } == objectClass, "internal inconsistency: an attribute of another class")
         return (UnsafeMutableRawPointer(object.toOpaque()) + offset).assumingMemoryBound(to: Value.self)
+    }
+
+    /// The value's address in the object at `position` of `objects`, objects of the class
+    /// (`precondition`), found without counting a reference: the buffer holds one reference
+    /// word per object, and keeps the object alive.
+    @inline(__always)
+    func `in`(_ objects: UnsafeBufferPointer<GraphObject>, at position: Int) -> UnsafeMutablePointer<Value> {
+        let object = UnsafeRawPointer(objects.baseAddress.unsafelyUnwrapped)
+            .load(fromByteOffset: position * MemoryLayout<UInt>.stride, as: UnsafeMutableRawPointer.self)
+        require(Unmanaged<GraphObject>.fromOpaque(object)._withUnsafeGuaranteedRef { ObjectIdentifier(type(of: $0)) } == objectClass,
+                "internal inconsistency: an attribute of another class")
+        return (object + offset).assumingMemoryBound(to: Value.self)
     }
 }

@@ -17,27 +17,27 @@ extension ObjectGraph {
     /// - Parameters:
     ///   - type: The objects' class.
     ///   - serials: Increasing serials, the first at least ``serialCount(of:)`` (`precondition`).
-    /// - Returns: The new objects, in the order of `serials`.
+    /// The entity table holds the new objects; ``restoredObjects(of:from:count:last:)`` and
+    /// ``objectLookup(of:)`` find them.
+    ///
     /// - Complexity: O(*k*) for *k* serials, plus the serials skipped.
-    package func restoreObjects(of type: GraphObject.Type, serials: [Int]) -> [GraphObject] {
+    package func restoreObjects(of type: GraphObject.Type, serials: [Int]) {
         require(!hasChanges, "internal inconsistency: restoring objects into a graph with pending changes")
         let entity = _entity(for: type)
-        var objects: [GraphObject] = []
-        objects.reserveCapacity(serials.count)
+        let idBase = entity.idBase
+        let description = entity.description
         for serial in serials {
             require(serial >= entity.objects.count && UInt64(serial) < 1 << ObjectID.serialBits,
-                    "internal inconsistency: restoring serial \(serial) of \(entity.description.name), issued up to \(entity.objects.count)")
+                    "internal inconsistency: restoring serial \(serial) of \(description.name), issued up to \(entity.objects.count)")
             while entity.objects.count < serial { entity.objects.appendEmpty() }
             let object = type.init()
-            object._idBits = entity.idBase | UInt64(serial)
-            object._entity = entity.description
+            object._idBits = idBase | UInt64(serial)
+            object._entity = description
             object._attachDetached(to: _context)
             object._flags = 0
             entity.objects.append(object)
-            objects.append(object)
         }
         entity.liveCount += serials.count
-        return objects
     }
 
     /// The first `count` live objects of a class from serial `start` on, in serial order;
@@ -220,6 +220,41 @@ package struct ToOneStorage {
         slot.storeBytes(of: target.map { UInt(bitPattern: Unmanaged.passRetained($0).toOpaque()) } ?? 0, as: UInt.self)
         if let pointer = UnsafeRawPointer(bitPattern: old) { Unmanaged<GraphObject>.fromOpaque(pointer).release() }
     }
+
+    /// Makes the relationship of each object hold the live object of `lookup` whose serial
+    /// is at the same position in `serials` (nothing for a negative serial), as
+    /// ``restore(_:into:)`` does one by one; the objects and the targets are handled
+    /// unretained (the entity tables keep them alive), so only the references the slots
+    /// keep are counted.
+    ///
+    /// - Parameters:
+    ///   - serials: One serial per object, or -1.
+    ///   - lookup: The objects of the relationship's destination class.
+    ///   - objects: Objects of the storage's class (`precondition`).
+    /// - Returns: How many serials name no live object (those objects are left as they are).
+    /// - Complexity: O(*n*) for *n* objects.
+    package func restore(serials: [Int], from lookup: ObjectLookup, into objects: [GraphObject]) -> Int {
+        require(serials.count == objects.count, "internal inconsistency: \(serials.count) serials for \(objects.count) objects")
+        var missing = 0
+        objects.withUnsafeBufferPointer { objects in
+            // The array holds one reference word per object: read it without counting.
+            let words = UnsafeRawPointer(objects.baseAddress.unsafelyUnwrapped)
+            for (position, serial) in serials.enumerated() where serial >= 0 {
+                guard let target = lookup.unretained(serial) else {
+                    missing += 1
+                    continue
+                }
+                let owner = words.load(fromByteOffset: position * MemoryLayout<UInt>.stride, as: UnsafeMutableRawPointer.self)
+                require(Unmanaged<GraphObject>.fromOpaque(owner)._withUnsafeGuaranteedRef { ObjectIdentifier(type(of: $0)) } == objectType,
+                        "internal inconsistency: a relationship restored into an object of another class")
+                let slot = owner + offset
+                let old = slot.load(as: UInt.self)
+                slot.storeBytes(of: UInt(bitPattern: target.retain()._reference.toOpaque()), as: UInt.self)
+                if let pointer = UnsafeRawPointer(bitPattern: old) { Unmanaged<GraphObject>.fromOpaque(pointer).release() }
+            }
+        }
+        return missing
+    }
 }
 
 extension EntityDescription {
@@ -252,6 +287,13 @@ package struct ObjectLookup {
     package subscript(serial: Int) -> GraphObject? {
         guard serial >= 0 && serial < table.count else { return nil }
         return table.unretained(at: serial)?.object
+    }
+
+    /// The live object with a serial, unretained (the table keeps it), or `nil`.
+    @inline(__always)
+    fileprivate func unretained(_ serial: Int) -> _Unretained<GraphObject>? {
+        guard serial >= 0 && serial < table.count else { return nil }
+        return table.unretained(at: serial)
     }
 
     /// Appends the live objects from serial `start` on, in serial order, until `objects`

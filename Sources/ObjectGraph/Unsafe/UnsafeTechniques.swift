@@ -13,7 +13,7 @@
 // | members retained by hand in `malloc` lists  | `_DeferredInverseLists`, `_AdoptedMembers` (DeferredInverseLists.swift) | the lists alone; a flush hands each reference over once |
 // | a buffer of plain values read without a retain | `_FrozenBuffer` (FrozenBuffer.swift) | its owner frees it once |
 // | object addresses for cache hints            | `ObjectGraph.objectAddress(with:)` | callers only prefetch them (MemoryHints) |
-// | a snapshot's bulk restore: to-one slots read and written in place, table objects unretained, counted member lists adopted | ObjectGraph+BulkRestore.swift | the store restores into a graph with no pending change; the entity tables keep every object alive |
+// | a snapshot's bulk restore: to-one slots read and written in place, table objects unretained (an array's references read as words), counted member lists adopted | ObjectGraph+BulkRestore.swift | the store restores into a graph with no pending change; the entity tables keep every object alive |
 // | a snapshot's bulk read: table objects handed out unretained, to-one slots read in place | ObjectGraph+BulkRead.swift | the store does not change the graph while it holds them; the entity tables keep every object alive |
 //
 // Two techniques are attributes and stay on the declarations they qualify; they are listed
