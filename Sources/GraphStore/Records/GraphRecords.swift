@@ -387,11 +387,12 @@ struct GraphRecordDecoder {
             let changedCount = try reader.count(limit: entity.properties.count)
             for _ in 0..<changedCount {
                 let position = try reader.count(limit: entity.properties.count - 1)
-                let property = entity.properties[position]
-                if property.relationship != nil, try reader.byte() == 1 {
+                // The fields read one by one: a copy of the whole property counts a reference
+                // per field.
+                if entity.properties[position].relationship != nil, try reader.byte() == 1 {
                     let added = try readReferences(&reader)
                     let removed = try readReferences(&reader)
-                    if let object, let index = property.current {
+                    if let object, let index = entity.properties[position].current {
                         graph.restoreMembership(object, index, added: added, removed: removed)
                     }
                 } else {

@@ -297,8 +297,9 @@ extension Snapshot {
             _ objects: [GraphObject], storage: ToOneStorage, lookup: ObjectLookup, likely: Int, _ reader: inout ByteReader
         ) throws(ByteReaderError) {
             serials.removeAll(keepingCapacity: true)
+            serials.reserveCapacity(objects.count)
             try reader.withCursor { cursor throws(ByteReaderError) in
-                for object in objects {
+                for position in objects.indices {
                     let value = try cursor.varint()
                     if value & 1 == 1 {
                         let serial = value >> 1
@@ -310,7 +311,7 @@ extension Snapshot {
                         serials.append(Int(serial))
                     } else {
                         serials.append(-1)
-                        if value != 0, let target = try resolve(value, &cursor, likely: likely) { storage.restore(target, into: object) }
+                        if value != 0, let target = try resolve(value, &cursor, likely: likely) { storage.restore(target, into: objects[position]) }
                     }
                 }
             }

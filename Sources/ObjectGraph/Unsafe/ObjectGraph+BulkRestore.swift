@@ -150,9 +150,18 @@ extension ObjectGraph {
         let targetType = ObjectIdentifier(state.description.objectType)
         let serials = state.objects.count
         let owners = source.objects.count
-        // By owner serial: its target's serial, or -1; then a counting sort by target.
-        var targets = [Int](repeating: -1, count: owners)
-        var starts = [Int](repeating: 0, count: serials + 1)
+        // By owner serial: its target's serial, or -1; then a counting sort by target. Plain
+        // buffers, so that no write checks that an array is uniquely referenced.
+        let targets = UnsafeMutableBufferPointer<Int>.allocate(capacity: owners)
+        targets.initialize(repeating: -1)
+        let starts = UnsafeMutableBufferPointer<Int>.allocate(capacity: serials + 1)
+        starts.initialize(repeating: 0)
+        let next = UnsafeMutableBufferPointer<Int>.allocate(capacity: serials + 1)
+        defer {
+            targets.deallocate()
+            starts.deallocate()
+            next.deallocate()
+        }
         for serial in 0..<owners {
             guard let owner = source.objects.unretained(at: serial) else { continue }
             let bits = (UnsafeRawPointer(owner._reference.toOpaque()) + offset).load(as: UInt.self)
@@ -167,7 +176,7 @@ extension ObjectGraph {
         for serial in 0..<serials { starts[serial + 1] += starts[serial] }
         let members = UnsafeMutableBufferPointer<Unmanaged<GraphObject>>.allocate(capacity: starts[serials])
         defer { members.deallocate() }
-        var next = starts
+        _ = next.initialize(from: starts)
         for serial in 0..<owners where targets[serial] >= 0 {
             guard let owner = source.objects.unretained(at: serial) else { continue }
             members[next[targets[serial]]] = owner.retain()._reference

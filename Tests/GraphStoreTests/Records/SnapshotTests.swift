@@ -201,6 +201,24 @@ struct SnapshotTests {
         }
     }
 
+    @Test("When the objects a to-one relationship names are lost, salvage cuts and counts every reference to them")
+    func lostDestinations() throws {
+        let count = 3 * Snapshot.objectsPerChunk + 7
+        let (fileSystem, _) = try Self.binStore(count: count)
+        // The bins' objects record: the first one (the bins come first in the schema).
+        let offset = try Self.snapshotOffset(fileSystem, type: .objects, payloadByte: 1)
+        fileSystem.corrupt("/store/snapshot", at: offset, with: [0x7F])
+        let store = try Self.openBins(fileSystem, .salvage)
+        defer { store.close() }
+        #expect(store.graph.objects(of: Bin.self).isEmpty)
+        let parts = store.graph.objects(of: Part.self)
+        #expect(parts.count == count)
+        #expect(parts.allSatisfy { $0.bin == nil })
+        #expect(parts.map(\.number) == (0..<count).map { $0 % 50 })
+        #expect(store.openReport.cutReferences == count, "\(store.openReport)")
+        #expect(store.openReport.lostObjects.isEmpty, "\(store.openReport)")
+    }
+
     @Test("Ordered relationships keep their order and many-to-many ones both sides through a snapshot")
     func orderedAndManyToMany() throws {
         let directory = TemporaryDirectory()
