@@ -16,12 +16,18 @@ protocol StoredPrimitive {
     /// Reads the next value of a column whose last value read was `previous` (``read(from:)``
     /// unless the type can reuse a repeated value instead of decoding it again).
     static func read(from reader: inout ByteCursor, after previous: Self?) throws(ByteReaderError) -> Self?
+    /// In a column, skips the next value when its bytes are those of the value the cursor
+    /// read last, and says so (`false`, having read nothing, unless the type can tell).
+    static func skipRepeat(_ reader: inout ByteCursor) -> Bool
 }
 
 extension StoredPrimitive {
     static func read(from reader: inout ByteCursor, after previous: Self?) throws(ByteReaderError) -> Self? {
         try read(from: &reader)
     }
+
+    @inline(__always)
+    static func skipRepeat(_ reader: inout ByteCursor) -> Bool { false }
 
     /// Reads a value from a reader, as ``read(from:)`` does from a cursor.
     @inline(__always)
@@ -76,6 +82,8 @@ extension String: StoredPrimitive {
     static func read(from reader: inout ByteCursor, after previous: String?) throws(ByteReaderError) -> String? {
         try reader.string(previous: previous)
     }
+    @inline(__always)
+    static func skipRepeat(_ reader: inout ByteCursor) -> Bool { reader.skipRepeatedString() }
 }
 
 extension Date: StoredPrimitive {
@@ -265,9 +273,14 @@ struct AttributeCodec {
                 readColumn: { reader, objects, _ throws(ByteReaderError) in
                     try reader.withCursor { cursor throws(ByteReaderError) in
                         try objects.withUnsafeBufferPointer { objects throws(ByteReaderError) in
+                            // A value that repeats the one before is stored again, not decoded.
                             var previous: Value?
                             for position in objects.indices {
-                                guard let read = try Value.read(from: &cursor, after: previous) else { return false }
+                                if previous != nil && Value.skipRepeat(&cursor) {
+                                    value.in(objects, at: position).pointee = previous.unsafelyUnwrapped
+                                    continue
+                                }
+                                guard let read = try Value.read(from: &cursor) else { return false }
                                 value.in(objects, at: position).pointee = read
                                 previous = read
                             }

@@ -91,14 +91,25 @@ struct ByteReader {
     }
 
     mutating func varint() throws(ByteReaderError) -> UInt64 {
-        if position < bytes.endIndex {
-            let first = bytes[position]
-            if first < 0x80 {
-                position += 1
-                return UInt64(first)
+        var result: UInt64 = 0
+        var shift: UInt64 = 0
+        var index = position
+        while index < bytes.endIndex {
+            let next = bytes[index]
+            index += 1
+            guard shift < 64 else {
+                position = index
+                throw failure("a number is too long")
             }
+            result |= UInt64(next & 0x7F) << shift
+            if next & 0x80 == 0 {
+                position = index
+                return result
+            }
+            shift += 7
         }
-        return try withCursor { cursor throws(ByteReaderError) in try cursor.varint() }
+        position = index
+        throw failure("the record ends early")
     }
 
     /// A varint that must fit in an `Int` and be at most `limit`.
@@ -262,6 +273,20 @@ struct ByteCursor {
             }
         }
         return try decode(raw)
+    }
+
+    /// Skips the next string when its bytes are those of the string this cursor read last,
+    /// and says so; reads nothing otherwise (a malformed length included: reading the string
+    /// then reports it).
+    ///
+    /// - Complexity: O(*n*) for a string of *n* bytes.
+    @inline(__always)
+    mutating func skipRepeatedString() -> Bool {
+        guard let last = lastString else { return false }
+        var ahead = self
+        guard let raw = try? ahead.blob(), Self.equal(last, raw) else { return false }
+        next = ahead.next
+        return true
     }
 
     /// The string of `raw`, which must be UTF-8.

@@ -172,6 +172,9 @@ extension ObjectGraph {
             guard target >= 0 && target < serials else { continue }
             targets[serial] = target
             starts[target + 1] += 1
+            // The reference the set keeps, counted now that the owner is in the cache: the
+            // pass below reads only the table.
+            _ = owner.retain()
         }
         for serial in 0..<serials { starts[serial + 1] += starts[serial] }
         let members = UnsafeMutableBufferPointer<Unmanaged<GraphObject>>.allocate(capacity: starts[serials])
@@ -179,7 +182,7 @@ extension ObjectGraph {
         _ = next.initialize(from: starts)
         for serial in 0..<owners where targets[serial] >= 0 {
             guard let owner = source.objects.unretained(at: serial) else { continue }
-            members[next[targets[serial]]] = owner.retain()._reference
+            members[next[targets[serial]]] = owner._reference
             next[targets[serial]] += 1
         }
         for serial in 0..<serials where starts[serial + 1] > starts[serial] {
