@@ -29,7 +29,7 @@ protocol SlotOrdering {
 
     /// Asks the processor to fetch the keys that comparing each of `slots` reads (a hint:
     /// it changes nothing), so that their cache misses overlap.
-    func prefetchKeys(of slots: UnsafeBufferPointer<Int32>, grouped: Bool)
+    func prefetchKeys(of slots: some RandomAccessCollection<Int32>, grouped: Bool)
 }
 
 extension SlotOrdering {
@@ -49,5 +49,5 @@ extension SlotOrdering {
     func order(_ a: SlotDigest, _ b: SlotDigest) -> Int { 0 }
 
     /// No keys to fetch ahead.
-    func prefetchKeys(of slots: UnsafeBufferPointer<Int32>, grouped: Bool) {}
+    func prefetchKeys(of slots: some RandomAccessCollection<Int32>, grouped: Bool) {}
 }

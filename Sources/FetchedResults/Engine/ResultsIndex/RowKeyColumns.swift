@@ -1,5 +1,3 @@
-internal import MemoryHints
-
 /// The keys of every row, in columns indexed by slot, and the order they define: section key
 /// first, then the sort keys, then the row's identifier as the final tie-break.
 ///
@@ -54,9 +52,7 @@ struct RowKeyColumns<ID: RowIdentifier>: SlotOrdering {
         for column in columns.indices {
             // The values compared where they are, borrowed: a copy of each would be a
             // reference-count check and a release per comparison, and searches compare a lot.
-            let order = columns[column].withUnsafeBufferPointer { values in
-                values[Int(a)] < values[Int(b)] ? -1 : values[Int(b)] < values[Int(a)] ? 1 : 0
-            }
+            let order = columns[column].orderInPlace(Int(a), Int(b))
             if order != 0 { return (order < 0) == ascending[column] }
         }
         // A slot compared with itself (a search for a row in the tree) stops here, without
@@ -94,27 +90,17 @@ struct RowKeyColumns<ID: RowIdentifier>: SlotOrdering {
     /// fetch gave them in order) is asked for as the lines between them, each line once,
     /// instead of slot by slot. A hint only: a run that is not in fact between its ends
     /// leaves some lines to be read later.
-    func prefetchKeys(of slots: UnsafeBufferPointer<Int32>, grouped: Bool) {
+    func prefetchKeys(of slots: some RandomAccessCollection<Int32>, grouped: Bool) {
         guard let first = slots.first, let last = slots.last else { return }
         let low = Int(min(first, last))
         let span = Int(max(first, last)) - low + 1
-        let range = span <= 2 * slots.count ? low..<low + span : nil
-        if !grouped { sectionOf.withUnsafeBufferPointer { Self.prefetch(slots, of: $0, asRange: range) } }
-        for column in columns.indices {
-            columns[column].withUnsafeBufferPointer { Self.prefetch(slots, of: $0, asRange: range) }
-        }
-    }
-
-    /// Asks for the elements of `column` at `slots`: the lines of `range` when given, else
-    /// slot by slot.
-    @inline(__always)
-    private static func prefetch<Value>(_ slots: UnsafeBufferPointer<Int32>, of column: UnsafeBufferPointer<Value>, asRange range: Range<Int>?) {
-        let base = column.baseAddress.unsafelyUnwrapped
-        if let range {
-            let lines = range.count * MemoryLayout<Value>.stride / 64 + 2
-            NodeLines.prefetch((UnsafeRawPointer(base + range.lowerBound), UInt16(clamping: lines)))
+        if span <= 2 * slots.count {
+            let range = low..<low + span
+            if !grouped { sectionOf.prefetchElements(in: range) }
+            for column in columns.indices { columns[column].prefetchElements(in: range) }
         } else {
-            for slot in slots { frk_prefetch(base + Int(slot)) }
+            if !grouped { sectionOf.prefetchElements(at: slots) }
+            for column in columns.indices { columns[column].prefetchElements(at: slots) }
         }
     }
 

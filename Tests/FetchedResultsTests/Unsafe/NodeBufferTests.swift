@@ -96,7 +96,7 @@ struct NodeBufferTests {
         buffer.remove(at: 2)
         buffer[1] += 10
         #expect(buffer.array == [9, 13, 4, 1, 5])
-        #expect(buffer.withUnsafeBufferPointer { $0.reduce(0, +) } == 32)
+        #expect(buffer.withElements { $0.reduce(0, +) } == 32)
         #expect(buffer.address(of: 0) != nil)
         buffer.removeSubrange(0..<5)
         #expect(buffer.isEmpty && buffer.array.isEmpty)
@@ -114,17 +114,42 @@ struct NodeBufferTests {
         #expect(NodeBuffer<Int32>([], spare: 8).address(of: 0) == nil)
     }
 
-    /// A buffer's extent covers its bytes from its first element, with a line to spare.
+    /// A buffer's extent is its first element's address and its bytes.
     @Test func extentCoversTheElements() {
-        #expect(NodeBuffer<Int32>().extent.address == nil && NodeBuffer<Int32>().extent.lines == 0)
+        #expect(NodeBuffer<Int32>().extent.address == nil && NodeBuffer<Int32>().extent.bytes == 0)
         let buffer = NodeBuffer<Int32>(Array(0..<20))
         #expect(buffer.extent.address == buffer.address(of: 0))
-        #expect(buffer.extent.lines == 3)  // 80 bytes: two lines, and one for a start inside a line
-        #expect(NodeBuffer<SlotDigest>(Array(repeating: .unknown, count: 48)).extent.lines == 16)  // 960 bytes
+        #expect(buffer.extent.bytes == 80)
+        #expect(NodeBuffer<SlotDigest>(Array(repeating: .unknown, count: 48)).extent.bytes == 48 * UInt16(MemoryLayout<SlotDigest>.stride))
         NodeLines(buffer.extent).prefetch()
         #expect(buffer.extent(of: 4..<12).address == buffer.address(of: 4))
-        #expect(buffer.extent(of: 4..<12).lines == 2)  // 32 bytes
-        #expect(buffer.extent(of: 16..<40).lines == 2)  // clamped to 16..<20: 16 bytes
+        #expect(buffer.extent(of: 4..<12).bytes == 32)
+        #expect(buffer.extent(of: 16..<40).bytes == 16)  // clamped to 16..<20
         #expect(buffer.extent(of: 20..<30).address == nil)
+    }
+
+    /// The borrowed view, in-place updates, sums and appends see the elements in order.
+    @Test func borrowsUpdatesAndAppends() {
+        var buffer = NodeBuffer<UInt32>([1, 2, 3, 4, 5])
+        #expect(buffer.withElements { Array($0) } == [1, 2, 3, 4, 5])
+        #expect(buffer.withElements { $0[1..<3].reduce(0, +) } == 5)
+        buffer.updateEach(in: 2..<5) { $0 += 10 }
+        #expect(buffer.array == [1, 2, 13, 14, 15])
+        #expect(buffer.wrappingSum(ofFirst: 0) == 0 && buffer.wrappingSum(ofFirst: 3) == 16)
+        let other = NodeBuffer<UInt32>([7, 8])
+        buffer.append(contentsOf: other)
+        #expect(buffer.array == [1, 2, 13, 14, 15, 7, 8])
+        var copied: [UInt32] = [0]
+        other.append(to: &copied)
+        #expect(copied == [0, 7, 8])
+        buffer.append(contentsOf: NodeBuffer<UInt32>())
+        #expect(buffer.count == 7)
+    }
+
+    /// Asking for an object's lines changes nothing.
+    @Test func prefetchingAnObjectChangesNothing() {
+        let buffer = NodeBuffer<Tracked>([Tracked(4), Tracked(2)])
+        buffer.prefetchObject(at: 1, lines: 2)
+        #expect(buffer.array.map(\.value) == [4, 2])
     }
 }
