@@ -97,18 +97,19 @@ struct NodeBuffer<Element>: ~Copyable {
         base.map { UnsafeRawPointer($0 + index) }
     }
 
-    /// The address of the elements and the number of bytes they take: what ``NodeLines``
-    /// keeps.
-    var extent: (address: UnsafeRawPointer?, bytes: UInt16) {
+    /// The address of the elements and the number of cache lines they span (one more than
+    /// their bytes need, for a start inside a line): what ``NodeLines`` keeps.
+    var extent: (address: UnsafeRawPointer?, lines: UInt16) {
         extent(of: 0..<count)
     }
 
     /// The address of the elements at `range` (clamped to `0..<count`) and the number of
-    /// bytes they take (clamped to `UInt16.max`).
-    func extent(of range: Range<Int>) -> (address: UnsafeRawPointer?, bytes: UInt16) {
+    /// lines they span, as ``extent`` counts them.
+    func extent(of range: Range<Int>) -> (address: UnsafeRawPointer?, lines: UInt16) {
         let range = range.clamped(to: 0..<count)
         guard let base, !range.isEmpty else { return (nil, 0) }
-        return (UnsafeRawPointer(base + range.lowerBound), UInt16(clamping: range.count * MemoryLayout<Element>.stride))
+        let bytes = range.count * MemoryLayout<Element>.stride
+        return (UnsafeRawPointer(base + range.lowerBound), UInt16(clamping: NodeLines.lines(spanning: bytes)))
     }
 
     /// Asks the processor for every line of the elements (a hint that changes nothing).
@@ -134,18 +135,20 @@ struct NodeBuffer<Element>: ~Copyable {
     }
 
     /// Calls `body` with the elements, borrowed: a view valid only during the call.
+    ///
+    /// - Complexity: O(1), plus `body`.
     @inline(__always)
     func withElements<Result>(_ body: (Elements) throws -> Result) rethrows -> Result {
         try body(Elements(UnsafeBufferPointer(start: base, count: count)))
     }
 
-    /// Calls `update` with each element at `range`, which must be within `0..<count`, to
-    /// change in place.
+    /// Calls `update` with each element at `range`, which must be within `0..<count`
+    /// (checked in debug builds only, as a buffer pointer checks it), to change in place.
     ///
     /// - Complexity: O(m) for m elements.
     @inline(__always)
     mutating func updateEach(in range: Range<Int>, _ update: (inout Element) throws -> Void) rethrows {
-        require(range.lowerBound >= 0 && range.upperBound <= count, "internal inconsistency: node range \(range) outside 0..<\(count)")
+        assert(range.lowerBound >= 0 && range.upperBound <= count, "internal inconsistency: node range \(range) outside 0..<\(count)")
         guard let base else { return }
         for index in range { try update(&base[index]) }
     }
@@ -292,6 +295,13 @@ extension NodeBuffer {
         @inline(__always)
         subscript(position: Int) -> Element {
             elements[position]
+        }
+
+        /// The elements at `range`, which must be within the view, as a view of their own
+        /// whose positions start at 0 (as `UnsafeBufferPointer(rebasing:)` makes one).
+        @inline(__always)
+        func rebased(_ range: Range<Int>) -> Elements {
+            Elements(UnsafeBufferPointer(rebasing: elements[range]))
         }
 
         @inline(__always)

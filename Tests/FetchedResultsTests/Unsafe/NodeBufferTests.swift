@@ -114,17 +114,17 @@ struct NodeBufferTests {
         #expect(NodeBuffer<Int32>([], spare: 8).address(of: 0) == nil)
     }
 
-    /// A buffer's extent is its first element's address and its bytes.
+    /// A buffer's extent covers its bytes from its first element, with a line to spare.
     @Test func extentCoversTheElements() {
-        #expect(NodeBuffer<Int32>().extent.address == nil && NodeBuffer<Int32>().extent.bytes == 0)
+        #expect(NodeBuffer<Int32>().extent.address == nil && NodeBuffer<Int32>().extent.lines == 0)
         let buffer = NodeBuffer<Int32>(Array(0..<20))
         #expect(buffer.extent.address == buffer.address(of: 0))
-        #expect(buffer.extent.bytes == 80)
-        #expect(NodeBuffer<SlotDigest>(Array(repeating: .unknown, count: 48)).extent.bytes == 48 * UInt16(MemoryLayout<SlotDigest>.stride))
+        #expect(buffer.extent.lines == 3)  // 80 bytes: two lines, and one for a start inside a line
+        #expect(NodeBuffer<SlotDigest>(Array(repeating: .unknown, count: 48)).extent.lines == 16)  // 960 bytes
         NodeLines(buffer.extent).prefetch()
         #expect(buffer.extent(of: 4..<12).address == buffer.address(of: 4))
-        #expect(buffer.extent(of: 4..<12).bytes == 32)
-        #expect(buffer.extent(of: 16..<40).bytes == 16)  // clamped to 16..<20
+        #expect(buffer.extent(of: 4..<12).lines == 2)  // 32 bytes
+        #expect(buffer.extent(of: 16..<40).lines == 2)  // clamped to 16..<20: 16 bytes
         #expect(buffer.extent(of: 20..<30).address == nil)
     }
 
@@ -133,6 +133,7 @@ struct NodeBufferTests {
         var buffer = NodeBuffer<UInt32>([1, 2, 3, 4, 5])
         #expect(buffer.withElements { Array($0) } == [1, 2, 3, 4, 5])
         #expect(buffer.withElements { $0[1..<3].reduce(0, +) } == 5)
+        #expect(buffer.withElements { Array($0.rebased(1..<3)) } == [2, 3])
         buffer.updateEach(in: 2..<5) { $0 += 10 }
         #expect(buffer.array == [1, 2, 13, 14, 15])
         #expect(buffer.wrappingSum(ofFirst: 0) == 0 && buffer.wrappingSum(ofFirst: 3) == 16)

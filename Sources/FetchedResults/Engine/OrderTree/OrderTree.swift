@@ -519,7 +519,7 @@ struct OrderTree {
                 // A binary search reads one slot's keys per step, which one depending on the last
                 // comparison: each read of a large index's keys is a cache miss that waits for the
                 // one before. Asking for the whole gap first (a few slots) lets them overlap.
-                ordering.prefetchKeys(of: slots[low..<high], grouped: grouped)
+                ordering.prefetchKeys(of: slots.rebased(low..<high), grouped: grouped)
             }
             if grouped {
                 while low < high {

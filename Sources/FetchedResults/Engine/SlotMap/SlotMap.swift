@@ -74,7 +74,9 @@ struct SlotMap<ID: RowIdentifier> {
     ///
     /// - Complexity: O(k) for k identifiers.
     func prefetch(_ ids: some Sequence<ID>) {
-        dense.prefetchElements(at: ids.lazy.compactMap(\.denseNumber))
+        // A closure, not `\.denseNumber`: a key path to a requirement of a generic identifier
+        // is made at run time on every call.
+        dense.prefetchElements(at: ids.lazy.compactMap { $0.denseNumber })
     }
 
     /// Calls `body` with each mapped dense number and its slot, then each identifier
