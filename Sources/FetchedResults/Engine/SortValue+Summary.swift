@@ -40,10 +40,7 @@ struct SortValueSummary {
             // the first 16 loaded as two big-endian words (zeros past the end), so the ASCII
             // check and the packing are a few word operations instead of a loop over bytes.
             let inPlace: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
-                var words: (UInt64, UInt64) = (0, 0)
-                withUnsafeMutableBytes(of: &words) { words in
-                    words.copyMemory(from: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[..<min(bytes.count, 16)]))
-                }
+                let words = LeadingBytes.words(of: bytes)
                 // The 16th byte decides too: a non-ASCII byte there could combine with the
                 // 15th under normalization.
                 guard (words.0 | words.1) & 0x8080_8080_8080_8080 == 0 else {

@@ -18,11 +18,7 @@ extension FoldedText {
         require(needle.options == options, "FoldedText.contains: the needle was folded with other options")
         let m = needle.bytes.count
         if m == 0 || m > bytes.count { return false }
-        return bytes.withUnsafeBufferPointer { hay in
-            needle.bytes.withUnsafeBufferPointer { pattern in
-                Self.bytes(hay.baseAddress!, count: hay.count, contain: pattern) { isMatchBoundary(start: $0, length: m) }
-            }
-        }
+        return Self.bytes(bytes, contain: needle.bytes) { isMatchBoundary(start: $0, length: m) }
     }
 
     /// Whether this text starts with `prefix`: Foundation's

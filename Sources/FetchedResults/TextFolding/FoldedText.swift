@@ -144,7 +144,7 @@ extension FoldedText {
             bytes.reserveCapacity(capacity)
         }
 
-        mutating func foldASCIIPrefix(_ buffer: UnsafeBufferPointer<UInt8>) {
+        mutating func foldASCIIPrefix<Bytes: RandomAccessCollection<UInt8>>(_ buffer: Bytes) where Bytes.Index == Int {
             let lower = options.contains(.caseInsensitive)
             var i = 0
             while i < buffer.count {
@@ -261,5 +261,21 @@ extension FoldedText {
             bytes.replaceSubrange(run, with: replacement)
             badStarts.removeAll { run.contains($0) }
         }
+    }
+}
+
+extension FoldedText {
+    /// Creates a folded text from bytes that some other folded text held, when that text
+    /// had no match boundaries (every scalar boundary is a valid start and end).
+    ///
+    /// - Parameters:
+    ///   - regularBytes: Folded UTF-8 bytes of a text without boundaries.
+    ///   - options: The options the bytes were folded with.
+    /// - Complexity: O(n) in the byte count.
+    init(regularBytes: [UInt8], options: TextComparisonOptions) {
+        self.options = options
+        bytes = regularBytes
+        boundaries = nil
+        _checkInvariants()
     }
 }

@@ -83,7 +83,7 @@ extension OrderTree {
     ///
     /// - Complexity: O(w) for w children, reading each first slot's keys.
     static func computeDigests<O: SlotOrdering>(of node: Node, _ ordering: O) {
-        node.digests = NodeBuffer(node.firsts.withUnsafeBufferPointer { firsts in firsts.map { ordering.digest(of: $0) } })
+        node.digests = NodeBuffer(node.firsts.withElements { firsts in firsts.map { ordering.digest(of: $0) } })
     }
 
     /// Creates a tree holding `sorted`, which must already be in `ordering`'s order, with
@@ -115,7 +115,7 @@ extension OrderTree {
     ///
     /// - Complexity: O(w / fenceSpacing) for w slots, reading each fenced slot's keys.
     static func computeFences<O: SlotOrdering>(of leaf: Node, _ ordering: O) {
-        leaf.fences = NodeBuffer(leaf.slots.withUnsafeBufferPointer { slots in
+        leaf.fences = NodeBuffer(leaf.slots.withElements { slots in
             stride(from: 0, to: slots.count, by: fenceSpacing).map { position in
                 LeafFence(position: Int32(position), digest: ordering.digest(of: slots[position]))
             }
@@ -129,7 +129,7 @@ extension OrderTree {
     static func shiftFences(of leaf: Node, from position: Int, by delta: Int32) {
         guard !leaf.fences.isEmpty else { return }
         let position = Int32(position)
-        let index = leaf.fences.withUnsafeBufferPointer { fences in
+        let index = leaf.fences.withElements { fences in
             var index = fences.count
             while index > 0 && fences[index - 1].position >= position { index -= 1 }
             return index
@@ -137,9 +137,7 @@ extension OrderTree {
         if delta < 0, index < leaf.fences.count, leaf.fences[index].position == position {
             leaf.fences.remove(at: index)
         }
-        leaf.fences.withUnsafeMutableBufferPointer { fences in
-            for fence in index..<fences.count { fences[fence].position += delta }
-        }
+        leaf.fences.updateEach(in: index..<leaf.fences.count) { $0.position += delta }
     }
 
     /// The range of positions of `leaf` where the first slot that does not sort before
@@ -153,7 +151,7 @@ extension OrderTree {
     ) -> (low: Int, high: Int) {
         let digest = search.digest
         let slotCount = leaf.slots.count
-        return leaf.fences.withUnsafeBufferPointer { fences in
+        return leaf.fences.withElements { fences in
             var low = 0
             var high = fences.count
             while low < high {

@@ -15,7 +15,7 @@ extension OrderTree {
     /// Appends the slots under `node` to `slots`, in order.
     private static func appendSlots(of node: Node, to slots: inout [Int32]) {
         if node.isLeaf {
-            node.slots.withUnsafeBufferPointer { slots.append(contentsOf: $0) }
+            node.slots.append(to: &slots)
             return
         }
         for index in 0..<node.children.count { appendSlots(of: node.children[index], to: &slots) }

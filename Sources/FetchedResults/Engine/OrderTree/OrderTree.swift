@@ -1,59 +1,3 @@
-internal import MemoryHints
-
-/// An ordering of slots (small integers naming rows) that a ``SlotOrdering`` compares.
-///
-/// The tree never reads a key itself: every comparison goes through the ordering passed to
-/// each operation, so the caller keeps the keys in compact columns and decides when they
-/// change. A slot must be removed with the keys it was inserted with, then re-inserted with
-/// its new keys.
-protocol SlotOrdering {
-    /// Whether slot `a` sorts before slot `b`. A strict total order over the live slots.
-    func less(_ a: Int32, _ b: Int32) -> Bool
-
-    /// Whether slots `a` and `b` share a leading key (a section) that the order groups by:
-    /// the slots between two such slots share it too.
-    func shareGroup(_ a: Int32, _ b: Int32) -> Bool
-
-    /// ``less(_:_:)`` for two slots that share their group, which may skip comparing it.
-    func lessInGroup(_ a: Int32, _ b: Int32) -> Bool
-
-    /// Whether ``digest(of:)`` and ``order(_:_:)`` decide comparisons; when `false`, the tree
-    /// keeps no digests.
-    var hasDigests: Bool { get }
-
-    /// A fixed-size digest of `slot`'s keys, which internal nodes keep for the first slot
-    /// of each child. Valid while the slot's keys stay as they are (while it is in the tree).
-    func digest(of slot: Int32) -> SlotDigest
-
-    /// -1 when the slot with digest `a` sorts before the one with digest `b`, 1 when after,
-    /// 0 when the digests do not decide (the slots' keys must be compared).
-    func order(_ a: SlotDigest, _ b: SlotDigest) -> Int
-
-    /// Asks the processor to fetch the keys that comparing each of `slots` reads (a hint:
-    /// it changes nothing), so that their cache misses overlap.
-    func prefetchKeys(of slots: UnsafeBufferPointer<Int32>, grouped: Bool)
-}
-
-extension SlotOrdering {
-    /// No grouping: no two slots are known to share a group.
-    func shareGroup(_ a: Int32, _ b: Int32) -> Bool { false }
-
-    /// ``less(_:_:)``.
-    func lessInGroup(_ a: Int32, _ b: Int32) -> Bool { less(a, b) }
-
-    /// No digests.
-    var hasDigests: Bool { false }
-
-    /// An empty digest.
-    func digest(of slot: Int32) -> SlotDigest { .unknown }
-
-    /// 0: no digest decides.
-    func order(_ a: SlotDigest, _ b: SlotDigest) -> Int { 0 }
-
-    /// No keys to fetch ahead.
-    func prefetchKeys(of slots: UnsafeBufferPointer<Int32>, grouped: Bool) {}
-}
-
 /// A counted B-tree of slots: insert, remove, rank and select in O(log n).
 ///
 /// Leaves hold up to ``leafCapacity`` slots in order; internal nodes hold their children,
@@ -148,11 +92,7 @@ struct OrderTree {
         /// into vector additions of eight counts at a time.
         @inline(__always)
         func countBefore(_ index: Int) -> Int {
-            counts.withUnsafeBufferPointer { counts in
-                var sum: UInt32 = 0
-                for count in counts[..<index] { sum &+= count }
-                return Int(sum)
-            }
+            Int(counts.wrappingSum(ofFirst: index))
         }
     }
 
@@ -331,23 +271,23 @@ struct OrderTree {
         if a.isLeaf {
             if !a.fences.isEmpty && !b.fences.isEmpty {
                 let offset = Int32(a.slots.count)
-                a.fences.append(contentsOf: b.fences.withUnsafeBufferPointer { fences in
+                a.fences.append(contentsOf: b.fences.withElements { fences in
                     fences.map { LeafFence(position: $0.position + offset, digest: $0.digest) }
                 })
             } else {
                 a.fences = NodeBuffer()
             }
-            b.slots.withUnsafeBufferPointer { a.slots.append(contentsOf: $0) }
+            a.slots.append(contentsOf: b.slots)
         } else {
             if a.digests.count == a.firsts.count && b.digests.count == b.firsts.count {
-                b.digests.withUnsafeBufferPointer { a.digests.append(contentsOf: $0) }
+                a.digests.append(contentsOf: b.digests)
             } else {
                 a.digests = NodeBuffer()
             }
             a.children.append(contentsOf: b.children.array)
-            b.counts.withUnsafeBufferPointer { a.counts.append(contentsOf: $0) }
-            b.firsts.withUnsafeBufferPointer { a.firsts.append(contentsOf: $0) }
-            b.childLines.withUnsafeBufferPointer { a.childLines.append(contentsOf: $0) }
+            a.counts.append(contentsOf: b.counts)
+            a.firsts.append(contentsOf: b.firsts)
+            a.childLines.append(contentsOf: b.childLines)
         }
         a.total += b.total
         node.counts[index] = UInt32(a.total)
@@ -365,13 +305,13 @@ struct OrderTree {
 
     /// Asks for child `index` of `node` before the descent reads it: its first lines and,
     /// from ``Node/childLines``, its buffers, so they arrive together instead of one after
-    /// the other. Nothing is retained: the child's address is read as a plain word.
+    /// the other. Nothing is retained (``NodeBuffer/prefetchObject(at:lines:)``); the first
+    /// two lines hold the fields a descent reads first (the header, ``Node/isLeaf``,
+    /// ``Node/total`` and the first buffers' addresses and counts).
     @inline(__always)
     private static func prefetchChild(_ index: Int, of node: Node) {
-        guard let slot = node.children.address(of: index) else { return }
-        let child = slot.load(as: UnsafeRawPointer.self)
-        frk_prefetch(child)
-        frk_prefetch(child + 64)
+        guard index < node.children.count else { return }
+        node.children.prefetchObject(at: index, lines: 2)
         if index < node.childLines.count { node.childLines[index].prefetch() }
     }
 
@@ -504,7 +444,7 @@ struct OrderTree {
         // the digests and children with the node's first lines, ``NodeLines``).
         node.counts.prefetch()
         let digest = search.digest
-        let index = node.digests.withUnsafeBufferPointer { digests in
+        let index = node.digests.withElements { digests in
             var low = 1
             var high = count
             var askedForChild = false
@@ -549,7 +489,7 @@ struct OrderTree {
             // The first fence that does not sort before the slot may be the slot itself.
             high = min(high + 1, count)
         }
-        let found = leaf.slots.withUnsafeBufferPointer { slots in
+        let found = leaf.slots.withElements { slots in
             (low..<high).first { slots[$0] == slot } ?? slots.firstIndex(of: slot)
         }
         guard let found else {
@@ -569,7 +509,7 @@ struct OrderTree {
     /// tell that without reading keys; without them, the leaf's first and last slots do.
     @inline(__always)
     private static func lowerBound<O: SlotOrdering>(_ slot: Int32, in leaf: Node, _ ordering: O, _ search: Search) -> Int {
-        leaf.slots.withUnsafeBufferPointer { slots in
+        leaf.slots.withElements { slots in
             var low = 0
             var high = slots.count
             let grouped = search.isInsideGroup
@@ -579,7 +519,7 @@ struct OrderTree {
                 // A binary search reads one slot's keys per step, which one depending on the last
                 // comparison: each read of a large index's keys is a cache miss that waits for the
                 // one before. Asking for the whole gap first (a few slots) lets them overlap.
-                ordering.prefetchKeys(of: UnsafeBufferPointer(rebasing: slots[low..<high]), grouped: grouped)
+                ordering.prefetchKeys(of: slots.rebased(low..<high), grouped: grouped)
             }
             if grouped {
                 while low < high {

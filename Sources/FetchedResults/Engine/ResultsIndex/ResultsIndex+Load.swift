@@ -109,44 +109,6 @@ extension ResultsIndex {
         }
     }
 
-    /// The elements of `values` in `order` — element `i` of the result is the one at
-    /// `order[i]` — moved out of `values`, which is emptied.
-    ///
-    /// The positions are independent of each other, so their cache misses overlap (a walk
-    /// along the permutation's cycles would wait for each one).
-    ///
-    /// - Parameters:
-    ///   - values: The elements; emptied.
-    ///   - order: A permutation of `values.indices` (a repeated position would take the
-    ///     filler the first move left).
-    ///   - filler: A value that takes each moved element's place until `values` is freed;
-    ///     one that holds no reference (`.null`, an integer), so filling costs no counting.
-    ///     Elements of a trivial type are copied instead, and need no filler.
-    /// - Complexity: O(n).
-    static func permuted<Element>(_ values: inout [Element], by order: [Int32], leaving filler: Element) -> [Element] {
-        let count = values.count
-        require(order.count == count, "internal inconsistency: a load order of \(order.count) rows for \(count)")
-        var source = values
-        values = []
-        let trivial = _isPOD(Element.self)
-        return source.withUnsafeMutableBufferPointer { source in
-            let base = source.baseAddress
-            return [Element](unsafeUninitializedCapacity: count) { target, initialized in
-                guard let base, let targetBase = target.baseAddress else { return }
-                for position in 0..<count {
-                    let element = base + Int(order[position])
-                    if trivial {
-                        (targetBase + position).initialize(to: element.pointee)
-                    } else {
-                        (targetBase + position).initialize(to: element.move())
-                        element.initialize(to: filler)
-                    }
-                }
-                initialized = count
-            }
-        }
-    }
-
     /// The number of lines of the section cache of a load; a power of two.
     private static var sectionCacheSize: Int { 256 }
 

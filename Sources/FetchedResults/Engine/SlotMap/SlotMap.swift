@@ -1,5 +1,4 @@
 import ObjectGraph
-internal import MemoryHints
 
 /// An identifier a ``ResultsIndex`` can keep, and may number densely.
 protocol RowIdentifier: Hashable, Comparable {
@@ -75,12 +74,9 @@ struct SlotMap<ID: RowIdentifier> {
     ///
     /// - Complexity: O(k) for k identifiers.
     func prefetch(_ ids: some Sequence<ID>) {
-        dense.withUnsafeBufferPointer { dense in
-            for id in ids {
-                guard let number = id.denseNumber, number < dense.count else { continue }
-                frk_prefetch(dense.baseAddress.unsafelyUnwrapped + number)
-            }
-        }
+        // A closure, not `\.denseNumber`: a key path to a requirement of a generic identifier
+        // is made at run time on every call.
+        dense.prefetchElements(at: ids.lazy.compactMap { $0.denseNumber })
     }
 
     /// Calls `body` with each mapped dense number and its slot, then each identifier

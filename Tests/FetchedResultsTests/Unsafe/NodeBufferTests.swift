@@ -96,7 +96,7 @@ struct NodeBufferTests {
         buffer.remove(at: 2)
         buffer[1] += 10
         #expect(buffer.array == [9, 13, 4, 1, 5])
-        #expect(buffer.withUnsafeBufferPointer { $0.reduce(0, +) } == 32)
+        #expect(buffer.withElements { $0.reduce(0, +) } == 32)
         #expect(buffer.address(of: 0) != nil)
         buffer.removeSubrange(0..<5)
         #expect(buffer.isEmpty && buffer.array.isEmpty)
@@ -126,5 +126,31 @@ struct NodeBufferTests {
         #expect(buffer.extent(of: 4..<12).lines == 2)  // 32 bytes
         #expect(buffer.extent(of: 16..<40).lines == 2)  // clamped to 16..<20: 16 bytes
         #expect(buffer.extent(of: 20..<30).address == nil)
+    }
+
+    /// The borrowed view, in-place updates, sums and appends see the elements in order.
+    @Test func borrowsUpdatesAndAppends() {
+        var buffer = NodeBuffer<UInt32>([1, 2, 3, 4, 5])
+        #expect(buffer.withElements { Array($0) } == [1, 2, 3, 4, 5])
+        #expect(buffer.withElements { $0[1..<3].reduce(0, +) } == 5)
+        #expect(buffer.withElements { Array($0.rebased(1..<3)) } == [2, 3])
+        buffer.updateEach(in: 2..<5) { $0 += 10 }
+        #expect(buffer.array == [1, 2, 13, 14, 15])
+        #expect(buffer.wrappingSum(ofFirst: 0) == 0 && buffer.wrappingSum(ofFirst: 3) == 16)
+        let other = NodeBuffer<UInt32>([7, 8])
+        buffer.append(contentsOf: other)
+        #expect(buffer.array == [1, 2, 13, 14, 15, 7, 8])
+        var copied: [UInt32] = [0]
+        other.append(to: &copied)
+        #expect(copied == [0, 7, 8])
+        buffer.append(contentsOf: NodeBuffer<UInt32>())
+        #expect(buffer.count == 7)
+    }
+
+    /// Asking for an object's lines changes nothing.
+    @Test func prefetchingAnObjectChangesNothing() {
+        let buffer = NodeBuffer<Tracked>([Tracked(4), Tracked(2)])
+        buffer.prefetchObject(at: 1, lines: 2)
+        #expect(buffer.array.map(\.value) == [4, 2])
     }
 }

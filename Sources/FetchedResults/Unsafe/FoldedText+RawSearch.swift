@@ -1,18 +1,29 @@
 import Foundation
 
+// The byte search behind every folded-text match: `memchr` and `memcmp` over raw bytes.
+//
+// Invariant (upheld by the callers, which pass an array's or a column's own storage for
+// the length of the call): `hay` points to `count` readable bytes and `needle` to its
+// `count`; the scan reads no byte outside them (a candidate start is at most
+// `count - needle.count`).
+
 extension FoldedText {
-    /// Creates a folded text from bytes that some other folded text held, when that text
-    /// had no match boundaries (every scalar boundary is a valid start and end).
+    /// Whether `needle` occurs in `hay` at a start that `accepts` allows: the scan of
+    /// ``bytes(_:count:contain:where:)`` over two arrays.
     ///
     /// - Parameters:
-    ///   - regularBytes: Folded UTF-8 bytes of a text without boundaries.
-    ///   - options: The options the bytes were folded with.
-    /// - Complexity: O(n) in the byte count.
-    init(regularBytes: [UInt8], options: TextComparisonOptions) {
-        self.options = options
-        bytes = regularBytes
-        boundaries = nil
-        _checkInvariants()
+    ///   - hay: The haystack's bytes.
+    ///   - needle: The folded needle; an empty one matches nothing.
+    ///   - accepts: Whether a byte match at a start offset counts.
+    /// - Complexity: O(n · m) worst case, O(n) typically (a first-byte scan, then a compare).
+    @inline(__always)
+    static func bytes(_ hay: [UInt8], contain needle: [UInt8], where accepts: (Int) -> Bool) -> Bool {
+        hay.withUnsafeBufferPointer { hay in
+            needle.withUnsafeBufferPointer { needle in
+                guard let start = hay.baseAddress else { return false }
+                return bytes(start, count: hay.count, contain: needle, where: accepts)
+            }
+        }
     }
 
     /// Whether folded bytes without match boundaries contain `needle`: what ``contains(_:)``

@@ -11,6 +11,13 @@ internal import MemoryHints
 ///
 /// Noncopyable: the buffer is freed when its value is destroyed, whether the node is
 /// deinitialized or the field is assigned a new buffer.
+///
+/// **Invariant (upheld by this type alone):** `base` points to `storedCapacity` elements
+/// allocated here, of which the first `storedCount` are initialized; nothing else frees or
+/// writes that memory. Noncopyable, so one value owns the memory; a borrowed view
+/// (``Elements``, from ``withElements(_:)``) is valid only inside the call that hands it out.
+/// ``withUnretained(_:_:)`` relies on the caller not removing the element from the buffer
+/// while its body runs.
 struct NodeBuffer<Element>: ~Copyable {
     /// The elements, or `nil` while nothing was ever allocated.
     private var base: UnsafeMutablePointer<Element>?
@@ -102,7 +109,7 @@ struct NodeBuffer<Element>: ~Copyable {
         let range = range.clamped(to: 0..<count)
         guard let base, !range.isEmpty else { return (nil, 0) }
         let bytes = range.count * MemoryLayout<Element>.stride
-        return (UnsafeRawPointer(base + range.lowerBound), UInt16(clamping: (bytes + 63) / 64 + 1))
+        return (UnsafeRawPointer(base + range.lowerBound), UInt16(clamping: NodeLines.lines(spanning: bytes)))
     }
 
     /// Asks the processor for every line of the elements (a hint that changes nothing).
@@ -111,23 +118,77 @@ struct NodeBuffer<Element>: ~Copyable {
         NodeLines.prefetch(extent)
     }
 
-    /// Calls `body` with the elements.
-    func withUnsafeBufferPointer<Result>(_ body: (UnsafeBufferPointer<Element>) throws -> Result) rethrows -> Result {
-        try body(UnsafeBufferPointer(start: base, count: count))
+    /// Asks the processor for the first `lines` cache lines' worth of the object at `index`,
+    /// which must be in `0..<count`: one hint every `FRK_CACHE_LINE_SIZE` bytes from its
+    /// start (a hint that changes nothing). Nothing is retained: the reference is read as a
+    /// plain word, and its address only handed to a prefetch.
+    ///
+    /// - Parameters:
+    ///   - index: The object's position.
+    ///   - lines: How many lines' worth to ask for.
+    /// - Complexity: O(lines).
+    @inline(__always)
+    func prefetchObject(at index: Int, lines: Int) where Element: AnyObject {
+        assert(index >= 0 && index < count, "internal inconsistency: node index \(index) outside 0..<\(count)")
+        let object = UnsafeRawPointer(base.unsafelyUnwrapped + index).load(as: UnsafeRawPointer.self)
+        for line in 0..<lines { frk_prefetch(object + line &* Int(FRK_CACHE_LINE_SIZE)) }
     }
 
-    /// Calls `body` with the elements, which it may change in place.
-    mutating func withUnsafeMutableBufferPointer<Result>(_ body: (UnsafeMutableBufferPointer<Element>) throws -> Result) rethrows -> Result {
-        try body(UnsafeMutableBufferPointer(start: base, count: count))
+    /// Calls `body` with the elements, borrowed: a view valid only during the call.
+    ///
+    /// - Complexity: O(1), plus `body`.
+    @inline(__always)
+    func withElements<Result>(_ body: (Elements) throws -> Result) rethrows -> Result {
+        try body(Elements(UnsafeBufferPointer(start: base, count: count)))
+    }
+
+    /// Calls `update` with each element at `range`, which must be within `0..<count`
+    /// (checked in debug builds only, as a buffer pointer checks it), to change in place.
+    ///
+    /// - Complexity: O(m) for m elements.
+    @inline(__always)
+    mutating func updateEach(in range: Range<Int>, _ update: (inout Element) throws -> Void) rethrows {
+        assert(range.lowerBound >= 0 && range.upperBound <= count, "internal inconsistency: node range \(range) outside 0..<\(count)")
+        guard let base else { return }
+        for index in range { try update(&base[index]) }
+    }
+
+    /// The wrapping sum of the first `prefix` elements, which must be at most ``count``.
+    ///
+    /// A plain loop over the memory, which the compiler turns into vector additions of
+    /// eight elements at a time.
+    ///
+    /// - Complexity: O(prefix).
+    @inline(__always)
+    func wrappingSum(ofFirst prefix: Int) -> UInt32 where Element == UInt32 {
+        assert(prefix >= 0 && prefix <= count, "internal inconsistency: node prefix \(prefix) outside 0...\(count)")
+        var sum: UInt32 = 0
+        for element in UnsafeBufferPointer(start: base, count: prefix) { sum &+= element }
+        return sum
+    }
+
+    /// Appends the elements to `array`, in order.
+    ///
+    /// - Complexity: O(count).
+    func append(to array: inout [Element]) {
+        array.append(contentsOf: UnsafeBufferPointer(start: base, count: count))
+    }
+
+    /// Adds the elements of `other` at the end.
+    ///
+    /// - Complexity: O(m) amortized for m elements of `other`.
+    mutating func append(contentsOf other: borrowing NodeBuffer<Element>) {
+        insert(contentsOf: UnsafeBufferPointer(start: other.base, count: other.count), at: count)
     }
 
     /// A copy of the elements at `range`, which must be within `0..<count`.
     func array(_ range: Range<Int>) -> [Element] {
-        withUnsafeBufferPointer { Array($0[range]) }
+        require(range.lowerBound >= 0 && range.upperBound <= count, "internal inconsistency: node range \(range) outside 0..<\(count)")
+        return Array(UnsafeBufferPointer(start: base, count: count)[range])
     }
 
     /// A copy of every element.
-    var array: [Element] { withUnsafeBufferPointer { Array($0) } }
+    var array: [Element] { Array(UnsafeBufferPointer(start: base, count: count)) }
 
     /// Makes room for `extra` more elements, growing geometrically.
     private mutating func reserve(_ extra: Int) {
@@ -213,40 +274,39 @@ struct NodeBuffer<Element>: ~Copyable {
     }
 }
 
+extension NodeBuffer {
+    /// The elements of a ``NodeBuffer``, borrowed for the length of a
+    /// ``NodeBuffer/withElements(_:)`` call: reading one is a load from the buffer's memory,
+    /// checked against the bounds in debug builds only, as an `UnsafeBufferPointer` is.
+    ///
+    /// **Invariant (upheld by the caller):** the view is used only inside the body it is
+    /// handed to, and the buffer is not changed meanwhile (the body borrows it).
+    struct Elements: RandomAccessCollection {
+        private let elements: UnsafeBufferPointer<Element>
 
-/// Where a node's first-read buffers were when its parent last changed it: up to two
-/// addresses, each with the number of lines it spans. A parent keeps one per child, so that a
-/// descent can ask for a child's buffers together with the child's first lines instead of
-/// after them. A hint only: a stale one (a buffer moved since) asks for lines that go unused,
-/// and asking never faults.
-struct NodeLines {
-    private var first: UnsafeRawPointer?
-    private var second: UnsafeRawPointer?
-    private var firstLines: UInt16
-    private var secondLines: UInt16
+        @inline(__always)
+        fileprivate init(_ elements: UnsafeBufferPointer<Element>) {
+            self.elements = elements
+        }
 
-    /// The lines of up to two buffers (``NodeBuffer/extent``).
-    init(_ first: (address: UnsafeRawPointer?, lines: UInt16), _ second: (address: UnsafeRawPointer?, lines: UInt16) = (nil, 0)) {
-        (self.first, firstLines) = first
-        (self.second, secondLines) = second
-    }
+        var startIndex: Int { 0 }
+        var endIndex: Int { elements.count }
 
-    /// Asks the processor for every line (a hint that changes nothing).
-    @inline(__always)
-    func prefetch() {
-        Self.prefetch((first, firstLines))
-        Self.prefetch((second, secondLines))
-    }
+        @inline(__always)
+        subscript(position: Int) -> Element {
+            elements[position]
+        }
 
-    /// Asks the processor for `extent.lines` lines from `extent.address`.
-    @inline(__always)
-    static func prefetch(_ extent: (address: UnsafeRawPointer?, lines: UInt16)) {
-        guard var line = extent.address else { return }
-        // A pointer walk: no multiplication or overflow check per line.
-        let end = line + Int(extent.lines) &* 64
-        while line < end {
-            frk_prefetch(line)
-            line += 64
+        /// The elements at `range`, which must be within the view, as a view of their own
+        /// whose positions start at 0 (as `UnsafeBufferPointer(rebasing:)` makes one).
+        @inline(__always)
+        func rebased(_ range: Range<Int>) -> Elements {
+            Elements(UnsafeBufferPointer(rebasing: elements[range]))
+        }
+
+        @inline(__always)
+        func withContiguousStorageIfAvailable<Result>(_ body: (UnsafeBufferPointer<Element>) throws -> Result) rethrows -> Result? {
+            try body(elements)
         }
     }
 }

@@ -1,5 +1,14 @@
 // The order of a load: a counting sort by section, then, inside each section, a radix sort
 // of integer summaries of the first sort key, with full keys compared only where those tie.
+//
+// Kept with the module's other unsafe code (see UnsafeTechniques.swift): the rows are
+// bucketed into an array initialized in place, each section is sorted through a buffer
+// pointer into that array, and the radix sort scatters through buffer pointers, all
+// without bounds checks in release builds. Invariant (upheld by this file alone): the
+// section starts are prefix sums of the rows' section counts, so every row is written to
+// exactly one bucket position below the row count and every position is written once; the
+// buffers handed to `LoadSorter` are sections of that array, used only during the call;
+// the radix scatter's targets are histogram prefix sums below the entry count.
 
 extension ResultsIndex {
     /// The slots of a load in the index's order: section, sort keys, identifier.
