@@ -28,21 +28,25 @@ extension ResultsIndex {
         var moves: [Int32: (value: SortValue, rows: Int)] = [:]
         var reportsUpdate: [ID: Bool] = [:]
         reportsUpdate.reserveCapacity(input.count)
-        for change in input {
-            guard let slot = slots[change.id], let newKeys = change.keys else { return nil }
+        // The changes are read in place: a copy of one copies its keys, a reference count
+        // (and a cache miss, in a large index) per value.
+        for position in input.indices {
+            guard let slot = slots[input[position].id], input[position].hasKeys else { return nil }
             let handle = keys.sectionOf[Int(slot)]
-            guard keys.sectionValues[Int(handle)] != newKeys.section else { return nil }
-            for column in keys.columns.indices where keys.columns[column][Int(slot)] != newKeys.sort[column] {
-                return nil
+            guard keys.sectionValues[Int(handle)] != input[position].keys.unsafelyUnwrapped.section else { return nil }
+            if !input[position].keepsSortKeys {
+                for column in keys.columns.indices where keys.columns[column][Int(slot)] != input[position].keys.unsafelyUnwrapped.sort[column] {
+                    return nil
+                }
             }
             if let move = moves[handle] {
-                guard move.value == newKeys.section else { return nil }
+                guard move.value == input[position].keys.unsafelyUnwrapped.section else { return nil }
                 moves[handle]!.rows += 1
             } else {
-                guard existingHandle(of: newKeys.section) == nil else { return nil }
-                moves[handle] = (newKeys.section, 1)
+                guard existingHandle(of: input[position].keys.unsafelyUnwrapped.section) == nil else { return nil }
+                moves[handle] = (input[position].keys.unsafelyUnwrapped.section, 1)
             }
-            reportsUpdate[change.id] = change.reportsUpdate
+            if input[position].reportsUpdate { reportsUpdate[input[position].id] = true }
         }
         var newValues: Set<SortValue> = []
         for (handle, move) in moves {

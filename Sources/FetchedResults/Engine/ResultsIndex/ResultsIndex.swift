@@ -119,9 +119,11 @@ struct RowKeyColumns<ID: RowIdentifier>: SlotOrdering {
         }
     }
 
-    /// Whether the row in `slot` has exactly these keys.
-    func keys(of slot: Int32, equal keys: RowKeys) -> Bool {
+    /// Whether the row in `slot` has exactly these keys; with `keepsSortKeys`, whether it
+    /// has this section value (its sort keys stand).
+    func keys(of slot: Int32, equal keys: RowKeys, keepsSortKeys: Bool = false) -> Bool {
         guard sectionValues[Int(sectionOf[Int(slot)])] == keys.section else { return false }
+        if keepsSortKeys { return true }
         for column in columns.indices where columns[column][Int(slot)] != keys.sort[column] {
             return false
         }
@@ -160,6 +162,9 @@ struct ResultsIndex<ID: RowIdentifier> {
         var keys: RowKeys?
         /// Whether the row's content changed, so its cell must refresh wherever it ends up.
         var reportsUpdate: Bool
+        /// Whether the row is fetched and keeps the sort keys it has: `keys` then holds its
+        /// new section value and no sort keys (the index reads them where they are).
+        var keepsSortKeys = false
 
         /// Whether the row has keys (is fetched after the change), told without copying them.
         @inline(__always)
