@@ -332,16 +332,18 @@ struct DependencyIndex {
     }
 
     /// Whether the reads of a section key's evaluation of `id` (own reads aside) are all of
-    /// the one key the object's entry names: then recording them changes nothing.
+    /// `key`, the one key of other objects the object's entry names (``key(ofEntry:)``):
+    /// then recording them changes nothing.
+    ///
+    /// Static, so that a caller holding the index in a class's property need not copy it.
     ///
     /// - Parameters:
     ///   - reads: The section key's reads.
     ///   - id: The evaluated object.
-    ///   - entry: Its entry (``entry(of:)``).
+    ///   - key: The one key its entry names, or `nil` when it names none or several.
     /// - Complexity: O(r) for r reads.
-    func readsOnlyItsKey(_ reads: [PropertyRead], of id: ObjectID, entry: Int32) -> Bool {
-        guard entry >= 0 else { return false }
-        let key = keyOfHandle[Int(entry)]
+    static func reads(_ reads: [PropertyRead], of id: ObjectID, areAllOf key: DependencyKey?) -> Bool {
+        guard let key else { return false }
         for read in reads where read.objectID != id {
             guard read.objectID == key.object && read.property == key.property else { return false }
         }

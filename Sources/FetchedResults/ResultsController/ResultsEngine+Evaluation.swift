@@ -89,13 +89,14 @@ extension ResultsEngine {
     /// - Parameters:
     ///   - object: The object.
     ///   - id: Its ID.
-    ///   - entry: Its ``DependencyIndex/entry(of:)``.
+    ///   - key: The one key of other objects its entry names (``DependencyIndex/key(ofEntry:)``),
+    ///     or `nil`.
     ///   - reads: A scratch buffer for the reads.
     ///   - extractors: The request's closures (``extractors``).
     /// - Returns: The section key's value, or `nil`.
     /// - Complexity: The cost of the section key, and O(r) for its r reads.
     func sectionKeyAgain(
-        _ object: Object, id: ObjectID, entry: Int32, reads: inout [PropertyRead], extractors: RequestExtractors
+        _ object: Object, id: ObjectID, key: DependencyKey?, reads: inout [PropertyRead], extractors: RequestExtractors
     ) -> SortValue? {
         guard let extract = extractors.section else { return nil }
         let erased: GraphObject = object
@@ -103,7 +104,7 @@ extension ResultsEngine {
         var ownProperties: UInt64 = 0
         let section = graph.trackReads(of: erased, ownProperties: &ownProperties, appendingTo: &reads) { extract(erased) }
         // An own property past the bits would need recording as a read.
-        guard !reads.contains(where: { $0.objectID == id }), dependencies.readsOnlyItsKey(reads, of: id, entry: entry) else {
+        guard !reads.contains(where: { $0.objectID == id }), DependencyIndex.reads(reads, of: id, areAllOf: key) else {
             return nil
         }
         dependencies.recordOwnReads(ownProperties)

@@ -52,6 +52,66 @@ struct ResultsControllerSectionMoveTests {
         }
     }
 
+    /// Renamed locations whose items' displayed quantities change in the same commit: the
+    /// sections still move whole, with some of their rows refreshed and the others not (or
+    /// all, or none), and every batch replays, cells compared, onto a fresh fetch's rows.
+    @Test(arguments: testSeeds(count: 4))
+    func renamingLocationsWithSomeRowsRefreshedMovesTheirSections(seed: UInt64) throws {
+        var rng = SeededGenerator(seed: seed)
+        let graph = ObjectGraph()
+        let locations = (0..<5).map { index in
+            let location = graph.insert(Location())
+            location.name = "shelf \(index)"
+            return location
+        }
+        for index in 0..<200 {
+            let item = graph.insert(Item())
+            item.name = "item \(Int.random(in: 0..<40, using: &rng))"
+            item.quantity = index
+            item.location = locations.randomElement(using: &rng)
+        }
+        _ = try graph.commit()
+        var request = FetchRequest(Item.self, sortedBy: [SortKey(\.name)], sectionKey: SectionKey(\.location?.name))
+        request.displayedKeys = [\.name, \.quantity]
+        let controller = ResultsController(graph: graph, request: request)
+        let delegate = RecordingDelegate()
+        controller.delegate = delegate
+        controller.performFetch()
+
+        for step in 0..<16 {
+            let before = rendered(controller)
+            let batchCount = 0
+            let renamed = Array(locations.shuffled(using: &rng).prefix(Int.random(in: 1...2, using: &rng)))
+            for location in renamed {
+                location.name = "shelf \(step)-\(Int.random(in: 0..<1_000, using: &rng))"
+            }
+            // None, a few, or every item of the renamed locations shows a new quantity.
+            let members = renamed.flatMap { Array($0.items) }.sorted { $0.objectID < $1.objectID }
+            let written = switch Int.random(in: 0..<4, using: &rng) {
+            case 0: [Item]()
+            case 1: members
+            default: Array(members.shuffled(using: &rng).prefix(Int.random(in: 1...4, using: &rng)))
+            }
+            for item in written { item.quantity += 1_000 }
+            _ = try graph.commit()
+            let after = rendered(controller)
+            let context = "seed \(seed), step \(step), \(written.count) of \(members.count) rows refreshed"
+            #expect(after == referenceFetch(graph, predicate: { _ in true }, section: { $0.location?.name ?? "" },
+                                            sort: [{ compare($0.name, $1.name) }]), "\(context)")
+            let batches = delegate.batches()
+            // A moved row's callback says whether its cell shows new content.
+            let refreshed = Set(written.map(\.objectID))
+            for event in delegate.events {
+                guard case .object(.move(let id, _, _, let contentChanged)) = event else { continue }
+                #expect(contentChanged == refreshed.contains(id), "\(context): \(id) moved, content changed \(contentChanged)")
+            }
+            delegate.events = []
+            let batch = try #require(batches.count > batchCount ? batches.last : nil, "\(context): no batch")
+            expectReproduces(batch.whole, from: before, to: after, "\(context): \(batch.whole)")
+            expectReproduces(batch.replayed, from: before, to: after, "\(context), delegate callbacks: \(batch.replayed)")
+        }
+    }
+
     /// Renaming a location re-reads only the section keys of its items: neither the
     /// predicate nor the sort keys run again (they read nothing that changed).
     @Test func renamingASectionKeyReadsOnlySectionKeysAgain() throws {
