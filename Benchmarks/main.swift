@@ -24,6 +24,7 @@ let all: [Benchmark] = [
     predicateParseBenchmarks(),
     demoBenchmarks(),
     storeBenchmarks(),
+    appBenchmarks(),
 ].flatMap { $0 }
 
 var arguments = Array(CommandLine.arguments.dropFirst())

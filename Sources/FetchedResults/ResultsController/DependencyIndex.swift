@@ -27,6 +27,10 @@ struct DependencyKey: Hashable {
 ///   entries at once, O(d) for d dependents of the key — a few microseconds for 10,000.
 ///   The index keeps about 8 bytes per evaluated object that reads one related object (none
 ///   for a request that reads no other object).
+/// - Each handle also knows whether some evaluation read its key outside the section key
+///   (in the predicate or a sort key). A write to a key that only section keys read changes
+///   no predicate result and no sort key: its dependents need only their section key read
+///   again (``dependents(ofWritesIn:)`` lists them apart).
 struct DependencyIndex {
     /// The entity of the evaluated objects.
     let entity: EntityDescription
@@ -49,6 +53,9 @@ struct DependencyIndex {
     private var dependentSerials: [[UInt32]] = []
     /// Per handle: how many of its dependents are stale (at most half of them).
     private var staleCounts: [Int32] = []
+    /// Per handle: whether some evaluation read its key outside the section key, since the
+    /// handle was interned (never cleared before it is freed).
+    private var readOutsideSection: [Bool] = []
     private var freeHandles: [Int32] = []
     /// Recently interned keys and their handles, by a hash of the key; emptied whenever a
     /// handle is freed.
@@ -116,6 +123,32 @@ struct DependencyIndex {
         record(id, reads: reads, entry: entry(of: id))
     }
 
+    /// Records the reads of one evaluation of `id` as ``record(_:reads:entry:)`` does, where
+    /// the reads from position `sectionStart` on are the section key's and the others the
+    /// predicate's and the sort keys'.
+    ///
+    /// - Parameters:
+    ///   - id: The evaluated object, of ``entity``.
+    ///   - reads: What the evaluation read, the section key's last.
+    ///   - sectionStart: The position of the section key's first read in `reads`.
+    ///   - entry: The object's entry (``entry(of:)``).
+    /// - Complexity: As ``record(_:reads:entry:)``.
+    mutating func record(_ id: ObjectID, reads: [PropertyRead], sectionStart: Int, entry: Int32) {
+        record(id, reads: reads, entry: entry, sectionStart: sectionStart)
+    }
+
+    /// Records the reads of one evaluation of `id`, the section key's last, as
+    /// ``record(_:reads:sectionStart:entry:)`` does, reading the object's entry itself (an
+    /// entry read by the caller through a class's property copies the whole index first).
+    ///
+    /// - Parameters:
+    ///   - id: The evaluated object, of ``entity``.
+    ///   - reads: What the evaluation read, the section key's last.
+    ///   - sectionStart: The position of the section key's first read in `reads`.
+    mutating func record(_ id: ObjectID, reads: [PropertyRead], sectionStart: Int) {
+        record(id, reads: reads, entry: entry(of: id), sectionStart: sectionStart)
+    }
+
     /// The column entry of an object: what ``record(_:reads:entry:)`` needs to know of its
     /// last evaluation. A caller that evaluates many objects reads their entries first, in
     /// a tight loop, so that these reads (cache misses in a large column) overlap.
@@ -149,7 +182,9 @@ struct DependencyIndex {
     ///   - id: The evaluated object, of ``entity``.
     ///   - reads: What the evaluation read, in any order, with repeats.
     ///   - entry: The object's entry.
-    mutating func record<Reads: Sequence<PropertyRead>>(_ id: ObjectID, reads: Reads, entry: Int32) {
+    ///   - sectionStart: The position in `reads` of the section key's first read; every
+    ///     read before it was made outside the section key. By default every read was.
+    mutating func record<Reads: Sequence<PropertyRead>>(_ id: ObjectID, reads: Reads, entry: Int32, sectionStart: Int = .max) {
         assert(id.entity === entity, "internal inconsistency: \(id) is not of the evaluated entity")
         assert(entry == self.entry(of: id), "internal inconsistency: the entry of \(id) changed since it was read")
         let serial = id.entitySerial
@@ -162,7 +197,9 @@ struct DependencyIndex {
         }
         var single = Self.noKey
         var many: [Int32] = []
+        var position = 0
         for read in reads {
+            defer { position += 1 }
             if read.objectID == id {
                 // A bit per low property index spares a set lookup per read.
                 let raw = read.property.rawValue
@@ -180,6 +217,7 @@ struct DependencyIndex {
             // A re-evaluation that reads the one key it read before finds its handle
             // without hashing the key.
             let handle = previous >= 0 && keyOfHandle[Int(previous)] == key ? previous : intern(key)
+            if position < sectionStart && !readOutsideSection[Int(handle)] { readOutsideSection[Int(handle)] = true }
             if many.isEmpty {
                 if single == Self.noKey {
                     single = handle
@@ -257,14 +295,59 @@ struct DependencyIndex {
     ///
     /// - Complexity: O(d) for d such objects.
     func forEachDependent(of object: ObjectID, _ property: PropertyIndex, _ body: (Int) -> Void) {
+        forEachDependent(of: object, property) { serial, _ in body(serial) }
+    }
+
+    /// Calls `body` with the serial of each object whose evaluation read `property` of
+    /// `object`, and whether only section keys read it (no evaluation read it outside one).
+    ///
+    /// - Complexity: O(d) for d such objects.
+    private func forEachDependent(of object: ObjectID, _ property: PropertyIndex, _ body: (Int, Bool) -> Void) {
         guard mayBeKeyed(object, property), let handle = handles[DependencyKey(object: object, property: property)] else { return }
         let list = Int(handle)
+        let sectionOnly = !readOutsideSection[list]
         if staleCounts[list] == 0 {
-            for serial in dependentSerials[list] { body(Int(serial)) }
+            for serial in dependentSerials[list] { body(Int(serial), sectionOnly) }
         } else {
             let stale = Self.mark(removedFrom: handle)
-            for serial in dependentSerials[list] where crossKey[Int(serial)] != stale { body(Int(serial)) }
+            for serial in dependentSerials[list] where crossKey[Int(serial)] != stale { body(Int(serial), sectionOnly) }
         }
+    }
+
+    /// The one key of other objects the last evaluation of `id` read, or `nil` when it read
+    /// none or several (or the object is not evaluated).
+    ///
+    /// - Complexity: O(1).
+    func onlyKey(of id: ObjectID) -> DependencyKey? {
+        guard id.entity === entity else { return nil }
+        let entry = entry(of: id)
+        return entry >= 0 ? keyOfHandle[Int(entry)] : nil
+    }
+
+    /// The key an entry names, or `nil` when it names none or several (``entry(of:)``).
+    ///
+    /// - Complexity: O(1).
+    func key(ofEntry entry: Int32) -> DependencyKey? {
+        entry >= 0 ? keyOfHandle[Int(entry)] : nil
+    }
+
+    /// Whether the reads of a section key's evaluation of `id` (own reads aside) are all of
+    /// `key`, the one key of other objects the object's entry names (``key(ofEntry:)``):
+    /// then recording them changes nothing.
+    ///
+    /// Static, so that a caller holding the index in a class's property need not copy it.
+    ///
+    /// - Parameters:
+    ///   - reads: The section key's reads.
+    ///   - id: The evaluated object.
+    ///   - key: The one key its entry names, or `nil` when it names none or several.
+    /// - Complexity: O(r) for r reads.
+    static func reads(_ reads: [PropertyRead], of id: ObjectID, areAllOf key: DependencyKey?) -> Bool {
+        guard let key else { return false }
+        for read in reads where read.objectID != id {
+            guard read.objectID == key.object && read.property == key.property else { return false }
+        }
+        return true
     }
 
     /// The serials of the objects whose evaluation read what a commit wrote of other objects
@@ -276,10 +359,26 @@ struct DependencyIndex {
     /// - Complexity: O(w + d) for w written properties and d dependents; a written property
     ///   no key names costs no hash.
     func dependents(ofWritesIn changes: GraphChanges) -> [UInt32] {
+        let (serials, sectionOnly) = dependentsBySection(ofWritesIn: changes)
+        return serials + sectionOnly
+    }
+
+    /// The serials of the objects whose evaluation read what a commit wrote of other objects,
+    /// as ``dependents(ofWritesIn:)``, in two lists: those of keys some evaluation read
+    /// outside a section key, and those of keys only section keys read (whose predicate
+    /// results and sort keys the writes leave alone). A serial may be in both.
+    ///
+    /// - Parameter changes: What the commit changed.
+    /// - Returns: The two lists, with repeats, in no particular order.
+    /// - Complexity: O(w + d) for w written properties and d dependents.
+    func dependentsBySection(ofWritesIn changes: GraphChanges) -> (serials: [UInt32], sectionOnly: [UInt32]) {
         var serials: [UInt32] = []
-        guard hasCrossReads else { return serials }
+        var sectionOnly: [UInt32] = []
+        guard hasCrossReads else { return (serials, sectionOnly) }
         func add(_ object: ObjectID, _ property: PropertyIndex) {
-            forEachDependent(of: object, property) { serials.append(UInt32($0)) }
+            forEachDependent(of: object, property) { serial, onlySection in
+                if onlySection { sectionOnly.append(UInt32(serial)) } else { serials.append(UInt32(serial)) }
+            }
         }
         for (id, properties) in changes.updated {
             // Whether the object was deleted too is asked only of a write some evaluation
@@ -292,7 +391,7 @@ struct DependencyIndex {
             guard let property = move.owner.entity.index(of: move.relationship) else { continue }
             add(move.owner, property)
         }
-        return serials
+        return (serials, sectionOnly)
     }
 
     /// The number of objects whose evaluation read `property` of `object`.
@@ -356,11 +455,13 @@ struct DependencyIndex {
         if let reused = freeHandles.popLast() {
             handle = reused
             keyOfHandle[Int(handle)] = key
+            readOutsideSection[Int(handle)] = false
         } else {
             handle = Int32(keyOfHandle.count)
             keyOfHandle.append(key)
             dependentSerials.append([])
             staleCounts.append(0)
+            readOutsideSection.append(false)
         }
         handles[key] = handle
         noteKeyed(key)

@@ -76,59 +76,121 @@ extension ResultsEngine {
             if flags != 0 { pending[id, default: 0] |= flags }
         }
         // One call for the whole commit: each call through the property may copy the index.
-        let dependents = dependencies.dependents(ofWritesIn: changes)
-        if !dependents.isEmpty {
-            pending.reserveCapacity(pending.count + dependents.count)
-            for serial in dependents {
+        let dependents = dependencies.dependentsBySection(ofWritesIn: changes)
+        if !dependents.serials.isEmpty || !dependents.sectionOnly.isEmpty {
+            pending.reserveCapacity(pending.count + dependents.serials.count + dependents.sectionOnly.count)
+            for serial in dependents.serials {
                 pending[graph.objectID(of: entity, entitySerial: Int(serial)), default: 0] |= PendingFlags.evaluates
+            }
+            for serial in dependents.sectionOnly {
+                pending[graph.objectID(of: entity, entitySerial: Int(serial)), default: 0] |= PendingFlags.readsSectionAgain
             }
         }
         for id in changes.deleted where id.entity === entity { pending.removeValue(forKey: id) }
 
-        // The first pass: the objects' lines, their rows' slots and sections, their dependency entries.
+        // The first pass: the objects' lines, their rows' slots and sections, their dependency
+        // entries. The index and the dependencies are read through locals: a non-mutating
+        // call on a class's stored structure copies it (a retain and a release of each of its
+        // arrays) per call. The locals end with the pass, before anything changes them.
         var evaluations: [PendingEvaluation] = []
         evaluations.reserveCapacity(pending.count)
-        for (id, flags) in pending {
-            let row = index.slotAndSection(of: id)
-            // An object whose only reason is a refresh of its row waits for nothing else.
-            if flags & PendingFlags.evaluates == 0 && row.slot < 0 { continue }
-            // The object's first lines, not the object: a reference would be retained, an
-            // atomic write that waits for the line and holds back the next objects' reads.
-            if let address = graph.objectAddress(with: id) {
-                frk_prefetch(address)
-                frk_prefetch(address + 64)
+        do {
+            let index = index
+            let dependencies = dependencies
+            for (id, flags) in pending {
+                let row = index.slotAndSection(of: id)
+                // An object whose only reason is a refresh of its row waits for nothing else.
+                if flags & (PendingFlags.evaluates | PendingFlags.readsSectionAgain) == 0 && row.slot < 0 { continue }
+                // The object's first lines, not the object: a reference would be retained, an
+                // atomic write that waits for the line and holds back the next objects' reads.
+                if let address = graph.objectAddress(with: id) {
+                    frk_prefetch(address)
+                    frk_prefetch(address + 64)
+                }
+                let entry = dependencies.entry(of: id)
+                let sectionOnly = flags & PendingFlags.evaluates == 0 && flags & PendingFlags.readsSectionAgain != 0
+                evaluations.append(PendingEvaluation(
+                    id: id, ownWrite: flags & PendingFlags.refreshesIfFetched != 0 && row.slot >= 0,
+                    sectionOnly: sectionOnly, slot: row.slot, section: row.section, dependencyEntry: entry,
+                    dependencyKey: sectionOnly ? dependencies.key(ofEntry: entry) : nil))
             }
-            evaluations.append(PendingEvaluation(
-                id: id, ownWrite: flags & PendingFlags.refreshesIfFetched != 0 && row.slot >= 0,
-                slot: row.slot, section: row.section, dependencyEntry: dependencies.entry(of: id)))
         }
 
-        // The second pass: the evaluations.
+        // The second pass: the evaluations. The index does not change until they are done.
         let extractors = extractors
         let needsSection = extractors.section != nil
+        // A search's rows are its base's rows with the base's keys, and the base heard of
+        // this commit first; its structures are read through locals too.
+        let keysSource = needsSection ? self.keysSource : nil
+        let sourceRows = keysSource.map { SourceRows(index: $0.index, dependencies: $0.dependencies) }
         var reads: [PropertyRead] = []
-        for pending in evaluations {
-            let id = pending.id
-            guard let object = graph.object(with: id) as? Object else {
-                dependencies.remove(id)
-                if pending.slot >= 0 { updates.append(.init(id: id, keys: nil, reportsUpdate: false)) }
-                continue
+        // Every row of a renamed section names the same new section: named once.
+        var lastNamed: SortValue?
+        do {
+            let index = index
+            let sectionValues = index.keys.sectionValues
+            for pending in evaluations {
+                let id = pending.id
+                if pending.sectionOnly, let sourceRows, let section = sourceRows.sectionValue(of: id, readingOnly: pending.dependencyKey) {
+                    // The base controller fetches the object and its evaluation, current with
+                    // this commit, read only the key this controller recorded: so does the
+                    // section key here, whose value is the base's, and the dependencies stand.
+                    guard pending.slot >= 0 else { continue }
+                    let sameSection = sectionValues[Int(pending.section)] == section
+                    if !sameSection && lastNamed != section && sectionNames[section] == nil, let name = keysSource?.sectionNames[section] {
+                        sectionNames[section] = name
+                    }
+                    if !sameSection { lastNamed = section }
+                    let keysChanged = !pending.ownWrite && displayedProperties == nil && !sameSection
+                    updates.append(.init(
+                        id: id, keys: RowKeys(section: section, sort: SortValues([])), reportsUpdate: pending.ownWrite || keysChanged,
+                        keepsSortKeys: true))
+                    continue
+                }
+                guard let object = graph.object(with: id) as? Object else {
+                    dependencies.remove(id)
+                    if pending.slot >= 0 { updates.append(.init(id: id, keys: nil, reportsUpdate: false)) }
+                    continue
+                }
+                if pending.sectionOnly,
+                   let section = sectionKeyAgain(object, id: id, key: pending.dependencyKey, reads: &reads, extractors: extractors) {
+                    // Only section keys read what changed: the predicate's result and the sort
+                    // keys stand, so a row that is not fetched stays out, and a fetched one keeps
+                    // its sort keys where they are.
+                    guard pending.slot >= 0 else { continue }
+                    let sameSection = sectionValues[Int(pending.section)] == section
+                    if needsSection && !sameSection && lastNamed != section {
+                        nameSectionIfNew(section, of: object, extractors: extractors)
+                        lastNamed = section
+                    }
+                    let keysChanged = !pending.ownWrite && displayedProperties == nil && !sameSection
+                    updates.append(.init(
+                        id: id, keys: RowKeys(section: section, sort: SortValues([])), reportsUpdate: pending.ownWrite || keysChanged, keepsSortKeys: true))
+                    continue
+                }
+                let keys = evaluateKeys(object, id: id, reads: &reads, extractors: extractors, dependencyEntry: pending.dependencyEntry)
+                guard let keys else {
+                    updates.append(.init(id: id, keys: nil, reportsUpdate: pending.ownWrite))
+                    continue
+                }
+                // A section the row is in already has a name. A row whose keys changed because of
+                // a related object refreshes too: its cell shows what the keys were made from.
+                let sameSection = pending.section >= 0 && sectionValues[Int(pending.section)] == keys.section
+                if needsSection && !sameSection { nameSectionIfNew(keys.section, of: object, extractors: extractors) }
+                let keysChanged = !pending.ownWrite && displayedProperties == nil && pending.slot >= 0
+                    && !(sameSection && index.keys.keys(of: pending.slot, equal: keys))
+                updates.append(.init(id: id, keys: keys, reportsUpdate: pending.ownWrite || keysChanged))
             }
-            let keys = evaluateKeys(object, id: id, reads: &reads, extractors: extractors, dependencyEntry: pending.dependencyEntry)
-            guard let keys else {
-                updates.append(.init(id: id, keys: nil, reportsUpdate: pending.ownWrite))
-                continue
-            }
-            // A section the row is in already has a name. A row whose keys changed because of
-            // a related object refreshes too: its cell shows what the keys were made from.
-            let sameSection = pending.section >= 0 && index.keys.sectionValues[Int(pending.section)] == keys.section
-            if needsSection && !sameSection { nameSectionIfNew(keys.section, of: object, extractors: extractors) }
-            let keysChanged = !pending.ownWrite && displayedProperties == nil && pending.slot >= 0
-                && !(sameSection && index.keys.keys(of: pending.slot, equal: keys))
-            updates.append(.init(id: id, keys: keys, reportsUpdate: pending.ownWrite || keysChanged))
         }
+        // A follower shows its source's rows: the source applied this commit to the shared
+        // index already (the evaluations above kept the dependencies current).
+        if followsSource { return deliverSourceChanges() }
         guard !updates.isEmpty else { return }
+        // Followers give the shared index back while it changes, so it changes in place.
+        let holders = takeIndexFromFollowers()
+        let undo = holders.isEmpty ? [] : undoing(updates)
         let diff = index.apply(updates)
+        returnIndex(to: holders, diff: diff, undo: undo)
         guard !diff.isEmpty else { return }
         deliver(diff)
     }
@@ -140,6 +202,10 @@ private enum PendingFlags {
     static let evaluates: UInt8 = 1
     /// Its row must refresh if it is fetched: it wrote a displayed property.
     static let refreshesIfFetched: UInt8 = 2
+    /// It depends on a key that only section keys read, and a commit wrote it: its section
+    /// key must be read again (without ``evaluates``, its predicate's result and sort keys
+    /// stand).
+    static let readsSectionAgain: UInt8 = 4
 }
 
 /// An object a commit re-evaluates, with what the first pass read for it.
@@ -148,12 +214,34 @@ private struct PendingEvaluation {
     var id: ObjectID
     /// Whether its own write refreshes its row.
     var ownWrite: Bool
+    /// Whether only its section key must be read again (``PendingFlags/readsSectionAgain``).
+    var sectionOnly: Bool
     /// Its row's slot in the index, or -1 when it is not fetched.
     var slot: Int32
     /// Its row's section handle, or -1 when it is not fetched.
     var section: Int32
     /// Its entry in the dependency index (``DependencyIndex/entry(of:)``).
     var dependencyEntry: Int32
+    /// For a section-only re-read, the one key of other objects its entry names, if any
+    /// (``DependencyIndex/key(ofEntry:)``).
+    var dependencyKey: DependencyKey?
+}
+
+/// The index and the dependencies of the engine whose rows a search shows, read once per
+/// commit.
+private struct SourceRows {
+    var index: ResultsIndex<ObjectID>
+    var dependencies: DependencyIndex
+
+    /// The section value of a fetched object whose evaluation (predicate, sort and section
+    /// keys) read exactly one key of other objects, `key`; `nil` when the object is not
+    /// fetched or its evaluation read anything else.
+    ///
+    /// - Complexity: O(1).
+    func sectionValue(of id: ObjectID, readingOnly key: DependencyKey?) -> SortValue? {
+        guard let key, let slot = index.slots[id], dependencies.onlyKey(of: id) == key else { return nil }
+        return index.keys.sectionValues[Int(index.keys.sectionOf[Int(slot)])]
+    }
 }
 
 extension ResultsIndex {

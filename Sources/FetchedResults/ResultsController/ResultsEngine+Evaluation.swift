@@ -52,17 +52,63 @@ extension ResultsEngine {
         // costs a general range replacement.
         while !reads.isEmpty { reads.removeLast() }
         var ownProperties: UInt64 = 0
-        let keys = graph.trackReads(of: erased, ownProperties: &ownProperties, appendingTo: &reads) { () -> RowKeys? in
-            if let predicate = extractors.predicate, !predicate(erased) { return nil }
+        var included = true
+        var section = SortValue.null
+        // The predicate and the sort keys, then the section key, whose reads come last, so
+        // that the dependencies know the keys that only section keys read.
+        var sectionStart = Int.max
+        let graph = graph
+        let sort = graph.trackReads(of: erased, ownProperties: &ownProperties, appendingTo: &reads) { () -> SortValues? in
+            let start = graph.trackedReadCount
+            if let predicate = extractors.predicate, !predicate(erased) {
+                included = false
+                guard extractors.readsKeysOfExcluded else { return nil }
+            }
             let sort = extractors.sort
-            return RowKeys(section: extractors.section?(erased) ?? .null, sort: SortValues(count: sort.count) { sort[$0](erased) })
+            let values = SortValues(count: sort.count) { sort[$0](erased) }
+            if let extract = extractors.section {
+                sectionStart = graph.trackedReadCount - start
+                section = extract(erased)
+            }
+            return values
         }
         dependencies.recordOwnReads(ownProperties)
-        dependencies.record(id, reads: reads, entry: dependencyEntry ?? dependencies.entry(of: id))
+        dependencies.record(id, reads: reads, sectionStart: sectionStart, entry: dependencyEntry ?? dependencies.entry(of: id))
         if displayedProperties == nil, extractors.hasDisplayedKeys, let displayed = _request.displayedKeys {
             displayedProperties = resolveDisplayedProperties(displayed, on: object, id: id)
         }
-        return keys
+        guard included, let sort else { return nil }
+        return RowKeys(section: section, sort: sort)
+    }
+
+    /// Reads an object's section key again, when a commit changed only what section keys
+    /// read: its predicate's result and sort keys stand. `nil` when the request has no
+    /// section key, or the section key now reads other keys than the one the object's
+    /// entry names (the caller evaluates it in full instead: the dependencies change).
+    ///
+    /// - Parameters:
+    ///   - object: The object.
+    ///   - id: Its ID.
+    ///   - key: The one key of other objects its entry names (``DependencyIndex/key(ofEntry:)``),
+    ///     or `nil`.
+    ///   - reads: A scratch buffer for the reads.
+    ///   - extractors: The request's closures (``extractors``).
+    /// - Returns: The section key's value, or `nil`.
+    /// - Complexity: The cost of the section key, and O(r) for its r reads.
+    func sectionKeyAgain(
+        _ object: Object, id: ObjectID, key: DependencyKey?, reads: inout [PropertyRead], extractors: RequestExtractors
+    ) -> SortValue? {
+        guard let extract = extractors.section else { return nil }
+        let erased: GraphObject = object
+        while !reads.isEmpty { reads.removeLast() }
+        var ownProperties: UInt64 = 0
+        let section = graph.trackReads(of: erased, ownProperties: &ownProperties, appendingTo: &reads) { extract(erased) }
+        // An own property past the bits would need recording as a read.
+        guard !reads.contains(where: { $0.objectID == id }), DependencyIndex.reads(reads, of: id, areAllOf: key) else {
+            return nil
+        }
+        dependencies.recordOwnReads(ownProperties)
+        return section
     }
 
     /// Names the section with this key value from `object` (one of its rows) unless it is
@@ -81,7 +127,7 @@ extension ResultsEngine {
     /// The request's closures with the object type erased, made once per request.
     var extractors: RequestExtractors {
         if let extractorCache { return extractorCache }
-        let made = RequestExtractors(_request)
+        let made = RequestExtractors(_request, readsKeysOfExcluded: readsKeysOfExcluded)
         extractorCache = made
         return made
     }
@@ -112,9 +158,17 @@ struct RequestExtractors {
     let sort: [(GraphObject) -> SortValue]
     /// Whether the request declares the keys its cells display.
     let hasDisplayedKeys: Bool
+    /// Whether an evaluation reads the section and sort keys of an object the predicate
+    /// excludes too (and records their reads), though it returns no keys for it.
+    let readsKeysOfExcluded: Bool
 
     /// Erases the closures of `request`; each is called only with objects of its entity.
-    init<Object: GraphObject>(_ request: FetchRequest<Object>) {
+    ///
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - readsKeysOfExcluded: Whether evaluations read the keys of excluded objects too.
+    init<Object: GraphObject>(_ request: FetchRequest<Object>, readsKeysOfExcluded: Bool = false) {
+        self.readsKeysOfExcluded = readsKeysOfExcluded
         predicate = request.predicate.map { predicate in
             let isIncluded = predicate.isIncluded
             return { isIncluded(unsafeDowncast($0, to: Object.self)) }

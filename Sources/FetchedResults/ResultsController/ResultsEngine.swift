@@ -37,8 +37,12 @@ class ResultsEngine<Object: GraphObject>: Observable {
     /// The closures of ``_request`` with the object type erased; `nil` until first used after
     /// the request changed.
     var extractorCache: RequestExtractors?
-    var index: ResultsIndex<ObjectID>
-    var dependencies = DependencyIndex(entity: Object.entity)
+    // Final, so that code reads them in place: a read through a class's overridable getter
+    // copies the whole structure (a retain and a release of each of its arrays).
+    final var index: ResultsIndex<ObjectID>
+    final var dependencies = DependencyIndex(entity: Object.entity)
+    /// The engines that share ``index`` with this one, or the one whose index this one shares.
+    final var sharing = IndexSharing<Object>()
     package var observation: GraphObservation?
     /// Whether ``performFetch()`` ran.
     var hasFetched = false
@@ -71,6 +75,17 @@ class ResultsEngine<Object: GraphObject>: Observable {
         observation?.cancel()
         streams.finishAll()
     }
+
+    /// Whether evaluations read the section and sort keys of the objects the predicate
+    /// excludes too, and record their reads (``RequestExtractors/readsKeysOfExcluded``): a
+    /// search overrides it, so that it follows what the keys of the base rows its text
+    /// excludes read, and can show them later with the base's keys.
+    var readsKeysOfExcluded: Bool { false }
+
+    /// The engine whose rows this one shows with the same keys, and which hears of every
+    /// commit first (a search's base), or `nil`: a row whose section key alone must be read
+    /// again can take that engine's new section value instead.
+    var keysSource: ResultsEngine<Object>? { nil }
 
     /// An empty index for `request`; a subclass whose rows have another order overrides it.
     func emptyIndex(for request: FetchRequest<Object>) -> ResultsIndex<ObjectID> {
@@ -137,19 +152,30 @@ class ResultsEngine<Object: GraphObject>: Observable {
             while !reads.isEmpty { reads.removeLast() }
             // The keys go straight into columns: no per-object key array. The closure touches
             // no generic type, so no type metadata is looked up per object.
+            // The section key's reads come last (as in `evaluateKeys`).
+            var sectionStart = Int.max
             let included = graph.trackReads(of: erased, ownProperties: &ownProperties, appendingTo: &reads) { () -> Bool in
-                if let predicate = extractors.predicate, !predicate(erased) { return false }
-                rows.sections.append(extractors.section?(erased) ?? .null)
+                let start = graph.trackedReadCount
+                let included = extractors.predicate?(erased) ?? true
+                guard included || extractors.readsKeysOfExcluded else { return false }
                 // A plain integer range: `indices` would look up generic metadata per object.
                 var column = 0
                 while column < sortKeyCount {
-                    rows.columns[column].append(extractors.sort[column](erased))
+                    let value = extractors.sort[column](erased)
+                    if included { rows.columns[column].append(value) }
                     column += 1
                 }
-                return true
+                if let section = extractors.section {
+                    sectionStart = graph.trackedReadCount - start
+                    let value = section(erased)
+                    if included { rows.sections.append(value) }
+                } else if included {
+                    rows.sections.append(.null)
+                }
+                return included
             }
             if included { rows.ids.append(id) }
-            dependencies.record(id, reads: reads)
+            dependencies.record(id, reads: reads, sectionStart: sectionStart)
             if displayedProperties == nil, let displayedKeys {
                 displayedProperties = resolveDisplayedProperties(displayedKeys, on: object, id: id)
             }

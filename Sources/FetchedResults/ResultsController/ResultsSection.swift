@@ -25,6 +25,7 @@ public struct ResultsSection<Object: GraphObject> {
     /// - Complexity: O(m + log n) for m rows; after the results changed, plus O(s) for s
     ///   visible sections.
     public var objects: [Object] {
+        engine.settleSharedIndex()
         var current = ranks
         if generation != engine.generation {
             let index = engine.index

@@ -9,7 +9,7 @@ extension SearchController {
     ///   `indexPath` or the object is outside the base controller's window.
     /// - Complexity: O(log n).
     public func baseIndexPath(forObjectAt indexPath: IndexPath) -> IndexPath? {
-        engine.index.id(at: indexPath).flatMap(base.engine.indexPath(forObjectID:))
+        settled.index.id(at: indexPath).flatMap(base.engine.indexPath(forObjectID:))
     }
 
     /// Where a row of the base controller's results is in the search results.
@@ -19,6 +19,6 @@ extension SearchController {
     ///   `baseIndexPath` or the search does not show the object.
     /// - Complexity: O(log n).
     public func indexPath(forBaseIndexPath baseIndexPath: IndexPath) -> IndexPath? {
-        base.engine.index.id(at: baseIndexPath).flatMap(engine.index.indexPath(of:))
+        base.engine.index.id(at: baseIndexPath).flatMap(settled.index.indexPath(of:))
     }
 }

@@ -22,10 +22,10 @@ extension SearchController {
     /// holds for every other way of reading the results.
     ///
     /// - Complexity: O(n) the first time after a change, O(1) after that.
-    public var fetchedObjects: [Object] { engine.fetchedObjects }
+    public var fetchedObjects: [Object] { settled.fetchedObjects }
 
     /// The number of objects in the results.
-    public var numberOfObjects: Int { engine.numberOfObjects }
+    public var numberOfObjects: Int { settled.numberOfObjects }
 
     /// The object at an index path. Traps, with a message naming the path and the counts,
     /// when no row is there; ``object(ifPresentAt:)`` does not.
@@ -33,34 +33,34 @@ extension SearchController {
     /// - Parameter indexPath: A section and row of the current results.
     /// - Returns: The object.
     /// - Complexity: O(log n).
-    public func object(at indexPath: IndexPath) -> Object { engine.object(at: indexPath) }
+    public func object(at indexPath: IndexPath) -> Object { settled.object(at: indexPath) }
 
     /// The object at an index path, or `nil` when no row is there.
     ///
     /// - Parameter indexPath: A section and row.
     /// - Returns: The object, or `nil`.
     /// - Complexity: O(log n).
-    public func object(ifPresentAt indexPath: IndexPath) -> Object? { engine.object(ifPresentAt: indexPath) }
+    public func object(ifPresentAt indexPath: IndexPath) -> Object? { settled.object(ifPresentAt: indexPath) }
 
     /// The index path of an object, or `nil` when it is not in the results.
     ///
     /// - Parameter object: The object.
     /// - Returns: Its index path, or `nil`.
     /// - Complexity: O(log n).
-    public func indexPath(for object: Object) -> IndexPath? { engine.indexPath(for: object) }
+    public func indexPath(for object: Object) -> IndexPath? { settled.indexPath(for: object) }
 
     /// The index path of the object with this ID, or `nil` when it is not in the results.
     ///
     /// - Parameter objectID: The object's ID.
     /// - Returns: Its index path, or `nil`.
     /// - Complexity: O(log n).
-    public func indexPath(forObjectID objectID: ObjectID) -> IndexPath? { engine.indexPath(forObjectID: objectID) }
+    public func indexPath(forObjectID objectID: ObjectID) -> IndexPath? { settled.indexPath(forObjectID: objectID) }
 
     /// The sections of the results, in order (one section named "" when there is no section
     /// key and there are results). Observable.
     ///
     /// - Complexity: O(s) for s visible sections.
-    public var sections: [ResultsSection<Object>] { engine.sections }
+    public var sections: [ResultsSection<Object>] { settled.sections }
 
     /// The index title of a section with this name: the base controller's, so search
     /// sections carry the same titles as the main list's.
@@ -76,7 +76,7 @@ extension SearchController {
     /// repeats.
     ///
     /// - Complexity: O(s) for s visible sections.
-    public var sectionIndexTitles: [String] { engine.sectionIndexTitles }
+    public var sectionIndexTitles: [String] { settled.sectionIndexTitles }
 
     /// The section a tap on a section index title jumps to: the first section whose index
     /// title is `title`.
@@ -88,7 +88,7 @@ extension SearchController {
     /// - Returns: A section position.
     /// - Complexity: O(s) for s visible sections.
     public func section(forSectionIndexTitle title: String, at titleIndex: Int) -> Int {
-        engine.section(forSectionIndexTitle: title, at: titleIndex)
+        settled.section(forSectionIndexTitle: title, at: titleIndex)
     }
 
     /// A stable string that names the object at an index path, for state restoration: the
@@ -98,7 +98,7 @@ extension SearchController {
     /// - Returns: The identifier, or `nil` when no row is there.
     /// - Complexity: O(log n).
     public func restorationIdentifier(forObjectAt indexPath: IndexPath) -> String? {
-        engine.restorationIdentifier(forObjectAt: indexPath)
+        settled.restorationIdentifier(forObjectAt: indexPath)
     }
 
     /// The index path of the object a restoration identifier names.
@@ -108,13 +108,13 @@ extension SearchController {
     ///   from another graph, or the object is gone or not in the results.
     /// - Complexity: O(log n) plus the identifier's length.
     public func indexPath(forRestorationIdentifier identifier: String) -> IndexPath? {
-        engine.indexPath(forRestorationIdentifier: identifier)
+        settled.indexPath(forRestorationIdentifier: identifier)
     }
 
     /// The identities of the current results, as a `Sendable` value.
     ///
     /// - Complexity: O(n) for n visible rows.
-    public var snapshot: ResultsSnapshot { engine.snapshot }
+    public var snapshot: ResultsSnapshot { settled.snapshot }
 
     /// Subscribes to the controller's changes: one ``ResultsChangeSet`` per change of the
     /// results, from now on, until the controller is deinitialized or the consumer stops
@@ -129,5 +129,15 @@ extension SearchController {
         bufferingPolicy: AsyncStream<ResultsChangeSet>.Continuation.BufferingPolicy
     ) -> AsyncStream<ResultsChangeSet> {
         engine.changes(bufferingPolicy: bufferingPolicy)
+    }
+}
+
+extension SearchController {
+    /// The engine, with its results as of the last commit it heard of
+    /// (``ResultsEngine/settleSharedIndex()``): a cleared search shares its base's index,
+    /// which the base changes first.
+    var settled: SearchEngine<Object> {
+        engine.settleSharedIndex()
+        return engine
     }
 }

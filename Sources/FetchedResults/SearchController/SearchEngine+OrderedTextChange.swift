@@ -24,19 +24,18 @@ extension SearchEngine {
         return refine(falling: level, from: old, to: new, store: store)
     }
 
-    /// Shows every base row: the base index with an order tree of its own.
+    /// Shows every base row: the base index itself, shared with the base controller until
+    /// the text changes again (``ResultsController/follow(_:)``), so that neither copies it
+    /// when a commit changes it.
     ///
     /// - Complexity: O(n) for the n base rows, without a test or a comparison.
     private func showEveryBaseRow() -> IndexDiff<ObjectID> {
         let base = base.index
         var builder = OrderedFilterBuilder(like: base, builds: false, capacity: 0, inserts: base.totalCount - index.totalCount)
-        let order = Self.forEachRow(of: base, heldBy: index) { slot, id, handle, was in
+        _ = Self.forEachRow(of: base, heldBy: index) { slot, id, handle, was in
             builder.row(id, from: base, sourceTag: 0, slot: slot, handle: handle, was: was, keep: true)
         }
-        var shared = base
-        shared.tree = OrderTree(sorted: order)
-        shared._checkInvariants()
-        index = shared
+        follow(self.base)
         slotTexts = nil
         refinements.removeAll()
         return builder.finish().diff

@@ -10,6 +10,8 @@ extension SearchEngine {
     /// places each change as a commit would. Either way the change set has a commit's form.
     func applySearchText(_ text: String) {
         guard text != currentText else { return }
+        // From the rows the delegate heard of, not a shared index ahead of them.
+        settleSharedIndex()
         let oldText = currentText
         currentText = text
         let ordered = index.offset == 0 && index.limit == nil

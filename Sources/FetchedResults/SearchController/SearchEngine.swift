@@ -54,6 +54,13 @@ final class SearchEngine<Object: GraphObject>: ResultsEngine<Object> {
         commitObservation?.cancel()
     }
 
+    /// A search reads the keys of the base rows its text excludes: it follows what they
+    /// read, and a later text can show them with the base's keys.
+    override var readsKeysOfExcluded: Bool { true }
+
+    /// The base: it heard of each commit first, and its rows' keys are the search's.
+    override var keysSource: ResultsEngine<Object>? { base }
+
     /// The base engine's index title for a section, so search sections carry the same
     /// titles as the main list's.
     ///

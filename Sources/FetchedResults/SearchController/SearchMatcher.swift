@@ -12,34 +12,25 @@ enum SearchMatcher<Object: GraphObject> {
     /// search. It reads the current text from the store, so a text change needs no new
     /// predicate.
     ///
-    /// An object the base predicate includes but the search excludes also has its section
-    /// and sort keys read, so the controller records their dependencies for it too: a later
-    /// broadening can then include it with the keys the base controller holds, without
-    /// evaluating it again, and its row still follows every change of what its keys read.
+    /// A search controller evaluates the section and sort keys of every object, the ones
+    /// this predicate excludes too (``RequestExtractors/readsKeysOfExcluded``), so it records
+    /// their dependencies for them as well: a later broadening can then include an object
+    /// with the keys the base controller holds, without evaluating it again, and its row
+    /// still follows every change of what its keys read.
     func combinedPredicate(base request: FetchRequest<Object>) -> FetchPredicate<Object> {
         let basePredicate = request.predicate
-        let sortKeys = request.sortKeys
-        let sectionKey = request.sectionKey
-        func readKeys(_ object: Object) {
-            _ = sectionKey?.extract(object)
-            for key in sortKeys { _ = key.extract(object) }
-        }
         switch self {
         case .text(let read, let options, let store):
             return FetchPredicate { object in
                 if let basePredicate, !basePredicate.isIncluded(object) { return false }
                 let folded = FoldedText(read(object), options: options)
                 store.folded[object.objectID] = folded
-                if store.needle.isEmpty || folded.contains(store.needle) { return true }
-                readKeys(object)
-                return false
+                return store.needle.isEmpty || folded.contains(store.needle)
             }
         case .predicate(_, _, let store):
             return FetchPredicate { object in
                 if let basePredicate, !basePredicate.isIncluded(object) { return false }
-                if store.current.isIncluded(object) { return true }
-                readKeys(object)
-                return false
+                return store.current.isIncluded(object)
             }
         }
     }

@@ -86,6 +86,14 @@ extension ObjectGraph {
         return try body()
     }
 
+    /// How many reads the open tracking scopes hold so far, the reads of an owner's own
+    /// properties aside: inside the body of ``trackReads(of:ownProperties:appendingTo:_:)``,
+    /// the difference between two values is the number of reads made between them, so a
+    /// recorder can tell apart the reads of the parts of one evaluation.
+    ///
+    /// - Complexity: O(1).
+    package var trackedReadCount: Int { _context._reads.count }
+
     /// The ID this graph gives the object of `entity` numbered `entitySerial`: the inverse
     /// of `ObjectID.entitySerial`, for recorders that keep numbers instead of IDs.
     ///

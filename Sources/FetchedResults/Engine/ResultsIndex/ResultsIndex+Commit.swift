@@ -91,7 +91,8 @@ extension ResultsIndex {
             let hasNewKeys = input[changeIndex].hasKeys
             let oldSlot = slots[id]
             guard oldSlot != nil || hasNewKeys else { continue }
-            if let oldSlot, hasNewKeys, !reportsUpdate, keys.keys(of: oldSlot, equal: input[changeIndex].keys.unsafelyUnwrapped) {
+            if let oldSlot, hasNewKeys, !reportsUpdate,
+               keys.keys(of: oldSlot, equal: input[changeIndex].keys.unsafelyUnwrapped, keepsSortKeys: input[changeIndex].keepsSortKeys) {
                 continue
             }
             var record = Record(id: id, change: changeIndex, reportsUpdate: reportsUpdate)
@@ -175,8 +176,11 @@ extension ResultsIndex {
                     ? record.oldHandle : internSection(input[change].keys.unsafelyUnwrapped.section)
                 sectionCounts[Int(handle)] += 1
                 keys.sectionOf[Int(slot)] = handle
-                for column in keys.columns.indices {
-                    keys.columns[column][Int(slot)] = input[change].keys.unsafelyUnwrapped.sort[column]
+                // A row that keeps its sort keys keeps its slot, where they are.
+                if !input[change].keepsSortKeys {
+                    for column in keys.columns.indices {
+                        keys.columns[column][Int(slot)] = input[change].keys.unsafelyUnwrapped.sort[column]
+                    }
                 }
                 entering.append((slot, index))
                 records[index].newSlot = slot

@@ -26,24 +26,50 @@ extension ResultsIndex {
         guard offset == 0, limit == nil, !input.isEmpty else { return nil }
         // The moved sections, by old handle, with their new values and the changes' flags.
         var moves: [Int32: (value: SortValue, rows: Int)] = [:]
-        var reportsUpdate: [ID: Bool] = [:]
-        reportsUpdate.reserveCapacity(input.count)
-        for change in input {
-            guard let slot = slots[change.id], let newKeys = change.keys else { return nil }
+        // Which rows report an update: usually all of them or none, told by two flags; a
+        // set only when they differ.
+        var someReport = false
+        var someDoNot = false
+        var reporting: Set<ID> = []
+        // The changes are read in place: a copy of one copies its keys, a reference count
+        // (and a cache miss, in a large index) per value. The rows of one section usually
+        // come one after the other: the last section's move is counted in locals.
+        var lastHandle: Int32 = -1
+        var lastRows = 0
+        for position in input.indices {
+            guard let slot = slots[input[position].id], input[position].hasKeys else { return nil }
             let handle = keys.sectionOf[Int(slot)]
-            guard keys.sectionValues[Int(handle)] != newKeys.section else { return nil }
-            for column in keys.columns.indices where keys.columns[column][Int(slot)] != newKeys.sort[column] {
-                return nil
+            if !input[position].keepsSortKeys {
+                for column in keys.columns.indices where keys.columns[column][Int(slot)] != input[position].keys.unsafelyUnwrapped.sort[column] {
+                    return nil
+                }
             }
-            if let move = moves[handle] {
-                guard move.value == newKeys.section else { return nil }
-                moves[handle]!.rows += 1
+            if handle == lastHandle {
+                guard moves[handle].unsafelyUnwrapped.value == input[position].keys.unsafelyUnwrapped.section else { return nil }
+                lastRows += 1
             } else {
-                guard existingHandle(of: newKeys.section) == nil else { return nil }
-                moves[handle] = (newKeys.section, 1)
+                if lastHandle >= 0 { moves[lastHandle]!.rows += lastRows }
+                lastHandle = handle
+                lastRows = 1
+                guard keys.sectionValues[Int(handle)] != input[position].keys.unsafelyUnwrapped.section else { return nil }
+                if let move = moves[handle] {
+                    guard move.value == input[position].keys.unsafelyUnwrapped.section else { return nil }
+                } else {
+                    guard existingHandle(of: input[position].keys.unsafelyUnwrapped.section) == nil else { return nil }
+                    moves[handle] = (input[position].keys.unsafelyUnwrapped.section, 0)
+                }
             }
-            reportsUpdate[change.id] = change.reportsUpdate
+            if input[position].reportsUpdate {
+                if someDoNot { reporting.insert(input[position].id) }
+                someReport = true
+            } else if !someDoNot {
+                someDoNot = true
+                // The rows before this one all reported an update.
+                for earlier in input[..<position] { reporting.insert(earlier.id) }
+            }
         }
+        if lastHandle >= 0 { moves[lastHandle]!.rows += lastRows }
+        let everyReport = someReport && !someDoNot
         var newValues: Set<SortValue> = []
         for (handle, move) in moves {
             guard move.rows == sectionCounts[Int(handle)], newValues.insert(move.value).inserted else { return nil }
@@ -87,9 +113,10 @@ extension ResultsIndex {
             diff.insertedSections.append((newSection, keys.sectionValues[Int(block.handle)]))
             for (row, slot) in block.slots.enumerated() {
                 let id = keys.ids[Int(slot)]
+                // Built from one index, then appended: no array per path.
                 diff.rows.append(.move(
-                    id, from: IndexPath(indexes: [block.oldSection, row]), to: IndexPath(indexes: [newSection, row]),
-                    changed: reportsUpdate[id] ?? false))
+                    id, from: IndexPath(index: block.oldSection).appending(row), to: IndexPath(index: newSection).appending(row),
+                    changed: everyReport || someReport && reporting.contains(id)))
             }
         }
         diff.deletedSections.sort { $0.index < $1.index }

@@ -24,6 +24,9 @@ struct ResultsIndex<ID: RowIdentifier> {
         var keys: RowKeys?
         /// Whether the row's content changed, so its cell must refresh wherever it ends up.
         var reportsUpdate: Bool
+        /// Whether the row is fetched and keeps the sort keys it has: `keys` then holds its
+        /// new section value and no sort keys (the index reads them where they are).
+        var keepsSortKeys = false
 
         /// Whether the row has keys (is fetched after the change), told without copying them.
         @inline(__always)

@@ -104,9 +104,11 @@ struct RowKeyColumns<ID: RowIdentifier>: SlotOrdering {
         }
     }
 
-    /// Whether the row in `slot` has exactly these keys.
-    func keys(of slot: Int32, equal keys: RowKeys) -> Bool {
+    /// Whether the row in `slot` has exactly these keys; with `keepsSortKeys`, whether it
+    /// has this section value (its sort keys stand).
+    func keys(of slot: Int32, equal keys: RowKeys, keepsSortKeys: Bool = false) -> Bool {
         guard sectionValues[Int(sectionOf[Int(slot)])] == keys.section else { return false }
+        if keepsSortKeys { return true }
         for column in columns.indices where columns[column][Int(slot)] != keys.sort[column] {
             return false
         }
