@@ -74,6 +74,37 @@ func populate(_ graph: ObjectGraph, count: Int) -> [BenchItem] {
     return items
 }
 
+/// The import rows' batch: `count` items spread over `locationCount` locations, with the
+/// values `populate` gives them, the locations inserted by the same batch.
+func importBatch(count: Int) -> GraphBatch {
+    var batch = GraphBatch()
+    let locations = (0..<locationCount).map { index in
+        batch.insert(BenchLocation.self, values: ["name": "Location \(index)"])
+    }
+    for index in 0..<count {
+        batch.insert(
+            BenchItem.self, values: ["name": "Item", "quantity": index, "listed": index & 1 == 0],
+            relationships: ["location": [locations[index % locationCount]]])
+    }
+    return batch
+}
+
+/// Applies an import batch of `count` items to a new graph, timing the apply (with a
+/// progress handler, as an import has); the batch is given as its last use.
+private func importIntoGraph(_ batch: consuming GraphBatch, _ stopwatch: inout Stopwatch, count: Int) {
+    let graph = ObjectGraph()
+    var owned = Optional(batch)
+    var reports = 0
+    stopwatch.measure {
+        do {
+            try graph.apply(owned.take()!) { _ in reports += 1 }
+        } catch {
+            preconditionFailure("the benchmark's import failed: \(error)")
+        }
+    }
+    precondition(graph.count(of: BenchItem.self) == count && reports > 2)
+}
+
 /// Inserts `count` notes (a to-one relationship without inverse) and commits them.
 private func populateNotes(_ graph: ObjectGraph, count: Int) -> [BenchNote] {
     let locations = (0..<locationCount).map { _ in graph.insert(BenchLocation()) }
@@ -233,6 +264,39 @@ func graphBenchmarks() -> [Benchmark] {
                 baseline: { stopwatch in
                     releaseFreedMemory()
                     _ = stopwatch.measure { plainItems(count: 100_000) }
+                }
+            )
+        },
+        Benchmark("graph.import.1m", baseline: "graph.insert.1m's populate of the same objects", runs: 5) {
+            // store.import.1m without a store: the cost of applying a GraphBatch (built
+            // untimed) to a graph, against the populate of the same objects by their properties.
+            .init(
+                subject: { stopwatch in
+                    let batch = importBatch(count: million)
+                    releaseFreedMemory()
+                    importIntoGraph(batch, &stopwatch, count: million)
+                },
+                baseline: { stopwatch in
+                    releaseFreedMemory()
+                    let graph = ObjectGraph()
+                    let items = stopwatch.measure { populate(graph, count: million) }
+                    precondition(items.count == million)
+                }
+            )
+        },
+        Benchmark("graph.import.100k", baseline: "graph.insert.100k's populate of the same objects", runs: 1) {
+            // A small size of graph.import.1m, for profiling under callgrind.
+            .init(
+                subject: { stopwatch in
+                    let batch = importBatch(count: 100_000)
+                    releaseFreedMemory()
+                    importIntoGraph(batch, &stopwatch, count: 100_000)
+                },
+                baseline: { stopwatch in
+                    releaseFreedMemory()
+                    let graph = ObjectGraph()
+                    let items = stopwatch.measure { populate(graph, count: 100_000) }
+                    precondition(items.count == 100_000)
                 }
             )
         },

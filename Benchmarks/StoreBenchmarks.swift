@@ -198,21 +198,6 @@ private func jsonGraph(_ graph: ObjectGraph) -> JSONGraph {
     }
 }
 
-/// The import row's batch: `count` items spread over `locationCount` locations, with the
-/// values `populate` gives them, the locations inserted by the same batch.
-private func importBatch(count: Int) -> GraphBatch {
-    var batch = GraphBatch()
-    let locations = (0..<locationCount).map { index in
-        batch.insert(BenchLocation.self, values: ["name": "Location \(index)"])
-    }
-    for index in 0..<count {
-        batch.insert(
-            BenchItem.self, values: ["name": "Item", "quantity": index, "listed": index & 1 == 0],
-            relationships: ["location": [locations[index % locationCount]]])
-    }
-    return batch
-}
-
 /// The process's resident memory now and at its peak since the last reset, in bytes
 /// (`VmRSS`, `VmHWM` of /proc/self/status; 0 where unknown).
 private func residentMemory() -> (current: Int, peak: Int) {

@@ -39,6 +39,19 @@ struct GraphRecordEncoder {
     private let codesByType: [ObjectIdentifier: Int]
     /// Classes by entity code.
     private let types: [ObjectIdentifier]
+    /// By entity code: how each property is written, in schema order (resolved once, so
+    /// writing an object copies no codec and reads no schema entry).
+    private let plans: [[PropertyPlan]]
+
+    /// How ``writeProperties(of:code:to:)`` writes one property.
+    private enum PropertyPlan {
+        /// An attribute: its codec's writer, and its position (for an error's message).
+        case attribute((GraphObject, inout ByteWriter) throws(StoredValueError) -> Void, position: Int)
+        /// A to-one relationship: the property, and the code its destination most likely has.
+        case toOne(PropertyIndex, likely: Int)
+        /// A to-many or ordered relationship.
+        case toMany(PropertyIndex, likely: Int)
+    }
 
     init(schema: StoreSchema) {
         self.schema = schema
@@ -54,6 +67,13 @@ struct GraphRecordEncoder {
         var codes: [ObjectIdentifier: Int] = [:]
         for (code, type) in types.enumerated() { codes[type] = code }
         codesByType = codes
+        plans = schema.entities.indices.map { [codecs, destinations] code in
+            schema.entities[code].properties.enumerated().map { position, property -> PropertyPlan in
+                if let codec = codecs[code][position] { return .attribute(codec.write, position: position) }
+                let likely = destinations[code][position]
+                return property.relationship == .toOne ? .toOne(property.index, likely: likely) : .toMany(property.index, likely: likely)
+            }
+        }
     }
 
     /// A ``GraphRecordType/synced`` record.
@@ -133,9 +153,29 @@ struct GraphRecordEncoder {
         }
     }
 
-    /// Writes every property of an object of the entity `code`, in schema order.
+    /// Writes every property of an object of the entity `code`, in schema order (the bytes
+    /// of ``writeProperty(_:of:code:to:)`` for each).
     func writeProperties(of object: GraphObject, code: Int, to writer: inout ByteWriter) throws(GraphStoreError) {
-        for position in codecs[code].indices { try writeProperty(position, of: object, code: code, to: &writer) }
+        for plan in plans[code] {
+            switch plan {
+            case .attribute(let write, let position):
+                do {
+                    try write(object, &writer)
+                } catch {
+                    let property = schema.entities[code].properties[position]
+                    throw .unsupportedAttribute(entity: object.objectID.entityName, property: property.name, type: error.description)
+                }
+            case .toOne(let index, let likely):
+                if let target = object.relatedObject(at: index) {
+                    writer.varint(1)
+                    try writeReference(target, likely: likely, to: &writer)
+                } else {
+                    writer.varint(0)
+                }
+            case .toMany(let index, let likely):
+                try writeReferences(object.relatedObjects(at: index), likely: likely, to: &writer)
+            }
+        }
     }
 
     /// Writes the record of a commit in parts: `sink` receives its bytes in pieces of
@@ -177,15 +217,27 @@ struct GraphRecordEncoder {
         }
         try commit.reportWritingProgress(completed: 0, total: total)
 
+        // Inserted objects come in runs of one class: its code is looked up once per run.
+        var lastType: ObjectIdentifier?
+        var lastCode = 0
+        func insertedCode(_ object: GraphObject) throws(GraphStoreError) -> Int {
+            let type = ObjectIdentifier(type(of: object))
+            if type != lastType {
+                lastCode = try entityCode(object)
+                lastType = type
+            }
+            return lastCode
+        }
         writer.byte(GraphRecordType.commit.rawValue)
         writer.varint(insertedCount)
         try commit.forEachInserted { object in
-            try writeReference(object, to: &writer)
+            writer.varint(try insertedCode(object))
+            writer.varint(object.objectID.serialNumber)
             try flush(ifOver: chunk)
             try advance()
         }
         try commit.forEachInserted { object in
-            try writeProperties(of: object, code: try entityCode(object), to: &writer)
+            try writeProperties(of: object, code: try insertedCode(object), to: &writer)
             try flush(ifOver: chunk)
             try advance()
         }

@@ -144,6 +144,11 @@ internal final class _PropertyAccessor {
     func cast(_ value: Any) -> Any? { ops.cast(value) }
     /// Stores a value already cast by ``cast(_:)``.
     func store(_ object: GraphObject, _ value: Any) { ops.store(object, offset, value) }
+    /// Casts a value to the attribute's type and stores it, in one step and with no
+    /// recording (for an object inserted in the transaction and never observed).
+    ///
+    /// - Returns: Whether the value had the attribute's type; nothing is stored otherwise.
+    func storeIfCast(_ object: GraphObject, _ value: Any) -> Bool { ops.storeIfCast(object, offset, value) }
     /// Whether `value` equals the stored value (`false` when not `Equatable`).
     func isEqual(_ object: GraphObject, to value: Any) -> Bool { ops.isEqual(object, offset, value) }
     /// The stored value as a dictionary key, when its type is `Hashable`.
@@ -188,6 +193,7 @@ internal struct _PropertyOperations {
     @usableFromInline var cast: (Any) -> Any? = { _ in nil }
     @usableFromInline var store: (GraphObject, Int, Any) -> Void = { _, _, _ in requirementFailure("internal inconsistency: not an attribute") }
     @usableFromInline var isEqual: (GraphObject, Int, Any) -> Bool = { _, _, _ in false }
+    @usableFromInline var storeIfCast: (GraphObject, Int, Any) -> Bool = { _, _, _ in false }
     @usableFromInline var hashable: (Any) -> AnyHashable? = { _ in nil }
     @usableFromInline var savedValue: (any _SavedValue) -> Any = { _ in requirementFailure("internal inconsistency: not an attribute") }
     @usableFromInline var objects: (GraphObject, Int) -> [GraphObject] = { _, _ in [] }
@@ -230,6 +236,11 @@ internal struct _PropertyOperations {
         ops.store = { object, offset, value in
             guard let value = value as? Value else { requirementFailure("internal inconsistency: storing a value of the wrong type") }
             _storagePointer(object, at: offset, as: Storage.self).pointee._value = value
+        }
+        ops.storeIfCast = { object, offset, value in
+            guard let value = value as? Value else { return false }
+            _storagePointer(object, at: offset, as: Storage.self).pointee._value = value
+            return true
         }
         ops.isEqual = { object, offset, value in
             guard let value = value as? Value else { return false }

@@ -193,10 +193,17 @@ extension ObjectGraph {
                 try _reportApplying(done)
                 continue
             }
-            for (name, references) in relationships.sorted(by: { $0.key < $1.key }) {
-                var targets: [GraphObject] = []
-                for reference in references { targets.append(try resolve(reference)) }
-                try _setRelationship(named: name, of: object, to: targets)
+            if relationships.count == 1, let (name, references) = relationships.first, references.count == 1,
+                object._flags == GraphObject._insertedFlag
+            {
+                // The common case of an import: one object related to a new one.
+                try _setRelationship(named: name, of: object, toOne: try resolve(references[0]))
+            } else {
+                for (name, references) in relationships.sorted(by: { $0.key < $1.key }) {
+                    var targets: [GraphObject] = []
+                    for reference in references { targets.append(try resolve(reference)) }
+                    try _setRelationship(named: name, of: object, to: targets)
+                }
             }
             done += 1
             try _reportApplying(done)
@@ -212,6 +219,11 @@ extension ObjectGraph {
     /// Sets attributes by name, with the setter's recording.
     private func _setValues(_ values: GraphBatch.Values, of object: GraphObject) throws(CommitError) {
         let description = _state(of: object).description
+        // An object inserted in this transaction and never observed keeps no old values and
+        // tells no one: each value is cast and stored in one step, in the dictionary's order.
+        // A value that does not fit sends the object down the checked path below, which
+        // stores the same values in name order and throws for the first one that does not fit.
+        if object._flags == GraphObject._insertedFlag, _storeNewValues(values, of: object, description) { return }
         for (name, value) in values.sorted(by: { $0.key < $1.key }) {
             guard let index = description.indexByName[name], let accessor = description.attributeAccessors[index] else {
                 throw .unknownProperty(entity: description.name, name: name)
@@ -221,6 +233,51 @@ extension ObjectGraph {
             }
             _setAttribute(object, index: index, cast, direct: true)
         }
+    }
+
+    /// Stores the values of an object inserted in this transaction and never observed.
+    ///
+    /// - Returns: Whether every value named an attribute and had its type (the values
+    ///   before the first that did not were stored).
+    private func _storeNewValues(_ values: GraphBatch.Values, of object: GraphObject, _ description: EntityDescription) -> Bool {
+        let properties = description.properties
+        // A short list of names is scanned (comparing short names costs less than hashing
+        // them); a long one is looked up.
+        let scans = properties.count <= 16
+        for (name, value) in values {
+            var found: Int?
+            if scans {
+                for index in properties.indices where properties[index].name == name {
+                    found = index
+                    break
+                }
+            } else {
+                found = description.indexByName[name]
+            }
+            guard let index = found, let accessor = description.attributeAccessors[index], accessor.storeIfCast(object, value) else {
+                return false
+            }
+        }
+        _checkInvariants(around: object)
+        return true
+    }
+
+    /// Sets a relationship, given by name, of an object inserted in this transaction and
+    /// never observed, to one object, checking its class, the way a to-one setter does (the
+    /// inverse added in bulk at the commit, when both objects are new).
+    private func _setRelationship(named name: String, of object: GraphObject, toOne target: GraphObject) throws(CommitError) {
+        let description = _state(of: object).description
+        guard let index = description.indexByName[name], let accessor = description.relationshipAccessors[index],
+            let destination = description.destinations[index]
+        else {
+            throw .unknownProperty(entity: description.name, name: name)
+        }
+        guard type(of: target) == destination else { throw .typeMismatch(entity: description.name, property: name) }
+        guard accessor.kind == .toOne else {
+            _setRelationship(object, index: index, [target], direct: true)
+            return
+        }
+        _setToOne(object, offset: accessor.offset, target)
     }
 
     /// Sets a relationship by name, checking the objects' class and count.

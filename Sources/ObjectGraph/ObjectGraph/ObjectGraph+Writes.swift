@@ -81,9 +81,9 @@ extension ObjectGraph {
         target.borrow { _setToOne(object, offset: offset, $0) }
     }
 
-    /// A to-one relationship write.
+    /// A to-one relationship write (a setter's, or a batch's to an object it inserted).
     @inline(__always)
-    private func _setToOne(_ object: GraphObject, offset: Int, _ target: GraphObject?) {
+    internal func _setToOne(_ object: GraphObject, offset: Int, _ target: GraphObject?) {
         if let target, object._flags == GraphObject._insertedFlag,
             target._flags & ~GraphObject._staleInverseFlag == GraphObject._insertedFlag,
             target._context === _context, _relateInserted(object, offset: offset, target)
