@@ -131,6 +131,11 @@ extension Snapshot {
         /// By file entity code, then property position: the code of a relationship's
         /// destination in the file (-1 for none).
         private let destinations: [[Int]]
+        /// By file entity code, then property position: the code in the file of the entity
+        /// whose objects a relationship may hold now, the class of its current destination
+        /// (-1 for none). A reference to an object of any other entity is cut: storing it
+        /// would put an object of another class in the relationship.
+        private let holdable: [[Int]]
         /// By file entity code, then property position: the storage of a relationship that is
         /// to-one now.
         private let toOnes: [[ToOneStorage?]]
@@ -162,6 +167,13 @@ extension Snapshot {
             destinations = file.entities.map { entity in
                 entity.properties.map { property in
                     property.destination.flatMap { name in file.entities.firstIndex { $0.name == name } } ?? -1
+                }
+            }
+            holdable = file.entities.map { entity in
+                entity.properties.map { property in
+                    guard let current = entity.current, let index = property.current,
+                          let name = current.properties.first(where: { $0.index == index })?.destination else { return -1 }
+                    return file.entities.firstIndex { $0.current?.description.name == name } ?? -1
                 }
             }
             toOnes = file.entities.map { entity in
@@ -258,15 +270,16 @@ extension Snapshot {
                 return
             }
             let likely = destinations[code][position]
+            let holdable = self.holdable[code][position]
             let fills = self.fills[code][position]
             let index = property.current
-            if relationship == .toOne, let storage = toOnes[code][position], fills.isEmpty, likely >= 0, let lookup = self.objects[likely] {
-                try readToOneColumn(objects, storage: storage, lookup: lookup, likely: likely, &reader)
+            if relationship == .toOne, let storage = toOnes[code][position], fills.isEmpty, likely >= 0, likely == holdable, let lookup = self.objects[likely] {
+                try readToOneColumn(objects, storage: storage, lookup: lookup, likely: likely, holdable: holdable, &reader)
             } else if relationship == .toOne {
                 let storage = toOnes[code][position]
                 try reader.withCursor { cursor throws(ByteReaderError) in
                     for object in objects {
-                        guard let target = try readToOne(&cursor, likely: likely) else { continue }
+                        guard let target = try readToOne(&cursor, likely: likely, holdable: holdable) else { continue }
                         if let storage {
                             storage.restore(target, into: object)
                         } else if let index {
@@ -282,7 +295,7 @@ extension Snapshot {
                         var targets: [GraphObject] = []
                         targets.reserveCapacity(count)
                         for _ in 0..<count {
-                            if let target = try readReference(&cursor, likely: likely) { targets.append(target) }
+                            if let target = try readReference(&cursor, likely: likely, holdable: holdable) { targets.append(target) }
                         }
                         if let index { graph.restoreRelationship(object, index, targets) }
                         if !fills.isEmpty { for target in targets { note(owner: object, target: target, fills) } }
@@ -294,7 +307,8 @@ extension Snapshot {
         /// Reads a to-one relationship's column into its storage, the common case: references
         /// to the likely entity are gathered as serials and restored in one pass.
         private mutating func readToOneColumn(
-            _ objects: [GraphObject], storage: ToOneStorage, lookup: ObjectLookup, likely: Int, _ reader: inout ByteReader
+            _ objects: [GraphObject], storage: ToOneStorage, lookup: ObjectLookup, likely: Int, holdable: Int,
+            _ reader: inout ByteReader
         ) throws(ByteReaderError) {
             serials.removeAll(keepingCapacity: true)
             serials.reserveCapacity(objects.count)
@@ -311,7 +325,7 @@ extension Snapshot {
                         serials.append(Int(serial))
                     } else {
                         serials.append(-1)
-                        if value != 0, let target = try resolve(value, &cursor, likely: likely) { storage.restore(target, into: objects[position]) }
+                        if value != 0, let target = try resolve(value, &cursor, likely: likely, holdable: holdable) { storage.restore(target, into: objects[position]) }
                     }
                 }
             }
@@ -323,21 +337,23 @@ extension Snapshot {
         }
 
         /// Reads a reference of a list; `nil`, counted as cut, when its object does not exist.
-        private mutating func readReference(_ reader: inout ByteCursor, likely: Int) throws(ByteReaderError) -> GraphObject? {
+        private mutating func readReference(_ reader: inout ByteCursor, likely: Int, holdable: Int) throws(ByteReaderError) -> GraphObject? {
             let value = try reader.varint()
             guard value != 0 else { throw reader.failure("an empty reference in a list") }
-            return try resolve(value, &reader, likely: likely)
+            return try resolve(value, &reader, likely: likely, holdable: holdable)
         }
 
         /// Reads a to-one relationship's reference; `nil` when it holds nothing, or (counted
         /// as cut) when its object does not exist.
-        private mutating func readToOne(_ reader: inout ByteCursor, likely: Int) throws(ByteReaderError) -> GraphObject? {
+        private mutating func readToOne(_ reader: inout ByteCursor, likely: Int, holdable: Int) throws(ByteReaderError) -> GraphObject? {
             let value = try reader.varint()
-            return value == 0 ? nil : try resolve(value, &reader, likely: likely)
+            return value == 0 ? nil : try resolve(value, &reader, likely: likely, holdable: holdable)
         }
 
-        /// The object of a reference whose first varint is `value` (not 0).
-        private mutating func resolve(_ value: UInt64, _ reader: inout ByteCursor, likely: Int) throws(ByteReaderError) -> GraphObject? {
+        /// The object of a reference whose first varint is `value` (not 0); `nil`, counted as
+        /// cut, when it does not exist or is not of the entity `holdable` (the file code of
+        /// the relationship's current destination).
+        private mutating func resolve(_ value: UInt64, _ reader: inout ByteCursor, likely: Int, holdable: Int) throws(ByteReaderError) -> GraphObject? {
             let code: Int
             let serial: UInt64
             if value & 1 == 1 {
@@ -348,7 +364,7 @@ extension Snapshot {
                 serial = (value >> 1) - 1
                 code = try reader.count(limit: file.entities.count - 1)
             }
-            guard serial < 1 << 40, let lookup = objects[code], let object = lookup[Int(serial)] else {
+            guard serial < 1 << 40, code == holdable, let lookup = objects[code], let object = lookup[Int(serial)] else {
                 records.losses.cutReferences += 1
                 return nil
             }

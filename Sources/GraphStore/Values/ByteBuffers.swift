@@ -129,7 +129,11 @@ struct ByteReader {
     }
 
     mutating func blob() throws(ByteReaderError) -> ArraySlice<UInt8> {
-        let length = try count(limit: bytes.endIndex - position)
+        // The room left is measured after the length is read: measured before, it would let
+        // the bytes run past the end by the length's own size.
+        let value = try varint()
+        guard value <= UInt64(bytes.endIndex - position) else { throw failure("a count of \(value) is out of range") }
+        let length = Int(value)
         defer { position += length }
         return bytes[position..<position + length]
     }
@@ -245,7 +249,10 @@ struct ByteCursor {
     /// A blob's bytes, valid as long as the cursor.
     @inline(__always)
     mutating func blob() throws(ByteReaderError) -> UnsafeBufferPointer<UInt8> {
-        let length = try count(limit: end - next)
+        // The room left is measured after the length is read (see ``ByteReader/blob()``).
+        let value = try varint()
+        guard value <= UInt64(end - next) else { throw failure("a count of \(value) is out of range") }
+        let length = Int(value)
         defer { next += length }
         return UnsafeBufferPointer(start: next, count: length)
     }

@@ -135,4 +135,25 @@ struct ByteReaderTests {
         var short = ByteReader([1, 2, 3][...])
         #expect(throws: ByteReaderError.self) { try short.fixed64() }
     }
+
+    @Test("A blob whose length counts its own length bytes as room throws, through the reader and through a cursor")
+    func blobLengthPastEnd() throws {
+        // A length of 3 with two bytes after it (three after the length's first byte), in a
+        // slice of a larger array: the bytes past the slice must not be taken.
+        let bytes: [UInt8] = [0x03, 0x61, 0x62, 0x63, 0x64]
+        var reader = ByteReader(bytes[0..<3])
+        #expect(throws: ByteReaderError.self) { try reader.blob() }
+        var cursorReader = ByteReader(bytes[0..<3])
+        #expect(throws: ByteReaderError.self) {
+            try cursorReader.withCursor { cursor throws(ByteReaderError) in _ = try cursor.blob() }
+        }
+        var stringReader = ByteReader(bytes[0..<3])
+        #expect(throws: ByteReaderError.self) { try stringReader.string() }
+        // A two-byte length: 128 bytes after its first byte, 127 after the length.
+        let long: [UInt8] = [0x80, 0x01] + [UInt8](repeating: 0x61, count: 127) + [0x61]
+        var longReader = ByteReader(long[0..<129])
+        #expect(throws: ByteReaderError.self) {
+            try longReader.withCursor { cursor throws(ByteReaderError) in _ = try cursor.blob() }
+        }
+    }
 }
