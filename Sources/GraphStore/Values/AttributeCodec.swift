@@ -13,19 +13,12 @@ protocol StoredPrimitive {
     /// Reads a value; `nil` when the bytes are well formed but make no value of this type (an
     /// integer out of range, a URL that does not parse).
     static func read(from reader: inout ByteCursor) throws(ByteReaderError) -> Self?
-    /// Reads the next value of a column whose last value read was `previous` (``read(from:)``
-    /// unless the type can reuse a repeated value instead of decoding it again).
-    static func read(from reader: inout ByteCursor, after previous: Self?) throws(ByteReaderError) -> Self?
     /// In a column, skips the next value when its bytes are those of the value the cursor
     /// read last, and says so (`false`, having read nothing, unless the type can tell).
     static func skipRepeat(_ reader: inout ByteCursor) -> Bool
 }
 
 extension StoredPrimitive {
-    static func read(from reader: inout ByteCursor, after previous: Self?) throws(ByteReaderError) -> Self? {
-        try read(from: &reader)
-    }
-
     @inline(__always)
     static func skipRepeat(_ reader: inout ByteCursor) -> Bool { false }
 
@@ -79,9 +72,6 @@ extension String: StoredPrimitive {
     static var storedKind: StoredValueKind { .string }
     func write(to writer: inout ByteWriter) { writer.string(self) }
     static func read(from reader: inout ByteCursor) throws(ByteReaderError) -> String? { try reader.string() }
-    static func read(from reader: inout ByteCursor, after previous: String?) throws(ByteReaderError) -> String? {
-        try reader.string(previous: previous)
-    }
     @inline(__always)
     static func skipRepeat(_ reader: inout ByteCursor) -> Bool { reader.skipRepeatedString() }
 }

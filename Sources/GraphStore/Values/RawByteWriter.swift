@@ -6,7 +6,9 @@ import Foundation
 /// Each value costs one capacity check and a few stores: no array uniqueness check, no
 /// per-byte bookkeeping. Not copyable, since it owns its memory.
 struct RawByteWriter: ~Copyable {
-    /// The bytes: `count` of them are written, `capacity` allocated.
+    /// The bytes: `count` of them are written, `capacity` allocated. Every allocated byte is
+    /// initialized (the bytes past `count` to zero), so a two-word load that runs past
+    /// `count` reads initialized memory.
     private(set) var base: UnsafeMutablePointer<UInt8>
     /// How many bytes are written.
     var count = 0
@@ -16,6 +18,7 @@ struct RawByteWriter: ~Copyable {
     init(capacity: Int) {
         self.capacity = Swift.max(capacity, 64)
         base = .allocate(capacity: self.capacity)
+        base.initialize(repeating: 0, count: self.capacity)
     }
 
     deinit { base.deallocate() }
@@ -33,7 +36,8 @@ struct RawByteWriter: ~Copyable {
     private mutating func grow(_ needed: Int) {
         let newCapacity = Swift.max(needed, capacity * 2)
         let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-        grown.update(from: base, count: count)
+        grown.initialize(from: base, count: count)
+        (grown + count).initialize(repeating: 0, count: newCapacity - count)
         base.deallocate()
         base = grown
         capacity = newCapacity
@@ -112,7 +116,8 @@ struct RawByteWriter: ~Copyable {
     mutating func repeatBytes(_ range: Range<Int>) {
         if range.count <= 16 {
             // Two words, loaded before they are stored: the source may run past `count` (into
-            // reserved memory) and overlap the target; only `range.count` bytes are kept.
+            // reserved, initialized memory) and overlap the target; only `range.count` bytes
+            // are kept.
             reserve(16)
             let source = UnsafeRawPointer(base + range.lowerBound)
             let low = source.loadUnaligned(as: UInt64.self)

@@ -17,6 +17,7 @@ extension ObjectGraph {
     /// - Parameters:
     ///   - type: The objects' class.
     ///   - serials: Increasing serials, the first at least ``serialCount(of:)`` (`precondition`).
+    ///
     /// The entity table holds the new objects; ``restoredObjects(of:from:count:last:)`` and
     /// ``objectLookup(of:)`` find them.
     ///
@@ -308,19 +309,6 @@ package struct ObjectLookup {
         return table.unretained(at: serial)
     }
 
-    /// Appends the live objects from serial `start` on, in serial order, until `objects`
-    /// holds `limit` objects or the serials run out.
-    ///
-    /// - Returns: The serial after the last one looked at (``count`` once all were).
-    /// - Complexity: O(*s*) for the *s* serials looked at.
-    package func appendLive(from start: Int, to objects: inout [GraphObject], limit: Int) -> Int {
-        var serial = Swift.max(start, 0)
-        while serial < table.count && objects.count < limit {
-            if let object = table.unretained(at: serial) { objects.append(object.object) }
-            serial += 1
-        }
-        return serial
-    }
 }
 
 extension ObjectGraph {
