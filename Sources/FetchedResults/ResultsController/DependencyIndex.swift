@@ -1,5 +1,4 @@
 import ObjectGraph
-internal import MemoryHints
 
 /// One property of one object that an evaluation read.
 struct DependencyKey: Hashable {
@@ -38,10 +37,8 @@ struct DependencyIndex {
     private(set) var ownReads: Set<PropertyIndex> = []
     /// Bit `i` is set when property `i` (below 64) is in ``ownReads``.
     private var ownReadBits: UInt64 = 0
-    /// Per serial: the handle of the one key the object's evaluation read of other objects,
-    /// ``noKey``, ``severalKeys``, or the mark of a removed object whose entry is still,
-    /// stale, in a handle's dependents (``mark(removedFrom:)``).
-    private var crossKey: [Int32] = []
+    /// Per serial: what the object's evaluation read of other objects (``Entry``).
+    private var crossKey: [Entry] = []
     /// The handles read by objects that read several keys, by serial.
     private var several: [Int: [Int32]] = [:]
     /// The handle of each interned key.
@@ -69,21 +66,54 @@ struct DependencyIndex {
     /// set for each property `i` named: a write elsewhere needs no hash lookup. Only grows.
     private var keyedEntities: [(entity: ObjectIdentifier, properties: UInt64)] = []
 
-    private static var noKey: Int32 { -1 }
-    private static var severalKeys: Int32 { -2 }
+    /// The highest own property index that has a bit of its own in ``ownReadBits`` and
+    /// ``keyedEntities``; higher ones share it.
+    private static var lastPropertyBit: UInt64 { UInt64(UInt64.bitWidth - 1) }
 
-    /// The column entry of a removed object whose entry in the dependents of `handle` is
-    /// left stale: -3 for handle 0, -4 for handle 1, and so on.
-    @inline(__always)
-    private static func mark(removedFrom handle: Int32) -> Int32 { -3 - handle }
+    /// What the column holds for one object: whether its last evaluation read no key of
+    /// other objects, one (its handle), or several (kept in ``several``), or whether the
+    /// object was removed while its entry stays, stale, in the dependents of one handle.
+    ///
+    /// Four bytes, as the column is as long as the objects evaluated.
+    struct Entry: Equatable {
+        /// A handle (0 or more), -1 for no key, -2 for several keys, or -3 - h for a removed
+        /// object left stale in the dependents of handle h.
+        private var code: Int32
 
-    /// Whether a column entry is the mark of a removed object.
-    @inline(__always)
-    private static func isMark(_ entry: Int32) -> Bool { entry <= -3 }
+        @inline(__always)
+        private init(code: Int32) { self.code = code }
 
-    /// The handle a removed object's mark names.
-    @inline(__always)
-    private static func handle(ofMark mark: Int32) -> Int32 { -3 - mark }
+        /// The entry of an object whose evaluation read no key of other objects (or that
+        /// was never evaluated).
+        static var noKey: Entry { Entry(code: -1) }
+
+        /// The entry of an object whose evaluation read several keys of other objects.
+        static var severalKeys: Entry { Entry(code: -2) }
+
+        /// The entry of an object whose evaluation read one key of other objects, `handle`.
+        @inline(__always)
+        static func one(_ handle: Int32) -> Entry {
+            assert(handle >= 0, "internal inconsistency: negative handle \(handle)")
+            return Entry(code: handle)
+        }
+
+        /// The entry of a removed object whose entry in the dependents of `handle` is left
+        /// stale.
+        @inline(__always)
+        static func removed(from handle: Int32) -> Entry {
+            assert(handle >= 0, "internal inconsistency: negative handle \(handle)")
+            return Entry(code: -3 - handle)
+        }
+
+        /// The handle of the one key read, or `nil` for any other entry.
+        @inline(__always)
+        var handle: Int32? { code >= 0 ? code : nil }
+
+        /// The handle whose dependents still list this removed object, or `nil` when the
+        /// entry is not that of a removed object.
+        @inline(__always)
+        var removedHandle: Int32? { code <= -3 ? -3 - code : nil }
+    }
 
     /// Makes an empty index for objects of `entity`.
     init(entity: EntityDescription) {
@@ -133,7 +163,7 @@ struct DependencyIndex {
     ///   - sectionStart: The position of the section key's first read in `reads`.
     ///   - entry: The object's entry (``entry(of:)``).
     /// - Complexity: As ``record(_:reads:entry:)``.
-    mutating func record(_ id: ObjectID, reads: [PropertyRead], sectionStart: Int, entry: Int32) {
+    mutating func record(_ id: ObjectID, reads: [PropertyRead], sectionStart: Int, entry: Entry) {
         record(id, reads: reads, entry: entry, sectionStart: sectionStart)
     }
 
@@ -156,9 +186,9 @@ struct DependencyIndex {
     /// - Parameter id: An object of ``entity``.
     /// - Returns: The entry, valid until the index changes.
     /// - Complexity: O(1).
-    func entry(of id: ObjectID) -> Int32 {
+    func entry(of id: ObjectID) -> Entry {
         let serial = id.entitySerial
-        return serial < crossKey.count ? crossKey[serial] : Self.noKey
+        return serial < crossKey.count ? crossKey[serial] : .noKey
     }
 
     /// Asks the processor for the lines of the entries of `ids` (a hint that changes
@@ -166,13 +196,8 @@ struct DependencyIndex {
     ///
     /// - Complexity: O(k) for k objects.
     func prefetchEntries(of ids: some Sequence<ObjectID>) {
-        crossKey.withUnsafeBufferPointer { entries in
-            for id in ids {
-                let serial = id.entitySerial
-                guard id.entity === entity, serial < entries.count else { continue }
-                frk_prefetch(entries.baseAddress.unsafelyUnwrapped + serial)
-            }
-        }
+        let entity = entity
+        crossKey.prefetchElements(at: ids.lazy.filter { $0.entity === entity }.map(\.entitySerial))
     }
 
     /// Records the reads of one evaluation of `id` as ``record(_:reads:)`` does, given its
@@ -184,18 +209,18 @@ struct DependencyIndex {
     ///   - entry: The object's entry.
     ///   - sectionStart: The position in `reads` of the section key's first read; every
     ///     read before it was made outside the section key. By default every read was.
-    mutating func record<Reads: Sequence<PropertyRead>>(_ id: ObjectID, reads: Reads, entry: Int32, sectionStart: Int = .max) {
+    mutating func record<Reads: Sequence<PropertyRead>>(_ id: ObjectID, reads: Reads, entry: Entry, sectionStart: Int = .max) {
         assert(id.entity === entity, "internal inconsistency: \(id) is not of the evaluated entity")
         assert(entry == self.entry(of: id), "internal inconsistency: the entry of \(id) changed since it was read")
         let serial = id.entitySerial
         var previous = entry
-        if Self.isMark(previous) {
+        if let staleHandle = previous.removedHandle {
             // Evaluated again after `remove(_:)` (a member that left an ordered relationship
             // and came back): its stale entry goes first, so it is never listed twice.
-            dropStaleEntry(of: serial, mark: previous)
-            previous = Self.noKey
+            dropStaleEntry(of: serial, handle: staleHandle)
+            previous = .noKey
         }
-        var single = Self.noKey
+        var single: Int32? = nil
         var many: [Int32] = []
         var position = 0
         for read in reads {
@@ -203,7 +228,7 @@ struct DependencyIndex {
             if read.objectID == id {
                 // A bit per low property index spares a set lookup per read.
                 let raw = read.property.rawValue
-                if raw < 64 {
+                if raw <= Self.lastPropertyBit {
                     if ownReadBits & 1 << raw == 0 {
                         ownReadBits |= 1 << raw
                         ownReads.insert(read.property)
@@ -216,13 +241,18 @@ struct DependencyIndex {
             let key = DependencyKey(object: read.objectID, property: read.property)
             // A re-evaluation that reads the one key it read before finds its handle
             // without hashing the key.
-            let handle = previous >= 0 && keyOfHandle[Int(previous)] == key ? previous : intern(key)
+            let handle: Int32
+            if let previousHandle = previous.handle, keyOfHandle[Int(previousHandle)] == key {
+                handle = previousHandle
+            } else {
+                handle = intern(key)
+            }
             if position < sectionStart && !readOutsideSection[Int(handle)] { readOutsideSection[Int(handle)] = true }
             if many.isEmpty {
-                if single == Self.noKey {
+                if let single {
+                    if single != handle { many = [single, handle] }
+                } else {
                     single = handle
-                } else if single != handle {
-                    many = [single, handle]
                 }
             } else if !many.contains(handle) {
                 many.append(handle)
@@ -230,40 +260,40 @@ struct DependencyIndex {
         }
         // The same one key as before, or none before and now: nothing changes (a handle
         // read before has this object as a dependent, so it stays in use).
-        if many.isEmpty && previous == single { return }
-        if many.isEmpty && previous == Self.noKey {
+        if many.isEmpty && previous == (single.map(Entry.one) ?? .noKey) { return }
+        if many.isEmpty, previous == .noKey, let single {
             // The common case of a fetch: one key read, none before; no arrays made.
             makeRoom(for: serial)
             dependentSerials[Int(single)].append(UInt32(serial))
             pairCount += 1
-            crossKey[serial] = single
+            crossKey[serial] = .one(single)
             return
         }
-        let old: [Int32] = previous == Self.noKey ? [] : previous == Self.severalKeys ? several[serial] ?? [] : [previous]
-        let new: [Int32] = many.isEmpty ? (single == Self.noKey ? [] : [single]) : many
+        let old: [Int32] = if let handle = previous.handle { [handle] } else if previous == .severalKeys { several[serial] ?? [] } else { [] }
+        let new: [Int32] = many.isEmpty ? (single.map { [$0] } ?? []) : many
         for handle in old where !new.contains(handle) {
             removeDependent(serial, of: handle)
         }
         if !new.isEmpty { makeRoom(for: serial) }
         switch new.count {
         case 0:
-            if previous == Self.severalKeys { several[serial] = nil }
-            if serial < crossKey.count { crossKey[serial] = Self.noKey }
+            if previous == .severalKeys { several[serial] = nil }
+            if serial < crossKey.count { crossKey[serial] = .noKey }
         case 1:
             let handle = new[0]
-            if previous == Self.severalKeys { several[serial] = nil }
+            if previous == .severalKeys { several[serial] = nil }
             if !old.contains(handle) {
                 dependentSerials[Int(handle)].append(UInt32(serial))
                 pairCount += 1
             }
-            crossKey[serial] = handle
+            crossKey[serial] = .one(handle)
         default:
             for handle in new where !old.contains(handle) {
                 dependentSerials[Int(handle)].append(UInt32(serial))
                 pairCount += 1
             }
             several[serial] = new
-            crossKey[serial] = Self.severalKeys
+            crossKey[serial] = .severalKeys
         }
         for handle in new { tidy(handle) }
     }
@@ -278,15 +308,15 @@ struct DependencyIndex {
         let serial = id.entitySerial
         guard serial < crossKey.count else { return }
         let previous = crossKey[serial]
-        if previous >= 0 {
-            crossKey[serial] = Self.mark(removedFrom: previous)
-            staleCounts[Int(previous)] += 1
+        if let handle = previous.handle {
+            crossKey[serial] = .removed(from: handle)
+            staleCounts[Int(handle)] += 1
             pairCount -= 1
-            tidy(previous)
-        } else if previous == Self.severalKeys {
+            tidy(handle)
+        } else if previous == .severalKeys {
             for handle in several[serial] ?? [] { removeDependent(serial, of: handle) }
             several[serial] = nil
-            crossKey[serial] = Self.noKey
+            crossKey[serial] = .noKey
         }
     }
 
@@ -309,7 +339,7 @@ struct DependencyIndex {
         if staleCounts[list] == 0 {
             for serial in dependentSerials[list] { body(Int(serial), sectionOnly) }
         } else {
-            let stale = Self.mark(removedFrom: handle)
+            let stale = Entry.removed(from: handle)
             for serial in dependentSerials[list] where crossKey[Int(serial)] != stale { body(Int(serial), sectionOnly) }
         }
     }
@@ -320,15 +350,14 @@ struct DependencyIndex {
     /// - Complexity: O(1).
     func onlyKey(of id: ObjectID) -> DependencyKey? {
         guard id.entity === entity else { return nil }
-        let entry = entry(of: id)
-        return entry >= 0 ? keyOfHandle[Int(entry)] : nil
+        return key(ofEntry: entry(of: id))
     }
 
     /// The key an entry names, or `nil` when it names none or several (``entry(of:)``).
     ///
     /// - Complexity: O(1).
-    func key(ofEntry entry: Int32) -> DependencyKey? {
-        entry >= 0 ? keyOfHandle[Int(entry)] : nil
+    func key(ofEntry entry: Entry) -> DependencyKey? {
+        entry.handle.map { keyOfHandle[Int($0)] }
     }
 
     /// Whether the reads of a section key's evaluation of `id` (own reads aside) are all of
@@ -409,9 +438,9 @@ struct DependencyIndex {
     /// (nothing once it is removed).
     func crossReads(ofSerial serial: Int) -> [DependencyKey] {
         guard serial < crossKey.count else { return [] }
-        let handle = crossKey[serial]
-        if handle >= 0 { return [keyOfHandle[Int(handle)]] }
-        if handle == Self.severalKeys { return (several[serial] ?? []).map { keyOfHandle[Int($0)] } }
+        let entry = crossKey[serial]
+        if let handle = entry.handle { return [keyOfHandle[Int(handle)]] }
+        if entry == .severalKeys { return (several[serial] ?? []).map { keyOfHandle[Int($0)] } }
         return []
     }
 
@@ -422,7 +451,7 @@ struct DependencyIndex {
     @inline(__always)
     private func mayBeKeyed(_ object: ObjectID, _ property: PropertyIndex) -> Bool {
         let entity = ObjectIdentifier(object.entity)
-        let bit: UInt64 = 1 << min(UInt64(property.rawValue), 63)
+        let bit: UInt64 = 1 << min(UInt64(property.rawValue), Self.lastPropertyBit)
         for entry in keyedEntities where entry.entity == entity { return entry.properties & bit != 0 }
         return false
     }
@@ -430,7 +459,7 @@ struct DependencyIndex {
     /// Notes that a key names a property of an object of its entity (``mayBeKeyed(_:_:)``).
     private mutating func noteKeyed(_ key: DependencyKey) {
         let entity = ObjectIdentifier(key.object.entity)
-        let bit: UInt64 = 1 << min(UInt64(key.property.rawValue), 63)
+        let bit: UInt64 = 1 << min(UInt64(key.property.rawValue), Self.lastPropertyBit)
         if let position = keyedEntities.firstIndex(where: { $0.entity == entity }) {
             keyedEntities[position].properties |= bit
         } else {
@@ -478,7 +507,7 @@ struct DependencyIndex {
         let count = dependentSerials[list].count
         let stale = Int(staleCounts[list])
         if count == stale {
-            for serial in dependentSerials[list] { crossKey[Int(serial)] = Self.noKey }
+            for serial in dependentSerials[list] { crossKey[Int(serial)] = .noKey }
             staleCounts[list] = 0
             if !cache.isEmpty { cache = [] }
             handles[keyOfHandle[list]] = nil
@@ -495,13 +524,13 @@ struct DependencyIndex {
     /// - Complexity: O(d) for the handle's d dependents.
     private mutating func compact(_ handle: Int32) {
         let list = Int(handle)
-        let stale = Self.mark(removedFrom: handle)
+        let stale = Entry.removed(from: handle)
         let entries = dependentSerials[list]
         var live: [UInt32] = []
         live.reserveCapacity(entries.count - Int(staleCounts[list]))
         for serial in entries {
             if crossKey[Int(serial)] == stale {
-                crossKey[Int(serial)] = Self.noKey
+                crossKey[Int(serial)] = .noKey
             } else {
                 live.append(serial)
             }
@@ -511,26 +540,26 @@ struct DependencyIndex {
         staleCounts[list] = 0
     }
 
-    /// Drops the stale entry of a removed object from the dependents of the handle its mark
-    /// names, before the object is recorded again.
+    /// Drops the stale entry of a removed object from the dependents of `handle`, the one
+    /// its entry names (``Entry/removedHandle``), before the object is recorded again.
     ///
     /// - Complexity: O(d) for the handle's d dependents.
-    private mutating func dropStaleEntry(of serial: Int, mark: Int32) {
-        let list = Int(Self.handle(ofMark: mark))
+    private mutating func dropStaleEntry(of serial: Int, handle: Int32) {
+        let list = Int(handle)
         guard let position = dependentSerials[list].lastIndex(of: UInt32(serial)) else {
             requirementFailure("internal inconsistency: removed serial \(serial) missing from the dependents of \(keyOfHandle[list])")
         }
         let last = dependentSerials[list].removeLast()
         if position < dependentSerials[list].count { dependentSerials[list][position] = last }
         staleCounts[list] -= 1
-        crossKey[serial] = Self.noKey
+        crossKey[serial] = .noKey
     }
 
     private mutating func makeRoom(for serial: Int) {
         guard serial >= crossKey.count else { return }
         let count = max(serial + 1, capacityHint, crossKey.count * 2)
         capacityHint = 0
-        crossKey.append(contentsOf: repeatElement(Self.noKey, count: count - crossKey.count))
+        crossKey.append(contentsOf: repeatElement(Entry.noKey, count: count - crossKey.count))
     }
 
     /// Removes one live entry from a handle's dependents by moving the last entry into its
@@ -572,7 +601,7 @@ struct DependencyIndex {
                 require(Set(serials).count == serials.count, "internal inconsistency: a dependent of \(key) listed twice")
                 var stale = 0
                 for serial in serials {
-                    if crossKey[Int(serial)] == Self.mark(removedFrom: handle) {
+                    if crossKey[Int(serial)] == .removed(from: handle) {
                         stale += 1
                     } else {
                         require(crossReads(ofSerial: Int(serial)).contains(key), "internal inconsistency: serial \(serial) listed under \(key) it did not read")
@@ -590,11 +619,10 @@ struct DependencyIndex {
                 require(dependentSerials[Int(handle)].isEmpty && staleCounts[Int(handle)] == 0, "internal inconsistency: free handle \(handle) has dependents")
             }
             var forward = several.values.reduce(0) { $0 + $1.count }
-            for (serial, handle) in crossKey.enumerated() where handle != Self.noKey {
-                if handle >= 0 {
+            for (serial, entry) in crossKey.enumerated() where entry != .noKey {
+                if entry.handle != nil {
                     forward += 1
-                } else if Self.isMark(handle) {
-                    let named = Self.handle(ofMark: handle)
+                } else if let named = entry.removedHandle {
                     require(
                         Int(named) < keyOfHandle.count && handles[keyOfHandle[Int(named)]] == named
                             && dependentSerials[Int(named)].contains(UInt32(serial)),

@@ -1,5 +1,3 @@
-internal import MemoryHints
-
 extension ResultsEngine {
     /// Notes an object of the entity that a commit wrote as pending re-evaluation: `true` when
     /// its row must refresh (it is fetched and a displayed property changed), `false` when only
@@ -103,10 +101,7 @@ extension ResultsEngine {
                 if flags & (PendingFlags.evaluates | PendingFlags.readsSectionAgain) == 0 && row.slot < 0 { continue }
                 // The object's first lines, not the object: a reference would be retained, an
                 // atomic write that waits for the line and holds back the next objects' reads.
-                if let address = graph.objectAddress(with: id) {
-                    frk_prefetch(address)
-                    frk_prefetch(address + 64)
-                }
+                graph.prefetchObject(with: id, lines: 2)
                 let entry = dependencies.entry(of: id)
                 let sectionOnly = flags & PendingFlags.evaluates == 0 && flags & PendingFlags.readsSectionAgain != 0
                 evaluations.append(PendingEvaluation(
@@ -221,7 +216,7 @@ private struct PendingEvaluation {
     /// Its row's section handle, or -1 when it is not fetched.
     var section: Int32
     /// Its entry in the dependency index (``DependencyIndex/entry(of:)``).
-    var dependencyEntry: Int32
+    var dependencyEntry: DependencyIndex.Entry
     /// For a section-only re-read, the one key of other objects its entry names, if any
     /// (``DependencyIndex/key(ofEntry:)``).
     var dependencyKey: DependencyKey?

@@ -45,7 +45,7 @@ extension ResultsEngine {
     ///     it since the dependencies last changed.
     /// - Returns: The object's keys, or `nil` when the predicate excludes it.
     func evaluateKeys(
-        _ object: Object, id: ObjectID, reads: inout [PropertyRead], extractors: RequestExtractors, dependencyEntry: Int32? = nil
+        _ object: Object, id: ObjectID, reads: inout [PropertyRead], extractors: RequestExtractors, dependencyEntry: DependencyIndex.Entry? = nil
     ) -> RowKeys? {
         let erased: GraphObject = object
         // One by one: an evaluation reads another object or two, and `removeAll(keepingCapacity:)`

@@ -133,9 +133,9 @@ struct FoldedTextColumn {
         case Self.irregularLength: return irregular[serial]?.contains(needle)
         case 0: return false
         default:
-            return bytes.withUnsafeBufferPointer { hay in
-                needle.bytes.withUnsafeBufferPointer { pattern in
-                    FoldedText.regularBytes(hay.baseAddress! + entry.start, count: Int(entry.length), contain: pattern)
+            return bytes.withUncheckedElements { hay in
+                needle.bytes.withUncheckedElements { pattern in
+                    FoldedText.regularBytes(hay, start: entry.start, count: Int(entry.length), contain: pattern)
                 }
             }
         }
@@ -149,10 +149,10 @@ struct FoldedTextColumn {
     func candidates(containing needle: FoldedText) -> [UInt64] {
         var words = [UInt64](repeating: 0, count: entries.count / 64 + 1)
         words[words.count - 1] = ~0 &<< UInt64(entries.count & 63)
-        bytes.withUnsafeBufferPointer { hay in
-            needle.bytes.withUnsafeBufferPointer { pattern in
-                entries.withUnsafeBufferPointer { entries in
-                    words.withUnsafeMutableBufferPointer { words in
+        bytes.withUncheckedElements { hay in
+            needle.bytes.withUncheckedElements { pattern in
+                entries.withUncheckedElements { entries in
+                    words.withUncheckedMutableElements { words in
                         for serial in entries.indices {
                             let entry = entries[serial]
                             let hit: Bool
@@ -161,7 +161,7 @@ struct FoldedTextColumn {
                             case Self.irregularLength: hit = irregular[serial]?.contains(needle) ?? true
                             case 0: hit = false
                             default:
-                                hit = FoldedText.regularBytes(hay.baseAddress! + entry.start, count: Int(entry.length), contain: pattern)
+                                hit = FoldedText.regularBytes(hay, start: entry.start, count: Int(entry.length), contain: pattern)
                             }
                             if hit { words[serial &>> 6] |= 1 &<< UInt64(serial & 63) }
                         }
@@ -187,8 +187,8 @@ struct FoldedTextColumn {
             guard let folded = irregular[serial] else { return false }
             texts.append(folded, rank: rank)
         default:
-            bytes.withUnsafeBufferPointer {
-                texts.append(regular: UnsafeBufferPointer(rebasing: $0[entry.start..<entry.start + Int(entry.length)]), rank: rank)
+            bytes.withUncheckedElements {
+                texts.append(regular: $0.elements(in: entry.start..<entry.start + Int(entry.length)), rank: rank)
             }
         }
         return true

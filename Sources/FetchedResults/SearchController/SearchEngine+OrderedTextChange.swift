@@ -52,7 +52,7 @@ extension SearchEngine {
             like: base, builds: true, capacity: min(base.totalCount, index.totalCount), deletes: index.totalCount)
         var texts = SlotTexts(ranked: true)
         var rank: Int32 = -1
-        candidates.withUnsafeBufferPointer { candidates in
+        candidates.withUncheckedElements { candidates in
             _ = Self.forEachRow(of: base, heldBy: index) { slot, id, handle, was in
                 let serial = id.entitySerial
                 rank += 1
@@ -250,10 +250,10 @@ extension SearchEngine {
         let order = base.tree.slotsInOrder()
         var ids = [ObjectID]()
         ids.reserveCapacity(order.count)
-        base.keys.ids.withUnsafeBufferPointer { column in
+        base.keys.ids.withUncheckedElements { column in
             for slot in order { ids.append(column[Int(slot)]) }
         }
-        held.withUnsafeBufferPointer { held in
+        held.withUncheckedElements { held in
             var section = -1
             var nextStart = 0
             var handle: Int32 = -1
@@ -292,7 +292,7 @@ extension SearchEngine {
         let base = base.index
         var ranks = [Int32](repeating: -1, count: base.keys.ids.count)
         var rank: Int32 = 0
-        ranks.withUnsafeMutableBufferPointer { ranks in
+        ranks.withUncheckedMutableElements { ranks in
             base.tree.forEach(in: 0..<base.totalCount) { slot in
                 ranks[Int(slot)] = rank
                 rank += 1

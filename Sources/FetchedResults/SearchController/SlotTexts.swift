@@ -43,7 +43,7 @@ struct SlotTexts {
     }
 
     /// Appends the bytes of a folding without match boundaries as the next slot.
-    mutating func append(regular bytes: UnsafeBufferPointer<UInt8>, rank: Int32) {
+    mutating func append(regular bytes: UncheckedElements<UInt8>, rank: Int32) {
         ranks?.append(rank)
         self.bytes.append(contentsOf: bytes)
         ends.append(Int32(self.bytes.count))
@@ -71,19 +71,9 @@ struct SlotTexts {
         let start = slot == 0 ? 0 : Int(ends[Int(slot) - 1])
         let n = Int(ends[Int(slot)]) - start
         if m > n { return false }
-        return bytes.withUnsafeBufferPointer { hay in
-            needle.bytes.withUnsafeBufferPointer { pattern in
-                let base = hay.baseAddress! + start
-                let first = Int32(pattern[0])
-                let last = n - m
-                var i = 0
-                while i <= last {
-                    guard let hit = memchr(base + i, first, last - i + 1) else { return false }
-                    i = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-                    if m == 1 || memcmp(base + i + 1, pattern.baseAddress! + 1, m - 1) == 0 { return true }
-                    i &+= 1
-                }
-                return false
+        return bytes.withUncheckedElements { hay in
+            needle.bytes.withUncheckedElements { pattern in
+                FoldedText.regularBytes(hay, start: start, count: n, contain: pattern)
             }
         }
     }

@@ -1,27 +1,20 @@
 // Every memory technique of the FetchedResults module that the compiler does not check, and
 // the invariant that makes each one sound. The rest of the module reaches raw memory and
 // cache hints only through the types of this folder (a test, the FetchedResults
-// `UnsafeConfinementTests`, keeps it so, apart from the files it lists as not moved yet).
+// `UnsafeConfinementTests`, keeps it so).
 //
 // | technique                                        | where                                   | invariant upheld by |
 // | ------------------------------------------------ | --------------------------------------- | ------------------- |
 // | node fields in memory allocated by hand, read without bounds checks in release builds | `NodeBuffer` (NodeBuffer.swift) | the buffer alone: `count` of `capacity` elements initialized, one owner (noncopyable) |
 // | a node's elements borrowed as a collection       | `NodeBuffer.Elements`, `withElements(_:)` | callers use the view only inside the call |
 // | a child node read without a retain               | `NodeBuffer.withUnretained(_:_:)`       | the body does not remove the child from its parent |
-// | cache hints on node buffers, child nodes, key columns and slot maps | `NodeLines`, `Array.prefetchElements` (CacheHints.swift), `NodeBuffer.prefetchObject(at:lines:)` | none needed: a hint never faults and its address is never dereferenced; steps are `FRK_CACHE_LINE_SIZE` |
+// | cache hints on node buffers, child nodes, key columns, slot maps, dependency entries and changed objects | `NodeLines`, `Array.prefetchElements`, `ObjectGraph.prefetchObject(with:lines:)` (CacheHints.swift), `NodeBuffer.prefetchObject(at:lines:)` | none needed: a hint never faults and its address is never dereferenced; steps are `FRK_CACHE_LINE_SIZE` |
 // | a key comparison borrowed from a column's memory | `Array.orderInPlace(_:_:)` (Array+OrderInPlace.swift) | `RowKeyColumns`: every column holds a value for every slot |
 // | a string's first 16 bytes loaded as two words    | `LeadingBytes` (LeadingBytes.swift)     | reads at most the buffer's bytes |
 // | `memchr`/`memcmp` over folded bytes              | FoldedText+RawSearch.swift              | callers pass storage they hold for the call |
+// | an array's elements indexed without bounds checks, and folded bytes searched in place | `UncheckedElements`, `UncheckedMutableElements`, `Array.withUncheckedElements(_:)` (UncheckedElements.swift) | views are used only inside the call; positions are inside the view (checked in debug builds) |
 // | a load's in-place bucketing and radix sort       | ResultsIndex+LoadOrder.swift            | positions are prefix sums of the counts |
 // | a load's column permutation, moving elements     | ResultsIndex+Permuted.swift             | the order holds each position of the column |
-//
-// Not moved yet (another change was rewriting these files; the confinement test names them
-// and fails once one of them is clean, so the list only shrinks): `DependencyIndex` and
-// `ResultsEngine+Commit` prefetch through raw addresses, the latter with a literal 64-byte
-// step and `ObjectGraph.objectAddress(with:)`; `ResultsIndex+Commit` hands slots to
-// `prefetchKeys(of:grouped:)` as a buffer pointer; the search controller's
-// `FoldedTextColumn`, `SlotTexts` and `SearchEngine+OrderedTextChange` loop over buffer
-// pointers.
 //
 // One technique is an attribute and stays on the declarations it qualifies; it is listed
 // here so that this file stays the whole inventory.

@@ -164,4 +164,33 @@ struct DependencyIndexTests {
             run.expectAgreement(serials: serials, comment)
         }
     }
+
+    /// An object's column entry names its state: no key, the handle of its one key, several
+    /// keys, or, once removed, the handle whose dependents still list it.
+    @Test
+    func entriesNameTheStateOfTheirObject() throws {
+        var run = DependencyRun(locations: 2, seed: 13)
+        let (first, second) = (run.fixture.keys[0], run.fixture.keys[2])
+        let item = run.fixture.item(0)
+        #expect(run.index.entry(of: item) == .noKey)
+        #expect(run.index.key(ofEntry: .noKey) == nil && run.index.key(ofEntry: .severalKeys) == nil)
+        run.record(0, reading: [first])
+        let one = run.index.entry(of: item)
+        let handle = try #require(one.handle)
+        #expect(one.removedHandle == nil && one == .one(handle))
+        #expect(run.index.key(ofEntry: one) == first && run.index.onlyKey(of: item) == first)
+        // A second reader keeps the key's handle alive once the first is removed.
+        run.record(1, reading: [first])
+        run.remove(0)
+        let removed = run.index.entry(of: item)
+        #expect(removed == .removed(from: handle) && removed.removedHandle == handle && removed.handle == nil)
+        #expect(run.index.key(ofEntry: removed) == nil && run.index.onlyKey(of: item) == nil)
+        run.record(0, reading: [first, second])
+        let several = run.index.entry(of: item)
+        #expect(several == .severalKeys && several.handle == nil && several.removedHandle == nil)
+        run.expectAgreement(serials: 0..<2, "after reading several keys")
+        run.record(0, reading: [])
+        #expect(run.index.entry(of: item) == .noKey)
+        run.expectAgreement(serials: 0..<2, "after reading none")
+    }
 }

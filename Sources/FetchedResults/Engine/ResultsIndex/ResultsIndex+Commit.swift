@@ -60,29 +60,38 @@ extension ResultsIndex {
         // Whole sections renamed (a related object that names them was renamed) move as
         // blocks, in time proportional to their rows.
         if movingWholeSections, let diff = applySectionMoves(input) { return diff }
-        let oldWindow = window
-        let oldVisibleRange = visibleDirectoryRange
-        let oldFirstDirectory = oldVisibleRange.lowerBound
-
-        // 1. Everything about the old state, before any mutation.
-        var records: [Record] = []
-        records.reserveCapacity(input.count)
-        var removed = 0
-        var inserted = 0
-        // The slots of changed rows, which the window's edges need (with an offset or a limit).
-        let hasEdges = offset > 0 || limit != nil
-        var changedSlots: Set<Int32> = []
+        var pass = CommitPass(oldWindow: window, oldVisibleRange: visibleDirectoryRange, hasEdges: offset > 0 || limit != nil)
         // Sections the changed rows leave or enter: at most two per row, and at most every
         // section there is. Found again by handle through `sectionPlace`, emptied on return.
-        var sections = TouchedSections()
-        sections.reserveCapacity(min(2 * input.count, keys.sectionValues.count + input.count))
-        defer { sections.forget(in: &sectionPlace) }
-        func noteOldSection(_ handle: Int32) {
-            guard sections.place(of: handle, in: sectionPlace) == nil else { return }
-            let position = Int(directoryPosition[Int(handle)])
-            let visible = position >= 0 && oldVisibleRange.contains(position)
-            sections.add(handle, value: keys.sectionValues[Int(handle)], oldIndex: visible ? position - oldFirstDirectory : nil, in: &sectionPlace)
-        }
+        pass.sections.reserveCapacity(min(2 * input.count, keys.sectionValues.count + input.count))
+        defer { pass.sections.forget(in: &sectionPlace) }
+
+        // 1. Everything about the old state, before any mutation.
+        readOldState(input, &pass)
+        guard !pass.records.isEmpty else { return IndexDiff() }
+        // Unchanged rows near an edge of the window may cross it.
+        if pass.hasEdges { findBoundaryRows(&pass) }
+        // 2. Mutate.
+        mutate(input, &pass)
+        // 3. The new state.
+        readNewState(&pass)
+        // 4. Sections that left or entered the window.
+        var diff = diffSections(&pass)
+        // 5. Rows.
+        diffRows(pass, &diff)
+        _checkInvariants()
+        return diff
+    }
+
+    /// Phase 1 of ``apply(_:movingWholeSections:)``, everything about the old state, before
+    /// any mutation: a record per changed row (rows whose keys did not change and that
+    /// report no update are left out), and the sections the rows leave or enter.
+    ///
+    /// - Complexity: O(k) for k changes, a hash of a section value per row that changes
+    ///   section.
+    @inline(__always)
+    private mutating func readOldState(_ input: [Change], _ pass: inout CommitPass) {
+        pass.records.reserveCapacity(input.count)
         // The changes are read in place, field by field: a copy of a change's keys costs a
         // reference count per value.
         for changeIndex in input.indices {
@@ -100,73 +109,95 @@ extension ResultsIndex {
                 // The old rank and index path are found while the row is removed, below.
                 record.oldSlot = oldSlot
                 record.oldHandle = keys.sectionOf[Int(oldSlot)]
-                noteOldSection(record.oldHandle)
-                if hasEdges { changedSlots.insert(oldSlot) }
-                removed += 1
+                noteOldSection(record.oldHandle, &pass)
+                if pass.hasEdges { pass.changedSlots.insert(oldSlot) }
+                pass.removed += 1
             }
             if hasNewKeys {
-                inserted += 1
+                pass.inserted += 1
                 // A row that stays in its section needs no lookup by value (a hash of it).
                 if record.oldSlot == nil || keys.sectionValues[Int(record.oldHandle)] != input[changeIndex].keys.unsafelyUnwrapped.section,
                    let handle = existingHandle(of: input[changeIndex].keys.unsafelyUnwrapped.section) {
-                    noteOldSection(handle)
+                    noteOldSection(handle, &pass)
                 }
             }
-            records.append(record)
+            pass.records.append(record)
         }
-        guard !records.isEmpty else { return IndexDiff() }
+    }
 
-        // Unchanged rows near an edge of the window may cross it.
-        var boundary: [Boundary] = []
-        if hasEdges {
-            let margin = 2 * (removed + inserted) + 1
-            let count = tree.count
-            var ranges: [Range<Int>] = []
-            for edge in [oldWindow.lowerBound, oldWindow.upperBound] {
-                let range = max(0, edge - margin)..<min(count, edge + margin)
-                if let last = ranges.last, last.upperBound >= range.lowerBound {
-                    ranges[ranges.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
-                } else if !range.isEmpty {
-                    ranges.append(range)
-                }
-            }
-            for range in ranges {
-                var rank = range.lowerBound
-                tree.forEach(in: range) { slot in
-                    if !changedSlots.contains(slot) {
-                        boundary.append(Boundary(slot: slot, oldRank: rank))
-                    }
-                    rank += 1
-                }
-            }
-            for index in boundary.indices {
-                let handle = keys.sectionOf[Int(boundary[index].slot)]
-                noteOldSection(handle)
-                boundary[index].oldLocation = location(
-                    forRank: boundary[index].oldRank, window: oldWindow, firstDirectory: oldFirstDirectory)
+    /// Notes the section `handle` as touched by the commit, with its index in the window
+    /// before it (``readOldState(_:_:)``).
+    private mutating func noteOldSection(_ handle: Int32, _ pass: inout CommitPass) {
+        guard pass.sections.place(of: handle, in: sectionPlace) == nil else { return }
+        let position = Int(directoryPosition[Int(handle)])
+        let visible = position >= 0 && pass.oldVisibleRange.contains(position)
+        pass.sections.add(
+            handle, value: keys.sectionValues[Int(handle)], oldIndex: visible ? position - pass.oldVisibleRange.lowerBound : nil,
+            in: &sectionPlace)
+    }
+
+    /// Part of phase 1 of ``apply(_:movingWholeSections:)``, for a window with edges: the
+    /// unchanged rows near an edge, which may cross it, with their ranks and index paths
+    /// before the commit.
+    ///
+    /// - Complexity: O(k log n) for k changes and n rows.
+    @inline(__always)
+    private mutating func findBoundaryRows(_ pass: inout CommitPass) {
+        let margin = 2 * (pass.removed + pass.inserted) + 1
+        let count = tree.count
+        var ranges: [Range<Int>] = []
+        for edge in [pass.oldWindow.lowerBound, pass.oldWindow.upperBound] {
+            let range = max(0, edge - margin)..<min(count, edge + margin)
+            if let last = ranges.last, last.upperBound >= range.lowerBound {
+                ranges[ranges.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
+            } else if !range.isEmpty {
+                ranges.append(range)
             }
         }
+        for range in ranges {
+            var rank = range.lowerBound
+            tree.forEach(in: range) { slot in
+                if !pass.changedSlots.contains(slot) {
+                    pass.boundary.append(Boundary(slot: slot, oldRank: rank))
+                }
+                rank += 1
+            }
+        }
+        for index in pass.boundary.indices {
+            let handle = keys.sectionOf[Int(pass.boundary[index].slot)]
+            noteOldSection(handle, &pass)
+            pass.boundary[index].oldLocation = location(
+                forRank: pass.boundary[index].oldRank, window: pass.oldWindow, firstDirectory: pass.oldVisibleRange.lowerBound)
+        }
+    }
 
-        // 2. Mutate: remove every changed row under its old keys, then insert the survivors
-        // and newcomers under their new keys: one descent per row each way, which finds the
-        // row's rank too (`changeTree`), no separate rank search (each costs cache misses).
+    /// Phase 2 of ``apply(_:movingWholeSections:)``, the mutation: removes every changed row
+    /// under its old keys, then inserts the survivors and newcomers under their new keys,
+    /// one descent per row each way, which finds the row's rank too (``changeTree(_:removing:)``),
+    /// with no separate rank search (each costs cache misses).
+    ///
+    /// - Complexity: O(k log n + k log k + s) for k changes, n rows and s sections.
+    @inline(__always)
+    private mutating func mutate(_ input: [Change], _ pass: inout CommitPass) {
+        let oldFirstDirectory = pass.oldVisibleRange.lowerBound
         var leaving: [(slot: Int32, record: Int)] = []
-        leaving.reserveCapacity(removed)
-        for index in records.indices {
-            if let slot = records[index].oldSlot { leaving.append((slot, index)) }
+        leaving.reserveCapacity(pass.removed)
+        for index in pass.records.indices {
+            if let slot = pass.records[index].oldSlot { leaving.append((slot, index)) }
         }
         // The searches read every leaving row's keys: asked for at once, their misses overlap.
-        leaving.map(\.slot).withUnsafeBufferPointer { keys.prefetchKeys(of: $0, grouped: false) }
+        keys.prefetchKeys(of: leaving.lazy.map { $0.slot }, grouped: false)
         let (oldRanks, sortedOldRanks) = changeTree(&leaving, removing: true)
+        pass.sortedOldRanks = sortedOldRanks
         for (position, (_, index)) in leaving.enumerated() {
-            sectionCounts[Int(records[index].oldHandle)] -= 1
-            records[index].oldRank = oldRanks[position]
-            records[index].oldLocation = location(forRank: oldRanks[position], window: oldWindow, firstDirectory: oldFirstDirectory)
+            sectionCounts[Int(pass.records[index].oldHandle)] -= 1
+            pass.records[index].oldRank = oldRanks[position]
+            pass.records[index].oldLocation = location(forRank: oldRanks[position], window: pass.oldWindow, firstDirectory: oldFirstDirectory)
         }
         var entering: [(slot: Int32, record: Int)] = []
-        entering.reserveCapacity(inserted)
-        for index in records.indices {
-            let record = records[index]
+        entering.reserveCapacity(pass.inserted)
+        for index in pass.records.indices {
+            let record = pass.records[index]
             let change = record.change
             if input[change].hasKeys {
                 let slot = record.oldSlot ?? allocateSlot(for: record.id)
@@ -183,10 +214,10 @@ extension ResultsIndex {
                     }
                 }
                 entering.append((slot, index))
-                records[index].newSlot = slot
-                records[index].newHandle = handle
-                if sections.place(of: handle, in: sectionPlace) == nil {
-                    sections.add(handle, value: input[change].keys.unsafelyUnwrapped.section, oldIndex: nil, in: &sectionPlace)
+                pass.records[index].newSlot = slot
+                pass.records[index].newHandle = handle
+                if pass.sections.place(of: handle, in: sectionPlace) == nil {
+                    pass.sections.add(handle, value: input[change].keys.unsafelyUnwrapped.section, oldIndex: nil, in: &sectionPlace)
                 }
             } else if let slot = record.oldSlot {
                 slots[record.id] = nil
@@ -194,69 +225,97 @@ extension ResultsIndex {
             }
         }
         let (newRanks, sortedNewRanks) = changeTree(&entering, removing: false)
+        pass.sortedNewRanks = sortedNewRanks
         for (position, (_, index)) in entering.enumerated() {
-            records[index].newRank = newRanks[position]
+            pass.records[index].newRank = newRanks[position]
         }
         rebuildDirectory()
+    }
 
-        // 3. The new state.
-        let newWindow = window
-        let newVisibleRange = visibleDirectoryRange
-        for index in records.indices {
-            guard records[index].newSlot != nil else { continue }
-            let rank = records[index].newRank
-            records[index].newLocation = location(forRank: rank, window: newWindow, firstDirectory: newVisibleRange.lowerBound)
+    /// Phase 3 of ``apply(_:movingWholeSections:)``, the new state: the window, and the new
+    /// index paths of the changed rows and the boundary rows.
+    ///
+    /// - Complexity: O(k log n) for k changes and n rows.
+    @inline(__always)
+    private func readNewState(_ pass: inout CommitPass) {
+        pass.newWindow = window
+        pass.newVisibleRange = visibleDirectoryRange
+        let newFirstDirectory = pass.newVisibleRange.lowerBound
+        for index in pass.records.indices {
+            guard pass.records[index].newSlot != nil else { continue }
+            let rank = pass.records[index].newRank
+            pass.records[index].newLocation = location(forRank: rank, window: pass.newWindow, firstDirectory: newFirstDirectory)
         }
-        for index in boundary.indices {
-            let rank = tree.rank(of: boundary[index].slot, keys)
-            boundary[index].newLocation = location(forRank: rank, window: newWindow, firstDirectory: newVisibleRange.lowerBound)
-            boundary[index].newRank = rank
+        for index in pass.boundary.indices {
+            let rank = tree.rank(of: pass.boundary[index].slot, keys)
+            pass.boundary[index].newLocation = location(forRank: rank, window: pass.newWindow, firstDirectory: newFirstDirectory)
+            pass.boundary[index].newRank = rank
         }
-        // 4. Sections that left or entered the window.
+    }
+
+    /// Phase 4 of ``apply(_:movingWholeSections:)``: the sections that left or entered the
+    /// window, marked so in `pass`.
+    ///
+    /// - Returns: A diff with the deleted and inserted sections.
+    /// - Complexity: O(t log t) for t touched sections.
+    @inline(__always)
+    private func diffSections(_ pass: inout CommitPass) -> IndexDiff<ID> {
         var diff = IndexDiff<ID>()
-        for place in sections.handles.indices {
-            let handle = sections.handles[place]
+        for place in pass.sections.handles.indices {
+            let handle = pass.sections.handles[place]
             let position = Int(directoryPosition[Int(handle)])
-            let visible = position >= 0 && newVisibleRange.contains(position) && sectionCounts[Int(handle)] > 0
-            let old = sections.oldIndex[place]
+            let visible = position >= 0 && pass.newVisibleRange.contains(position) && sectionCounts[Int(handle)] > 0
+            let old = pass.sections.oldIndex[place]
             if old >= 0, !visible {
-                sections.markDeleted(place)
-                diff.deletedSections.append((old, sections.values[place]))
+                pass.sections.markDeleted(place)
+                diff.deletedSections.append((old, pass.sections.values[place]))
             } else if visible, old < 0 {
-                sections.markInserted(place)
-                diff.insertedSections.append((position - newVisibleRange.lowerBound, sections.values[place]))
+                pass.sections.markInserted(place)
+                diff.insertedSections.append((position - pass.newVisibleRange.lowerBound, pass.sections.values[place]))
             }
         }
         diff.deletedSections.sort { $0.index < $1.index }
         diff.insertedSections.sort { $0.index < $1.index }
         diff.changes.deletedSections = diff.deletedSections.map(\.index)
         diff.changes.insertedSections = diff.insertedSections.map(\.index)
+        return diff
+    }
 
-        // 5. Rows. The ranks of the rows that left and entered, in order: without a window,
-        // every changed row's, as the tree changes returned them; with one, those inside it
-        // and the unchanged rows that crossed an edge.
-        var oldNonStayers = sortedOldRanks
-        var newNonStayers = sortedNewRanks
-        if hasEdges {
+    /// Phase 5 of ``apply(_:movingWholeSections:)``: the rows. Each changed row is at most
+    /// one move, deletion or insertion; among changed rows that share a gap between the same
+    /// unchanged neighbours, a longest increasing subsequence stays.
+    ///
+    /// - Complexity: O(k log k) for k changes.
+    @inline(__always)
+    private func diffRows(_ pass: CommitPass, _ diff: inout IndexDiff<ID>) {
+        // The ranks of the rows that left and entered, in order: without a window, every
+        // changed row's, as the tree changes returned them; with one, those inside it and
+        // the unchanged rows that crossed an edge.
+        var oldNonStayers = pass.sortedOldRanks
+        var newNonStayers = pass.sortedNewRanks
+        if pass.hasEdges {
             oldNonStayers = []
             newNonStayers = []
-            for record in records {
+            for record in pass.records {
                 if record.oldLocation != nil { oldNonStayers.append(record.oldRank) }
                 if record.newLocation != nil { newNonStayers.append(record.newRank) }
             }
-            for row in boundary {
+            for row in pass.boundary {
                 if row.oldLocation != nil && row.newLocation == nil { oldNonStayers.append(row.oldRank) }
                 if row.oldLocation == nil && row.newLocation != nil { newNonStayers.append(row.newRank) }
             }
             oldNonStayers.sort()
             newNonStayers.sort()
         }
-        diff.rows.reserveCapacity(records.count + boundary.count)
+        diff.rows.reserveCapacity(pass.records.count + pass.boundary.count)
 
         // Each changed row is at most one move, deletion or insertion.
-        diff.changes.movedRows.reserveCapacity(min(removed, inserted))
-        diff.changes.deletedRows.reserveCapacity(removed)
-        diff.changes.insertedRows.reserveCapacity(inserted)
+        diff.changes.movedRows.reserveCapacity(min(pass.removed, pass.inserted))
+        diff.changes.deletedRows.reserveCapacity(pass.removed)
+        diff.changes.insertedRows.reserveCapacity(pass.inserted)
+        let records = pass.records
+        let sections = pass.sections
+        let (oldWindow, newWindow) = (pass.oldWindow, pass.newWindow)
         var candidates: [Int] = []
         for (index, record) in records.enumerated() {
             switch (record.oldLocation, record.newLocation) {
@@ -292,7 +351,7 @@ extension ResultsIndex {
                 addMove(record, sections, &diff)
             }
         }
-        for row in boundary {
+        for row in pass.boundary {
             switch (row.oldLocation, row.newLocation) {
             case (let old?, nil):
                 let id = keys.ids[Int(row.slot)]
@@ -306,8 +365,6 @@ extension ResultsIndex {
                 break
             }
         }
-        _checkInvariants()
-        return diff
     }
 
     /// Removes `rows` from the tree under their keys, or inserts them, and returns each row's
@@ -474,6 +531,41 @@ fileprivate struct Record {
     var newRank = 0
     var newHandle: Int32 = -1
     var newLocation: RowLocation?
+}
+
+/// What one ``ResultsIndex/apply(_:movingWholeSections:)`` learns in a phase and a later
+/// phase reads.
+fileprivate struct CommitPass {
+    /// The window before the commit.
+    let oldWindow: Range<Int>
+    /// The directory positions of the sections shown before the commit.
+    let oldVisibleRange: Range<Int>
+    /// Whether the window has edges (an offset or a limit) that unchanged rows may cross.
+    let hasEdges: Bool
+    /// A record per changed row, in the order of the changes.
+    var records: [Record] = []
+    /// How many changed rows were fetched before the commit, and how many are after it.
+    var removed = 0
+    var inserted = 0
+    /// The old slots of the changed rows, kept only when the window has edges.
+    var changedSlots: Set<Int32> = []
+    /// The sections the changed rows leave or enter.
+    var sections = TouchedSections()
+    /// The unchanged rows near an edge of the window, which may cross it.
+    var boundary: [Boundary] = []
+    /// The ranks the changed rows had before the commit, and have after it, in increasing
+    /// order.
+    var sortedOldRanks: [Int] = []
+    var sortedNewRanks: [Int] = []
+    /// The window after the commit, and the directory positions of the sections it shows.
+    var newWindow: Range<Int> = 0..<0
+    var newVisibleRange: Range<Int> = 0..<0
+
+    init(oldWindow: Range<Int>, oldVisibleRange: Range<Int>, hasEdges: Bool) {
+        self.oldWindow = oldWindow
+        self.oldVisibleRange = oldVisibleRange
+        self.hasEdges = hasEdges
+    }
 }
 
 /// A changed row's place in the order, as the integers `sort(_:by:descending:)` compares

@@ -1,5 +1,4 @@
 import Foundation
-internal import MemoryHints
 
 /// The ordering engine of a results controller: the fetched rows in order, their sections
 /// and the window that `fetchOffset` and `fetchLimit` cut out of them.
