@@ -367,43 +367,55 @@ package final class RecordWriter {
     /// the last fragment marked so: the fragments ``frameFragments(final:)`` makes of the same
     /// bytes, copied once.
     private func frameWhole(prefix: UnsafeRawBufferPointer, _ payload: UnsafeRawBufferPointer) {
-        let blockSize = RecordFormat.blockSize
-        let headerSize = RecordFormat.fragmentHeaderSize
         let total = prefix.count + payload.count
         var consumed = 0
         while true {
-            let left = blockSize - Int(framedEnd % UInt64(blockSize))
-            if left < headerSize {
-                buffer.append(contentsOf: repeatElement(0, count: left))
-                framedEnd += UInt64(left)
-                continue
-            }
-            let capacity = left - headerSize
+            let capacity = roomInBlock()
             let available = total - consumed
             let isLast = available <= capacity
             let length = isLast ? available : capacity
-            let type: RecordFormat.FragmentType = isFirstFragment ? (isLast ? .full : .first) : (isLast ? .last : .middle)
-            let headerStart = buffer.count
-            buffer.append(contentsOf: repeatElement(0, count: headerSize))
             let end = consumed + length
-            if consumed < prefix.count {
-                buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: prefix[consumed..<Swift.min(end, prefix.count)]))
-            }
-            if end > prefix.count {
-                buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: payload[Swift.max(consumed, prefix.count) - prefix.count..<end - prefix.count]))
-            }
-            buffer.withUnsafeMutableBytes { raw in
-                let fragment = UnsafeRawBufferPointer(rebasing: raw[(headerStart + headerSize)...])
-                let checksum = RecordFormat.fragmentChecksum(saltChecksum: saltChecksum, type: type.rawValue, payload: fragment)
-                raw.storeBytes(of: checksum.littleEndian, toByteOffset: headerStart, as: UInt32.self)
-                raw.storeBytes(of: UInt16(length).littleEndian, toByteOffset: headerStart + 4, as: UInt16.self)
-                raw[headerStart + 6] = type.rawValue
+            appendFragment(isLast: isLast, length: length) {
+                if consumed < prefix.count {
+                    buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: prefix[consumed..<Swift.min(end, prefix.count)]))
+                }
+                if end > prefix.count {
+                    buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: payload[Swift.max(consumed, prefix.count) - prefix.count..<end - prefix.count]))
+                }
             }
             consumed = end
-            framedEnd += UInt64(headerSize + length)
-            isFirstFragment = false
             if isLast { break }
         }
+    }
+
+    /// Pads the block with zeros when a fragment header no longer fits in it, and returns how
+    /// many payload bytes the next fragment can hold.
+    private func roomInBlock() -> Int {
+        let blockSize = RecordFormat.blockSize
+        let left = blockSize - Int(framedEnd % UInt64(blockSize))
+        guard left < RecordFormat.fragmentHeaderSize else { return left - RecordFormat.fragmentHeaderSize }
+        buffer.append(contentsOf: repeatElement(0, count: left))
+        framedEnd += UInt64(left)
+        return blockSize - RecordFormat.fragmentHeaderSize
+    }
+
+    /// Appends one fragment of `length` payload bytes, which `appendPayload` appends to
+    /// `buffer`, with its header: checksum, length and type (first, middle, last or full).
+    private func appendFragment(isLast: Bool, length: Int, appendPayload: () -> Void) {
+        let headerSize = RecordFormat.fragmentHeaderSize
+        let type: RecordFormat.FragmentType = isFirstFragment ? (isLast ? .full : .first) : (isLast ? .last : .middle)
+        let headerStart = buffer.count
+        buffer.append(contentsOf: repeatElement(0, count: headerSize))
+        appendPayload()
+        buffer.withUnsafeMutableBytes { raw in
+            let fragment = UnsafeRawBufferPointer(rebasing: raw[(headerStart + headerSize)...])
+            let checksum = RecordFormat.fragmentChecksum(saltChecksum: saltChecksum, type: type.rawValue, payload: fragment)
+            raw.storeBytes(of: checksum.littleEndian, toByteOffset: headerStart, as: UInt32.self)
+            raw.storeBytes(of: UInt16(length).littleEndian, toByteOffset: headerStart + 4, as: UInt16.self)
+            raw[headerStart + 6] = type.rawValue
+        }
+        framedEnd += UInt64(headerSize + length)
+        isFirstFragment = false
     }
 
     /// Frees the buffers a large record grew, so a writer keeps at most one chunk.
@@ -416,35 +428,17 @@ package final class RecordWriter {
     /// the record's last (more bytes than it can hold are pending), or, when `final`, all of
     /// them, the last one marked so.
     private func frameFragments(final: Bool) {
-        let blockSize = RecordFormat.blockSize
-        let headerSize = RecordFormat.fragmentHeaderSize
         var consumed = 0
         while true {
-            let left = blockSize - Int(framedEnd % UInt64(blockSize))
-            if left < headerSize {
-                buffer.append(contentsOf: repeatElement(0, count: left))
-                framedEnd += UInt64(left)
-                continue
-            }
-            let capacity = left - headerSize
+            let capacity = roomInBlock()
             let available = pending.count - consumed
             let isLast = final && available <= capacity
             guard isLast || available > capacity else { break }
             let length = isLast ? available : capacity
-            let type: RecordFormat.FragmentType = isFirstFragment ? (isLast ? .full : .first) : (isLast ? .last : .middle)
-            let headerStart = buffer.count
-            buffer.append(contentsOf: repeatElement(0, count: headerSize))
-            pending.withUnsafeBytes { buffer.append(contentsOf: $0[consumed..<consumed + length]) }
-            buffer.withUnsafeMutableBytes { raw in
-                let fragment = UnsafeRawBufferPointer(rebasing: raw[(headerStart + headerSize)...])
-                let checksum = RecordFormat.fragmentChecksum(saltChecksum: saltChecksum, type: type.rawValue, payload: fragment)
-                raw.storeBytes(of: checksum.littleEndian, toByteOffset: headerStart, as: UInt32.self)
-                raw.storeBytes(of: UInt16(length).littleEndian, toByteOffset: headerStart + 4, as: UInt16.self)
-                raw[headerStart + 6] = type.rawValue
+            appendFragment(isLast: isLast, length: length) {
+                pending.withUnsafeBytes { buffer.append(contentsOf: $0[consumed..<consumed + length]) }
             }
             consumed += length
-            framedEnd += UInt64(headerSize + length)
-            isFirstFragment = false
             if isLast { break }
         }
         pending.removeFirst(consumed)
