@@ -1,6 +1,16 @@
 import Foundation
 import ObjectGraph
 
+/// Limits a store holds its files to, so that reading a damaged file can neither trap nor
+/// allocate without bound.
+enum StoreLimits {
+    /// How many serials of one entity may be unused by live objects (issued to objects that
+    /// were deleted or rolled back): each takes a slot of 8 bytes in the graph, so 2^28 is
+    /// 2 GiB. A commit that would pass it throws ``GraphStoreError/tooManyUnusedSerials(entity:unused:)``;
+    /// a record that claims more is damage.
+    static let unusedSerials = 1 << 28
+}
+
 /// The kinds of record in a store's files: the first byte of every payload.
 enum GraphRecordType: UInt8 {
     /// The schema the file was written with (its text form).
@@ -312,12 +322,25 @@ struct GraphRecordDecoder {
     private let readers: [[((inout ByteReader, GraphObject?, ObjectGraph) throws(ByteReaderError) -> Bool)?]]
     /// By file entity code: the entity's objects by serial (`nil` for a removed entity).
     private let objects: [ObjectLookup?]
+    /// By file entity code, then property position: the class of the objects a relationship
+    /// may hold now, its current destination (`nil` for an attribute or a removed property).
+    /// A reference to an object of another class is cut: storing it would put an object of
+    /// another class in the relationship (a destination changed by the schema, or a record
+    /// that disagrees with its file).
+    private let holdable: [[ObjectIdentifier?]]
 
     init(graph: ObjectGraph, file: FileSchema, path: String) {
         self.graph = graph
         self.file = file
         self.path = path
         objects = file.entities.map { entity in entity.current.map { graph.objectLookup(of: $0.description.objectType) } }
+        holdable = file.entities.map { entity in
+            entity.properties.map { property in
+                guard let current = entity.current, let index = property.current,
+                      let type = current.description.destinationType(of: index) else { return nil }
+                return ObjectIdentifier(type)
+            }
+        }
         readers = file.entities.map { entity in
             entity.properties.map { property in
                 guard let current = entity.current, let index = property.current, let kind = property.kind, kind == property.currentKind else {
@@ -344,25 +367,43 @@ struct GraphRecordDecoder {
         return file.entities[code]
     }
 
+    /// Reads an object's entity code and serial.
+    ///
+    /// - Throws: When the code is not in the file's schema, or the serial is one no graph
+    ///   issues.
+    mutating func readObjectKey(_ reader: inout ByteReader) throws(ByteReaderError) -> (code: Int, serial: Int) {
+        let code = try reader.count()
+        _ = try entity(code, reader)
+        return (code, try reader.count(limit: ObjectID.serialLimit - 1))
+    }
+
     /// Reads a reference; `nil` when its object does not exist (its entity was removed, or
     /// the object was lost).
     mutating func readReference(_ reader: inout ByteReader) throws(ByteReaderError) -> GraphObject? {
-        let code = try reader.count()
-        _ = try entity(code, reader)
-        let serial = try reader.count()
+        let (code, serial) = try readObjectKey(&reader)
         return objects[code]?[serial]
     }
 
-    mutating func readReferences(_ reader: inout ByteReader) throws(ByteReaderError) -> [GraphObject] {
+    /// Reads a list of references held by the relationship at `position` of the file entity
+    /// `code`. References to objects that do not exist, or that are not of the class the
+    /// relationship holds now, are left out and counted as cut (a relationship the schema
+    /// removed keeps the others: its list is skipped, never stored).
+    mutating func readReferences(_ reader: inout ByteReader, of code: Int, _ position: Int) throws(ByteReaderError) -> [GraphObject] {
         let count = try reader.count(limit: reader.bytes.count)
+        let holdable = self.holdable[code][position]
         var objects: [GraphObject] = []
         objects.reserveCapacity(count)
         for _ in 0..<count {
-            if let object = try readReference(&reader) {
-                objects.append(object)
-            } else {
+            guard let object = try readReference(&reader) else {
                 losses.cutReferences += 1
+                continue
             }
+            // A removed relationship's references are read only to be skipped.
+            guard holdable == nil || ObjectIdentifier(type(of: object)) == holdable else {
+                losses.cutReferences += 1
+                continue
+            }
+            objects.append(object)
         }
         return objects
     }
@@ -389,18 +430,30 @@ struct GraphRecordDecoder {
                 throw GraphStoreError.incompatibleSchema("a value of \(object.objectID.entityName).\(property.name) saved as \(kind) does not fit \(currentKind)")
             }
         } else {
-            let targets = try readReferences(&reader)
+            let targets = try readReferences(&reader, of: code, position)
             guard let object, let index = property.current else { return }
             graph.restoreRelationship(object, index, targets)
         }
     }
 
     /// Applies a commit record.
-    mutating func applyCommit(_ payload: ArraySlice<UInt8>, sequence: UInt64) throws(GraphStoreError) {
-        try converting(path: path, sequence: sequence) { () throws in try applyCommitRecord(payload, sequence: sequence) }
+    ///
+    /// A record that cannot be read may be applied in part before the error is found; pass
+    /// `checkFirst` when the caller goes on after such an error (the record is then read
+    /// once without applying anything, so it is applied whole or not at all).
+    ///
+    /// - Complexity: O(*b*) for the record's *b* bytes (twice with `checkFirst`).
+    mutating func applyCommit(_ payload: ArraySlice<UInt8>, sequence: UInt64, checkFirst: Bool = false) throws(GraphStoreError) {
+        if checkFirst {
+            let kept = losses
+            defer { losses = kept }
+            try converting(path: path, sequence: sequence) { () throws in try applyCommitRecord(payload, sequence: sequence, apply: false) }
+        }
+        try converting(path: path, sequence: sequence) { () throws in try applyCommitRecord(payload, sequence: sequence, apply: true) }
     }
 
-    private mutating func applyCommitRecord(_ payload: ArraySlice<UInt8>, sequence: UInt64) throws {
+    /// Reads a commit record, and applies it to the graph when `apply` is true.
+    private mutating func applyCommitRecord(_ payload: ArraySlice<UInt8>, sequence: UInt64, apply: Bool) throws {
         var reader = ByteReader(payload)
         guard try reader.byte() == GraphRecordType.commit.rawValue else {
             throw GraphStoreError.corruptRecord(file: path, sequence: sequence, reason: "not a commit record")
@@ -408,17 +461,26 @@ struct GraphRecordDecoder {
         let insertCount = try reader.count(limit: payload.count)
         var inserted: [(code: Int, object: GraphObject?)] = []
         inserted.reserveCapacity(insertCount)
+        // By file entity code: the live objects before this record plus those it inserted
+        // so far. No serial the record names, and no serial count it sets, may leave more
+        // than `StoreLimits.unusedSerials` serials unused beyond them.
+        var live = file.entities.map { entity in entity.current.map { graph.count(of: $0.description.objectType) } ?? 0 }
         for _ in 0..<insertCount {
-            let code = try reader.count()
-            let entity = try entity(code, reader)
-            let serial = try reader.count()
+            let (code, serial) = try readObjectKey(&reader)
+            let entity = file.entities[code]
             guard let current = entity.current else {
                 inserted.append((code, nil))
                 continue
             }
+            guard serial < live[code] + StoreLimits.unusedSerials else {
+                throw reader.failure("serial \(serial) of \(entity.name) leaves more than \(StoreLimits.unusedSerials) serials unused")
+            }
+            live[code] += 1
             let type = current.description.objectType
             // The entity's serials issued (as `serialCount(of:)`, without looking the entity up).
-            if serial >= objects[code]?.count ?? graph.serialCount(of: current.description) {
+            if !apply {
+                inserted.append((code, nil))
+            } else if serial >= objects[code]?.count ?? graph.serialCount(of: current.description) {
                 inserted.append((code, graph.restoreObject(of: type, serial: serial)))
             } else {
                 // The serial was issued already: only a salvage that lost records gets here.
@@ -431,10 +493,9 @@ struct GraphRecordDecoder {
         }
         let updateCount = try reader.count(limit: payload.count)
         for _ in 0..<updateCount {
-            let code = try reader.count()
-            let entity = try entity(code, reader)
-            let serial = try reader.count()
-            let object = objects[code]?[serial]
+            let (code, serial) = try readObjectKey(&reader)
+            let entity = file.entities[code]
+            let object = apply ? objects[code]?[serial] : nil
             if object == nil && entity.current != nil { losses.skippedChanges += 1 }
             let changedCount = try reader.count(limit: entity.properties.count)
             for _ in 0..<changedCount {
@@ -442,8 +503,8 @@ struct GraphRecordDecoder {
                 // The fields read one by one: a copy of the whole property counts a reference
                 // per field.
                 if entity.properties[position].relationship != nil, try reader.byte() == 1 {
-                    let added = try readReferences(&reader)
-                    let removed = try readReferences(&reader)
+                    let added = try readReferences(&reader, of: code, position)
+                    let removed = try readReferences(&reader, of: code, position)
                     if let object, let index = entity.properties[position].current {
                         graph.restoreMembership(object, index, added: added, removed: removed)
                     }
@@ -454,13 +515,18 @@ struct GraphRecordDecoder {
         }
         let deleteCount = try reader.count(limit: payload.count)
         for _ in 0..<deleteCount {
-            if let object = try readReference(&reader) { graph.restoreDeletion(object) }
+            if let object = try readReference(&reader), apply { graph.restoreDeletion(object) }
         }
         let countCount = try reader.count(limit: file.entities.count)
         for _ in 0..<countCount {
-            let entity = try entity(try reader.count(), reader)
-            let count = try reader.count(limit: 1 << 32)
-            if let current = entity.current { graph.restoreSerialCount(count, of: current.description.objectType) }
+            let code = try reader.count()
+            let entity = try entity(code, reader)
+            let count = try reader.count(limit: ObjectID.serialLimit)
+            guard let current = entity.current else { continue }
+            guard count <= live[code] + StoreLimits.unusedSerials else {
+                throw reader.failure("a serial count of \(count) for \(entity.name) leaves more than \(StoreLimits.unusedSerials) serials unused")
+            }
+            if apply { graph.restoreSerialCount(count, of: current.description.objectType) }
         }
         guard reader.isAtEnd else { throw reader.failure("bytes follow the commit") }
     }

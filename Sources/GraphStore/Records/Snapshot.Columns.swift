@@ -234,8 +234,8 @@ extension Snapshot {
             let code = try reader.count()
             let entity = try records.entity(code, reader)
             let count = try reader.count()
-            let first = try reader.count(limit: 1 << 40)
-            let last = try reader.count(limit: 1 << 40)
+            let first = try reader.count(limit: ObjectID.serialLimit - 1)
+            let last = try reader.count(limit: ObjectID.serialLimit - 1)
             let columnCount = try reader.count(limit: entity.properties.count)
             var positions: [Int] = []
             for _ in 0..<columnCount {
@@ -317,7 +317,7 @@ extension Snapshot {
                     let value = try cursor.varint()
                     if value & 1 == 1 {
                         let serial = value >> 1
-                        guard serial < 1 << 40 else {
+                        guard serial < ObjectID.serialLimit else {
                             records.losses.cutReferences += 1
                             serials.append(-1)
                             continue
@@ -364,7 +364,7 @@ extension Snapshot {
                 serial = (value >> 1) - 1
                 code = try reader.count(limit: file.entities.count - 1)
             }
-            guard serial < 1 << 40, code == holdable, let lookup = objects[code], let object = lookup[Int(serial)] else {
+            guard serial < ObjectID.serialLimit, code == holdable, let lookup = objects[code], let object = lookup[Int(serial)] else {
                 records.losses.cutReferences += 1
                 return nil
             }

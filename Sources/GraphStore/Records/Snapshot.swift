@@ -197,47 +197,112 @@ enum Snapshot {
         var losses: RecordLosses
         /// Whether the snapshot was written with the current schema.
         var schemaIsCurrent = true
+        /// Records whose checksum holds but whose contents could not be read, left out (in
+        /// the recovery modes that keep going), with what was wrong.
+        var unreadable: [(record: RecordReader.Record, reason: String)] = []
+    }
+
+    /// What a snapshot's trailer says.
+    private struct Trailer {
+        var includedSequence: UInt64
+        /// By file entity code: the serials the entity had issued (`nil` when not listed).
+        var serialCounts: [Int?]
     }
 
     /// Loads the records of a snapshot into an empty graph.
     ///
-    /// - Parameter records: The intact records, in file order (damaged ones already left
-    ///   out by the caller's recovery mode).
+    /// A record whose checksum holds but whose contents cannot be read (a writer's bug, a
+    /// hand-edited file) is damage like any other: `.refuse` throws, `.stopAtDamage` keeps
+    /// what comes before it in the file, `.salvage` skips it alone. The objects whose values
+    /// it held are then lost and listed in the losses.
+    ///
+    /// - Parameters:
+    ///   - records: The intact records, in file order (damaged ones already left out by the
+    ///     caller's recovery mode).
+    ///   - mode: What to do with a record that cannot be read.
+    /// - Throws: ``GraphStoreError/corruptRecord(file:sequence:reason:)`` for an unreadable
+    ///   record under `.refuse` or an unreadable schema record;
+    ///   ``GraphStoreError/incompatibleSchema(_:)`` for a value the current schema cannot
+    ///   hold, in every mode.
+    /// - Complexity: O(*n* + *b*) for *n* serials issued and *b* bytes.
     static func load(
-        _ records: [RecordReader.Record], into graph: ObjectGraph, schema: StoreSchema, path: String
+        _ records: [RecordReader.Record], into graph: ObjectGraph, schema: StoreSchema, path: String,
+        mode: RecordRecoveryMode = .refuse
     ) throws(GraphStoreError) -> Loaded {
         guard let first = records.first else {
             throw .corruptRecord(file: path, sequence: 0, reason: "the snapshot has no schema record")
         }
         let file = try GraphRecordDecoder.schema(of: first.payload, current: schema, path: path, sequence: first.sequence)
         var decoder = ColumnDecoder(graph: graph, file: file, path: path)
+        var loaded = Loaded(includedSequence: 0, hasTrailer: false, losses: RecordLosses())
+        // The records read: under `.stopAtDamage`, cut short at the first unreadable one.
+        var records = records[...]
+        /// Reads one record with `body`; `false` when it could not be read and the mode
+        /// goes on without it.
+        func read(_ record: RecordReader.Record, _ body: () throws -> Void) throws(GraphStoreError) -> Bool {
+            do {
+                try converting(path: path, sequence: record.sequence, body)
+                return true
+            } catch {
+                guard case .corruptRecord(_, _, let reason) = error, mode != .refuse else { throw error }
+                loaded.unreadable.append((record, reason))
+                if mode == .stopAtDamage { records = records.prefix { $0.offset < record.offset } }
+                return false
+            }
+        }
+        // The trailer first: the serial counts it lists bound every serial the snapshot names.
+        var trailer: Trailer?
+        if let last = records.last(where: { $0.payload.first == GraphRecordType.trailer.rawValue }) {
+            _ = try read(last) {
+                var reader = ByteReader(last.payload.dropFirst())
+                var read = Trailer(includedSequence: try reader.varint(), serialCounts: file.entities.map { _ in nil })
+                let entities = try reader.count(limit: file.entities.count)
+                for _ in 0..<entities {
+                    let code = try reader.count()
+                    _ = try decoder.records.entity(code, reader)
+                    read.serialCounts[code] = try reader.count(limit: ObjectID.serialLimit)
+                }
+                _ = try reader.varint()
+                trailer = read
+            }
+        }
         var derived: [Derived] = []
         var inversesSequence: UInt64 = 0
         // First every object (a relationship may name an object of a later chunk), then values.
         for record in records.dropFirst() {
             switch record.payload.first {
             case GraphRecordType.objects.rawValue:
-                try converting(path: path, sequence: record.sequence) {
+                guard try read(record, {
                     var reader = ByteReader(record.payload.dropFirst())
-                    let entity = try decoder.records.entity(try reader.count(), reader)
+                    let code = try reader.count()
+                    let entity = try decoder.records.entity(code, reader)
                     let count = try reader.count(limit: record.payload.count)
                     guard let current = entity.current else { return }
+                    // Listed serials are below the entity's serial count, and leave no more
+                    // serials unused than a store allows: a damaged list can neither trap
+                    // nor make billions of empty slots.
+                    let bound = trailer?.serialCounts[code] ?? ObjectID.serialLimit
+                    let live = graph.count(of: current.description.objectType)
                     var serials: [Int] = []
                     serials.reserveCapacity(count)
                     var serial = -1
                     var issued = graph.serialCount(of: current.description)
                     try reader.withCursor { cursor throws(ByteReaderError) in
                         for _ in 0..<count {
-                            serial += try cursor.count()
+                            serial += try cursor.count(limit: ObjectID.serialLimit)
                             guard serial >= issued else { throw cursor.failure("serial \(serial) of \(entity.name) is listed twice") }
+                            guard serial < bound else { throw cursor.failure("serial \(serial) of \(entity.name) is past the \(bound) it issued") }
+                            guard serial < live + serials.count + StoreLimits.unusedSerials else {
+                                throw cursor.failure("serial \(serial) of \(entity.name) leaves more than \(StoreLimits.unusedSerials) serials unused")
+                            }
                             serials.append(serial)
                             issued = serial + 1
                         }
                     }
                     graph.restoreObjects(of: current.description.objectType, serials: serials)
-                }
+                }) else { continue }
             case GraphRecordType.inverses.rawValue:
-                derived = try converting(path: path, sequence: record.sequence) { try decoder.readDerived(record.payload) }
+                guard try read(record, { derived = try decoder.readDerived(record.payload) }) else { continue }
                 inversesSequence = record.sequence
             default:
                 continue
@@ -250,33 +315,37 @@ enum Snapshot {
         var valued: [[ClosedRange<Int>]] = schema.entities.map { _ in [] }
         var valuedCounts = [Int](repeating: 0, count: schema.entities.count)
         let schemaCodes = file.entities.map { entity in entity.current.flatMap { schema.entityIndex[$0.description.name] } }
-        var loaded = Loaded(includedSequence: 0, hasTrailer: false, losses: RecordLosses())
         for record in records.dropFirst() {
             switch record.payload.first {
             case GraphRecordType.values.rawValue:
-                try converting(path: path, sequence: record.sequence) {
+                _ = try read(record) {
                     guard let (code, serials, count) = try decoder.readValues(record.payload), let serials,
                           let schemaCode = schemaCodes[code] else { return }
                     valued[schemaCode].append(serials)
                     valuedCounts[schemaCode] += count
                 }
-            case GraphRecordType.trailer.rawValue:
-                try converting(path: path, sequence: record.sequence) {
-                    var reader = ByteReader(record.payload.dropFirst())
-                    loaded.includedSequence = try reader.varint()
-                    let entities = try reader.count(limit: file.entities.count)
-                    for _ in 0..<entities {
-                        let entity = try decoder.records.entity(try reader.count(), reader)
-                        let count = try reader.count(limit: 1 << 32)
-                        if let current = entity.current { graph.restoreSerialCount(count, of: current.description.objectType) }
-                    }
-                    _ = try reader.varint()
-                    loaded.hasTrailer = true
-                }
-            case GraphRecordType.objects.rawValue, GraphRecordType.inverses.rawValue:
+            case GraphRecordType.objects.rawValue, GraphRecordType.inverses.rawValue, GraphRecordType.trailer.rawValue:
                 continue
             default:
-                throw .corruptRecord(file: path, sequence: record.sequence, reason: "a snapshot holds a record of type \(record.payload.first ?? 0)")
+                _ = try read(record) {
+                    throw GraphStoreError.corruptRecord(file: path, sequence: record.sequence, reason: "a snapshot holds a record of type \(record.payload.first ?? 0)")
+                }
+            }
+        }
+        if let trailer, let last = records.last, last.payload.first == GraphRecordType.trailer.rawValue, try read(last, {
+            for (entity, count) in zip(file.entities, trailer.serialCounts) {
+                guard let current = entity.current, let count else { continue }
+                guard count <= graph.count(of: current.description.objectType) + StoreLimits.unusedSerials else {
+                    throw GraphStoreError.corruptRecord(
+                        file: path, sequence: last.sequence,
+                        reason: "a serial count of \(count) for \(entity.name) leaves more than \(StoreLimits.unusedSerials) serials unused")
+                }
+            }
+        }) {
+            loaded.includedSequence = trailer.includedSequence
+            loaded.hasTrailer = true
+            for (entity, count) in zip(file.entities, trailer.serialCounts) {
+                if let current = entity.current, let count { graph.restoreSerialCount(count, of: current.description.objectType) }
             }
         }
         // Objects whose values were in a damaged chunk are lost: take them out again.

@@ -80,12 +80,22 @@ extension GraphStore {
             generation = scan.header.generation
             graph = ObjectGraph(identifier: scan.header.graphID)
             for entity in schema.entities { graph.register(entity.description.objectType) }
-            let loaded = try Snapshot.load(scan.records, into: graph, schema: schema, path: snapshotPath)
+            let loaded = try Snapshot.load(scan.records, into: graph, schema: schema, path: snapshotPath, mode: recordMode)
+            for (record, reason) in loaded.unreadable {
+                // The records around it are intact: only this one could not be read.
+                let position = scan.records.firstIndex { $0.offset == record.offset }
+                report.damage.append(Damage(
+                    file: "snapshot", offset: record.offset, length: record.endOffset - record.offset,
+                    afterSequence: position.flatMap { $0 > 0 ? scan.records[$0 - 1].sequence : nil },
+                    beforeSequence: position.flatMap { $0 + 1 < scan.records.count ? scan.records[$0 + 1].sequence : nil },
+                    reason: "record \(record.sequence) cannot be read: \(reason)"))
+            }
             if !loaded.hasTrailer {
                 if mode == .refuse {
                     throw .damaged(file: snapshotPath, offset: scan.validEnd, afterSequence: scan.records.last?.sequence, reason: "the snapshot has no trailer")
                 }
-                if scan.damages.isEmpty && scan.tail == nil {
+                // (Stopping at an unreadable record cut the trailer off: that is the damage.)
+                if scan.damages.isEmpty && scan.tail == nil && loaded.unreadable.isEmpty {
                     report.damage.append(Damage(file: "snapshot", offset: scan.validEnd, length: 0, reason: "the snapshot has no trailer"))
                 }
             }
@@ -173,7 +183,9 @@ extension GraphStore {
                     for record in scan.records.dropFirst(startsWithSchema ? 1 : 0) where record.sequence > includedSequence {
                         if record.payload.first == GraphRecordType.synced.rawValue { continue }
                         do {
-                            try decoder.applyCommit(record.payload, sequence: record.sequence)
+                            // A mode that goes on after an unreadable record needs it applied
+                            // whole or not at all.
+                            try decoder.applyCommit(record.payload, sequence: record.sequence, checkFirst: mode != .refuse)
                             report.replayedCommits += 1
                         } catch {
                             if case .incompatibleSchema = error { throw error }

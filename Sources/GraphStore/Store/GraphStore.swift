@@ -165,6 +165,9 @@ public final class GraphStore {
         for (code, entity) in schema.entities.enumerated() {
             let count = graph.serialCount(of: entity.description)
             if count > serialCounts[code] { grown.append((code, count)) }
+            // (The graph's live count already includes the commit's inserts and deletions.)
+            let unused = count - graph.count(of: entity.description.objectType)
+            if unused > StoreLimits.unusedSerials { throw GraphStoreError.tooManyUnusedSerials(entity: entity.description.name, unused: unused) }
         }
         do {
             // The record is streamed: encoded and written a chunk at a time, so a large

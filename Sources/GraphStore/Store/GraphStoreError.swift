@@ -26,6 +26,12 @@ public enum GraphStoreError: Error, CustomStringConvertible, Sendable {
     /// ``GraphStore/compact()`` was called while the graph had uncommitted changes. A
     /// snapshot holds committed state only: commit or roll back first. Nothing was written.
     case pendingChanges
+    /// A commit would leave more than 268,435,456 (2^28) serials of `entity` unused by live
+    /// objects: objects inserted and deleted (or rolled back) since the store was made. A
+    /// store keeps a slot for each serial ever issued, and refuses, as damage, a file that
+    /// claims more, so that a damaged file can never make it allocate gigabytes. The commit
+    /// changed nothing and its changes are still pending.
+    case tooManyUnusedSerials(entity: String, unused: Int)
 
     public var description: String {
         switch self {
@@ -49,6 +55,8 @@ public enum GraphStoreError: Error, CustomStringConvertible, Sendable {
             "\(error)"
         case .pendingChanges:
             "the graph has uncommitted changes; commit or roll back before compacting the store"
+        case .tooManyUnusedSerials(let entity, let unused):
+            "the commit would leave \(unused) serials of \(entity) unused by live objects; a store keeps at most \(StoreLimits.unusedSerials)"
         }
     }
 }

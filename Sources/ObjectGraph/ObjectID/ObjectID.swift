@@ -35,6 +35,12 @@ public struct ObjectID: Sendable, Hashable, Comparable, CustomStringConvertible 
     }
 
     internal static let serialBits: UInt64 = 32
+
+    /// How many serials an entity of one graph can issue: every serial is below this.
+    ///
+    /// A store checks the serials it reads against it, so a damaged record is refused
+    /// rather than trapping when the object is made.
+    package static let serialLimit = 1 << Int(serialBits)
     internal static let entityBits: UInt64 = 12
     internal static let graphBits: UInt64 = 20
 
