@@ -255,15 +255,15 @@ enum Snapshot {
         if let last = records.last(where: { $0.payload.first == GraphRecordType.trailer.rawValue }) {
             _ = try read(last) {
                 var reader = ByteReader(last.payload.dropFirst())
-                var read = Trailer(includedSequence: try reader.varint(), serialCounts: file.entities.map { _ in nil })
+                var parsed = Trailer(includedSequence: try reader.varint(), serialCounts: file.entities.map { _ in nil })
                 let entities = try reader.count(limit: file.entities.count)
                 for _ in 0..<entities {
                     let code = try reader.count()
                     _ = try decoder.records.entity(code, reader)
-                    read.serialCounts[code] = try reader.count(limit: ObjectID.serialLimit)
+                    parsed.serialCounts[code] = try reader.count(limit: ObjectID.serialLimit)
                 }
                 _ = try reader.varint()
-                trailer = read
+                trailer = parsed
             }
         }
         var derived: [Derived] = []
