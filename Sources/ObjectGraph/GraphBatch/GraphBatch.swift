@@ -36,6 +36,12 @@ public struct GraphBatch: Sendable {
     }
 
     /// Attribute values by attribute name; each must have the attribute's type.
+    ///
+    /// To set an optional attribute to `nil`, give the key a `nil` of the attribute's type in
+    /// the literal (`["note": nil as String?]`) or assign one as a value
+    /// (`values["note"] = String?.none as any Sendable`). Assigning `nil` through the
+    /// dictionary's subscript (`values["note"] = nil`, or `= nil as String?`) removes the key,
+    /// and the attribute keeps its value.
     public typealias Values = [String: any Sendable]
 
     /// Related objects by relationship name: at most one for a to-one relationship, in order

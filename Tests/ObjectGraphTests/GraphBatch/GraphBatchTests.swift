@@ -34,6 +34,24 @@ struct GraphBatchTests {
         withExtendedLifetime(token) {}
     }
 
+    @Test("A nil of the attribute's type clears an optional attribute; nil through the subscript removes the key")
+    func nilValuesClearOptionalAttributes() throws {
+        let (graph, _, _, milk, eggs, _) = try groceryGraph()
+        milk.note = "semi-skimmed"
+        eggs.note = "free range"
+        try graph.commit()
+        var values: GraphBatch.Values = ["note": "kept"]
+        values["note"] = nil as String?
+        #expect(values.isEmpty)
+        values["note"] = String?.none as any Sendable
+        var batch = GraphBatch()
+        batch.update(milk.objectID, values: ["note": nil as String?])
+        batch.update(eggs.objectID, values: values)
+        try graph.apply(batch)
+        #expect(milk.note == nil)
+        #expect(eggs.note == nil)
+    }
+
     @Test func upsertsMatchTheUniqueAttribute() throws {
         let graph = ObjectGraph()
         var first = GraphBatch()
