@@ -29,13 +29,16 @@ let package = Package(
         .target(name: "ListUpdates", swiftSettings: settings),
         // Cache prefetch hints (one inline C function) for the order tree's searches.
         .target(name: "MemoryHints"),
+        // CRC-32C with the processor's instruction (SSE 4.2, ARMv8 CRC) for the store's
+        // record checksums; the store keeps a portable Swift version for other processors.
+        .target(name: "Checksum"),
         .target(
             name: "FetchedResults",
             dependencies: ["ObjectGraph", "ListUpdates", "MemoryHints"],
             swiftSettings: settings
         ),
         .target(name: "FetchedResultsTesting", dependencies: ["ListUpdates"], swiftSettings: settings),
-        .target(name: "GraphStore", dependencies: ["ObjectGraph"], swiftSettings: settings),
+        .target(name: "GraphStore", dependencies: ["ObjectGraph", "Checksum"], swiftSettings: settings),
         .target(
             name: "FetchedResultsKit",
             dependencies: ["ObjectGraph", "ListUpdates", "FetchedResults", "GraphStore"],
@@ -70,7 +73,7 @@ let package = Package(
         .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph", "TestSupport"], swiftSettings: settings),
         .testTarget(
             name: "GraphStoreTests",
-            dependencies: ["GraphStore", "ObjectGraph", "TestSupport"],
+            dependencies: ["GraphStore", "Checksum", "ObjectGraph", "TestSupport"],
             swiftSettings: settings
         ),
         .testTarget(

@@ -15,17 +15,22 @@ struct Benchmark {
         var memory: (() -> (subject: Double, baseline: Double))?
         /// Named figures the row reports besides its times (counts that must not regress).
         var extra: KeyValuePairs<String, Int>
+        /// A second reference, timed in the same alternating runs as the baseline and printed
+        /// beside it (not used for the speedup): a named body, timed by the same rule.
+        var reference: (name: String, body: (inout Stopwatch) -> Void)?
 
         init(
             subject: @escaping (inout Stopwatch) -> Void,
             baseline: @escaping (inout Stopwatch) -> Void,
             memory: (() -> (subject: Double, baseline: Double))? = nil,
-            extra: KeyValuePairs<String, Int> = [:]
+            extra: KeyValuePairs<String, Int> = [:],
+            reference: (name: String, body: (inout Stopwatch) -> Void)? = nil
         ) {
             self.subject = subject
             self.baseline = baseline
             self.memory = memory
             self.extra = extra
+            self.reference = reference
         }
     }
 
@@ -122,9 +127,17 @@ struct BenchmarkResult {
     var bytesPerObject: Double?
     var baselineBytesPerObject: Double?
     var extra: [(name: String, value: Int)] = []
+    /// The second reference's name and median time, when the row has one.
+    var reference: (name: String, median: Double)?
 
     /// Baseline median over subject median: above 1 means the subject is faster.
     var speedup: Double { median > 0 ? baselineMedian / median : .infinity }
+
+    /// Subject median over the second reference's median: how many times the reference's
+    /// time the subject takes.
+    var referenceRatio: Double? {
+        reference.map { $0.median > 0 ? median / $0.median : .infinity }
+    }
 }
 
 extension Benchmark {
@@ -135,9 +148,12 @@ extension Benchmark {
         _ = Self.time(bodies.baseline)
         var subjectTimes: [Double] = []
         var baselineTimes: [Double] = []
+        var referenceTimes: [Double] = []
+        if let reference = bodies.reference { _ = Self.time(reference.body) }
         for _ in 0..<runs {
             subjectTimes.append(Self.time(bodies.subject))
             baselineTimes.append(Self.time(bodies.baseline))
+            if let reference = bodies.reference { referenceTimes.append(Self.time(reference.body)) }
         }
         if ProcessInfo.processInfo.environment["FRK_TIMES"] != nil { printError("\(name): µs, warm-up \(Int(warmUp * 1e6)), then \(subjectTimes.map { Int($0 * 1e6) })") }
         let memory = bodies.memory?()
@@ -150,7 +166,8 @@ extension Benchmark {
             baselineMin: baselineTimes.min() ?? 0,
             bytesPerObject: memory?.subject,
             baselineBytesPerObject: memory?.baseline,
-            extra: bodies.extra.map { (name: $0.key, value: $0.value) }
+            extra: bodies.extra.map { (name: $0.key, value: $0.value) },
+            reference: bodies.reference.map { (name: $0.name, median: Self.median(referenceTimes)) }
         )
     }
 

@@ -10,6 +10,10 @@ enum Report {
                 if let base = r.baselineBytesPerObject { memory += " (baseline \(format(base, digits: 1)))" }
             }
             if !r.extra.isEmpty { memory += r.extra.map { "\($0.name) \($0.value)" }.joined(separator: ", ") }
+            if let reference = r.reference, let ratio = r.referenceRatio {
+                if !memory.isEmpty { memory += ", " }
+                memory += "\(reference.name) \(duration(reference.median)) (subject \(format(ratio, digits: 2))×)"
+            }
             rows.append([
                 r.name, duration(r.median), duration(r.min), r.baseline, duration(r.baselineMedian),
                 format(r.speedup, digits: 2) + "×", memory,
@@ -37,6 +41,10 @@ enum Report {
             if let bytes = r.bytesPerObject { fields.append("\"bytes_per_object\": \(number(bytes))") }
             if let bytes = r.baselineBytesPerObject { fields.append("\"baseline_bytes_per_object\": \(number(bytes))") }
             for (name, value) in r.extra { fields.append("\(quoted(name)): \(value)") }
+            if let reference = r.reference {
+                fields.append("\"reference\": \(quoted(reference.name))")
+                fields.append("\"reference_median_s\": \(number(reference.median))")
+            }
             return "  {" + fields.joined(separator: ", ") + "}"
         }
         return "[\n" + objects.joined(separator: ",\n") + "\n]"

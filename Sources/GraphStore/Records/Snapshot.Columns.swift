@@ -53,6 +53,18 @@ extension Snapshot {
             }
         }
 
+        /// Whether writing the entity's columns only reads the graph: no to-many column
+        /// (reading one may first bring its deferred inverses up to date), so the values of
+        /// different objects can be written on different threads at once.
+        ///
+        /// - Complexity: O(*p*) for *p* properties.
+        func readsOnly(entity code: Int) -> Bool {
+            columns[code].allSatisfy { _, column in
+                if case .toMany = column { return false }
+                return true
+            }
+        }
+
         /// Writes the body of the values record of `objects`, live objects of the entity
         /// `code` in serial order (at least one), unretained, with their `serials`; `scratch`
         /// holds as many integers as there are objects.

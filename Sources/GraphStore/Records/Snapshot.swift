@@ -60,8 +60,15 @@ enum Snapshot {
 
     /// Writes a graph's committed state to `writer` (not synced).
     ///
+    /// - Parameters:
+    ///   - concurrently: Whether values records may be encoded on two threads (the file is
+    ///     the same either way).
+    ///   - chunksPerBatch: Values records encoded per batch (see ``ValuesEncoder``).
     /// - Complexity: O(*n*) for *n* objects and their relationships.
-    static func write(_ graph: ObjectGraph, schema: StoreSchema, includedSequence: UInt64, to writer: RecordWriter) throws {
+    static func write(
+        _ graph: ObjectGraph, schema: StoreSchema, includedSequence: UInt64, to writer: RecordWriter,
+        concurrently: Bool = ProcessInfo.processInfo.activeProcessorCount > 1, chunksPerBatch: Int = 16
+    ) throws {
         let encoder = GraphRecordEncoder(schema: schema)
         _ = try writer.append(encoder.schemaRecord())
         let derived = derivedRelationships(graph, schema: schema)
@@ -76,6 +83,7 @@ enum Snapshot {
         }
         _ = try writer.append(inverses.bytes)
         let columns = ColumnEncoder(schema: schema, derived: derived)
+        let values = ValuesEncoder(columns: columns, chunksPerBatch: chunksPerBatch)
         var serialCounts: [(Int, Int)] = []
         var total = 0
         // One buffer for every record, filled straight from the graph's tables: the objects
@@ -83,11 +91,9 @@ enum Snapshot {
         var chunk = Chunk(capacity: 1 << 16)
         let objects = UnsafeMutableBufferPointer<Unmanaged<GraphObject>>.allocate(capacity: objectsPerChunk)
         let serials = UnsafeMutableBufferPointer<Int>.allocate(capacity: objectsPerChunk)
-        let scratch = UnsafeMutableBufferPointer<Int>.allocate(capacity: objectsPerChunk)
         defer {
             objects.deallocate()
             serials.deallocate()
-            scratch.deallocate()
         }
         for (code, entity) in schema.entities.enumerated() {
             let type = entity.description.objectType
@@ -116,26 +122,9 @@ enum Snapshot {
             }
             if chunk.count > 0 { try chunk.emit(.objects, code: code, to: writer) }
             // The values records, objectsPerChunk objects each (the last one fewer).
-            next = 0
-            var filled = 0
-            while next < issued {
-                let found: Int
-                (found, next) = graph.liveObjects(
-                    of: type, from: next, into: UnsafeMutableBufferPointer(rebasing: objects[filled...]),
-                    serials: UnsafeMutableBufferPointer(rebasing: serials[filled...]))
-                filled += found
-                if filled == objectsPerChunk {
-                    try chunk.emitValues(
-                        UnsafeBufferPointer(objects), serials: UnsafeBufferPointer(serials), columns: columns, code: code,
-                        scratch: scratch, to: writer)
-                    filled = 0
-                }
-            }
-            if filled > 0 {
-                try chunk.emitValues(
-                    UnsafeBufferPointer(rebasing: objects[0..<filled]), serials: UnsafeBufferPointer(rebasing: serials[0..<filled]),
-                    columns: columns, code: code, scratch: scratch, to: writer)
-            }
+            try values.write(
+                code: code, type: type, issued: issued, graph: graph,
+                concurrently: concurrently && columns.readsOnly(entity: code), to: writer)
         }
         var trailer = ByteWriter()
         trailer.byte(GraphRecordType.trailer.rawValue)
@@ -153,8 +142,7 @@ enum Snapshot {
     /// known only once the record is full, then the objects. Room for that header is kept in
     /// front of the objects and filled last, so the record is appended without a copy.
     private struct Chunk: ~Copyable {
-        /// The most a header takes: a type byte and two varints of up to 64 bits.
-        static let headerRoom = 1 + 10 + 10
+        static let headerRoom = recordHeaderRoom
         /// `headerRoom` bytes, then the objects.
         var writer: RawByteWriter
         /// Objects written since the last record.
@@ -166,22 +154,9 @@ enum Snapshot {
             writer.count = Self.headerRoom
         }
 
-        /// Appends the values record of `objects`.
-        mutating func emitValues(
-            _ objects: UnsafeBufferPointer<Unmanaged<GraphObject>>, serials: UnsafeBufferPointer<Int>, columns: ColumnEncoder,
-            code: Int, scratch: UnsafeMutableBufferPointer<Int>, to file: RecordWriter
-        ) throws {
-            try columns.write(objects, serials: serials, code: code, to: &writer, scratch: scratch)
-            count = objects.count
-            try emit(.values, code: code, to: file)
-        }
-
         /// Appends the record and empties the chunk.
         mutating func emit(_ type: GraphRecordType, code: Int, to file: RecordWriter) throws {
-            var header = ByteWriter(capacity: Self.headerRoom)
-            header.byte(type.rawValue)
-            header.varint(code)
-            header.varint(count)
+            let header = recordHeader(type, code: code, count: count)
             let start = Self.headerRoom - header.bytes.count
             header.bytes.withUnsafeBytes { writer.overwrite(at: start, with: $0) }
             _ = try file.append(UnsafeRawBufferPointer(rebasing: writer.bytes[start...]))

@@ -38,7 +38,10 @@ extension ObjectGraph {
         var count = 0
         while serial < end && count < objects.count {
             if let object = table.unretained(at: serial) {
-                require(object.borrow { ObjectIdentifier(Swift.type(of: $0)) } == objectType, "internal inconsistency: an object of another class in an entity's table")
+                // Checked in debug builds only: an entity's table holds objects of its class
+                // alone by construction, and reading each object's class here would load
+                // every object into the cache a pass before its values are read.
+                assert(object.borrow { ObjectIdentifier(Swift.type(of: $0)) } == objectType, "internal inconsistency: an object of another class in an entity's table")
                 objects[count] = object._reference
                 serials[count] = serial
                 count += 1

@@ -1,4 +1,6 @@
+import Checksum
 import Testing
+import TestSupport
 
 @testable import GraphStore
 
@@ -12,5 +14,47 @@ struct CRC32CTests {
         #expect(CRC32C.checksum((0..<32).map { UInt8($0) }) == 0x46DD_794E)
         #expect(CRC32C.checksum((0..<32).map { UInt8(31 - $0) }) == 0x113F_DB5C)
         #expect(CRC32C.checksum([UInt8]()) == 0)
+    }
+
+    @Test("known vectors, each method")
+    func knownVectorsOfEachMethod() {
+        let digits = Array("123456789".utf8)
+        digits.withUnsafeBytes { bytes in
+            #expect(CRC32C.softwareUpdate(CRC32C.empty, bytes) == 0xE306_9283)
+            if frk_crc32c_hardware_available() != 0 {
+                #expect(frk_crc32c_hardware_update(0, bytes.baseAddress, bytes.count) == 0xE306_9283)
+            }
+        }
+        #expect(CRC32C.usesHardware == (frk_crc32c_hardware_available() != 0))
+    }
+
+    /// The processor's instruction and the tables agree on every length from 0 to 300, from
+    /// every alignment, extending any checksum; and `update` agrees with both.
+    @Test("hardware and software agree", arguments: testSeeds(count: 4))
+    func hardwareMatchesSoftware(seed: UInt64) {
+        var random = SeededGenerator(seed: seed)
+        let hardware = frk_crc32c_hardware_available() != 0
+        var buffer = [UInt8](repeating: 0, count: 300 + 8)
+        for index in buffer.indices { buffer[index] = UInt8.random(in: 0...255, using: &random) }
+        buffer.withUnsafeBytes { all in
+            for start in 0..<8 {
+                for count in 0...300 {
+                    let bytes = UnsafeRawBufferPointer(rebasing: all[start..<(start + count)])
+                    let initial = count % 3 == 0 ? CRC32C.empty : UInt32.random(in: 0...UInt32.max, using: &random)
+                    let software = CRC32C.softwareUpdate(initial, bytes)
+                    #expect(CRC32C.update(initial, bytes) == software, "seed \(seed), start \(start), count \(count)")
+                    if hardware {
+                        let computed = frk_crc32c_hardware_update(initial, bytes.baseAddress, bytes.count)
+                        #expect(computed == software, "seed \(seed), start \(start), count \(count)")
+                    }
+                }
+            }
+            // Split anywhere, the two halves chain to the checksum of the whole.
+            let whole = CRC32C.softwareUpdate(CRC32C.empty, all)
+            for split in [0, 1, 7, 8, 9, 150, 307, all.count] {
+                let head = CRC32C.update(CRC32C.empty, UnsafeRawBufferPointer(rebasing: all[..<split]))
+                #expect(CRC32C.update(head, UnsafeRawBufferPointer(rebasing: all[split...])) == whole, "seed \(seed), split \(split)")
+            }
+        }
     }
 }

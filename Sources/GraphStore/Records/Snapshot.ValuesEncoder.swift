@@ -1,0 +1,164 @@
+import Foundation
+import ObjectGraph
+
+extension Snapshot {
+    /// Encodes the values records of a snapshot a batch of chunks at a time, and appends
+    /// them in order.
+    ///
+    /// The chunks of a batch are independent records, so an entity whose columns only read
+    /// the graph (attributes and to-one relationships; see
+    /// ``ColumnEncoder/readsOnly(entity:)``) has the first half of each batch encoded on the
+    /// calling thread and the second half on another, each into its own lane; the records
+    /// are then appended in chunk order, so the file is byte for byte the one a single
+    /// thread writes.
+    ///
+    /// Which thread touches what: the caller fills ``objects`` and ``serials`` and reads the
+    /// lanes only between batches; during a batch each lane is written by exactly one thread,
+    /// and `DispatchQueue.concurrentPerform` returns only once both are done. No field is
+    /// shared by two threads at the same time, hence `@unchecked Sendable` without a lock.
+    final class ValuesEncoder: @unchecked Sendable {
+        /// Chunks encoded per batch (objects per batch: this times ``Snapshot/objectsPerChunk``).
+        let chunksPerBatch: Int
+        /// The live objects of the batch, unretained, in serial order, and their serials.
+        let objects: UnsafeMutableBufferPointer<Unmanaged<GraphObject>>
+        let serials: UnsafeMutableBufferPointer<Int>
+        private let columns: ColumnEncoder
+        private let lanes: [Lane]
+
+        /// - Parameters:
+        ///   - columns: How each entity's values are written.
+        ///   - chunksPerBatch: Chunks per batch (at least 1).
+        init(columns: ColumnEncoder, chunksPerBatch: Int) {
+            require(chunksPerBatch >= 1, "internal inconsistency: a batch of no chunks")
+            self.columns = columns
+            self.chunksPerBatch = chunksPerBatch
+            objects = .allocate(capacity: chunksPerBatch * objectsPerChunk)
+            serials = .allocate(capacity: chunksPerBatch * objectsPerChunk)
+            lanes = [Lane(), Lane()]
+        }
+
+        deinit {
+            objects.deallocate()
+            serials.deallocate()
+        }
+
+        /// Appends the values records of the live objects of the entity `code`,
+        /// ``Snapshot/objectsPerChunk`` objects each (the last one fewer).
+        ///
+        /// - Parameters:
+        ///   - code: The entity's code in the schema.
+        ///   - type: Its class.
+        ///   - issued: Its serial count in `graph`.
+        ///   - graph: The graph, not changed during the call.
+        ///   - concurrently: Whether a batch may be split between two threads (only when
+        ///     the entity's columns read the graph and nothing else).
+        ///   - file: The snapshot being written.
+        /// - Complexity: O(*s* + *k* + *r*) for *s* serials, *k* objects and *r* references
+        ///   of to-many relationships.
+        func write(
+            code: Int, type: GraphObject.Type, issued: Int, graph: ObjectGraph, concurrently: Bool, to file: RecordWriter
+        ) throws {
+            let capacity = chunksPerBatch * objectsPerChunk
+            var next = 0
+            var filled = 0
+            while next < issued {
+                let found: Int
+                (found, next) = graph.liveObjects(
+                    of: type, from: next, into: UnsafeMutableBufferPointer(rebasing: objects[filled..<capacity]),
+                    serials: UnsafeMutableBufferPointer(rebasing: serials[filled..<capacity]))
+                filled += found
+                if filled == capacity {
+                    try encodeAndAppend(count: filled, code: code, concurrently: concurrently, to: file)
+                    filled = 0
+                }
+            }
+            if filled > 0 { try encodeAndAppend(count: filled, code: code, concurrently: concurrently, to: file) }
+        }
+
+        /// Encodes the first `count` objects of the batch in chunks and appends their records.
+        private func encodeAndAppend(count: Int, code: Int, concurrently: Bool, to file: RecordWriter) throws {
+            let chunks = (count + objectsPerChunk - 1) / objectsPerChunk
+            if concurrently && chunks > 1 {
+                let split = (chunks + 1) / 2
+                DispatchQueue.concurrentPerform(iterations: 2) { lane in
+                    encode(lane: lane, chunks: lane == 0 ? 0..<split : split..<chunks, count: count, code: code)
+                }
+            } else {
+                encode(lane: 0, chunks: 0..<chunks, count: count, code: code)
+            }
+            for lane in lanes {
+                if let failure = lane.failure { throw failure }
+            }
+            for lane in lanes {
+                for record in lane.records {
+                    try file.append(UnsafeRawBufferPointer(rebasing: lane.writer.bytes[record]))
+                }
+                lane.reset()
+            }
+        }
+
+        /// Encodes chunks of the batch into a lane.
+        private func encode(lane index: Int, chunks: Range<Int>, count: Int, code: Int) {
+            let lane = lanes[index]
+            for chunk in chunks {
+                let range = (chunk * objectsPerChunk)..<Swift.min((chunk + 1) * objectsPerChunk, count)
+                do {
+                    try lane.encode(
+                        UnsafeBufferPointer(rebasing: objects[range]), serials: UnsafeBufferPointer(rebasing: serials[range]),
+                        columns: columns, code: code)
+                } catch {
+                    lane.failure = error
+                    return
+                }
+            }
+        }
+    }
+
+    /// Where one thread encodes its chunks of a batch: their records one after the other,
+    /// each with its header.
+    private final class Lane {
+        var writer = RawByteWriter(capacity: 1 << 16)
+        /// Where each record lies in ``writer``.
+        var records: [Range<Int>] = []
+        /// The error that stopped this lane's encoding.
+        var failure: GraphStoreError?
+        private let scratch = UnsafeMutableBufferPointer<Int>.allocate(capacity: objectsPerChunk)
+
+        deinit { scratch.deallocate() }
+
+        /// Encodes the values record of `objects` after the records already encoded.
+        func encode(
+            _ objects: UnsafeBufferPointer<Unmanaged<GraphObject>>, serials: UnsafeBufferPointer<Int>, columns: ColumnEncoder,
+            code: Int
+        ) throws(GraphStoreError) {
+            // Room for the header, which needs the count, filled in once the body is written.
+            let start = writer.count
+            writer.reserve(recordHeaderRoom)
+            writer.count += recordHeaderRoom
+            try columns.write(objects, serials: serials, code: code, to: &writer, scratch: scratch)
+            let header = recordHeader(.values, code: code, count: objects.count)
+            let headerStart = start + recordHeaderRoom - header.bytes.count
+            header.bytes.withUnsafeBytes { writer.overwrite(at: headerStart, with: $0) }
+            records.append(headerStart..<writer.count)
+        }
+
+        /// Forgets the records encoded, keeping the memory.
+        func reset() {
+            writer.count = 0
+            records.removeAll(keepingCapacity: true)
+            failure = nil
+        }
+    }
+
+    /// The most a record header takes: a type byte and two varints of up to 64 bits.
+    static let recordHeaderRoom = 1 + 10 + 10
+
+    /// The header of a snapshot record: its type, its entity's code and its count of objects.
+    static func recordHeader(_ type: GraphRecordType, code: Int, count: Int) -> ByteWriter {
+        var header = ByteWriter(capacity: recordHeaderRoom)
+        header.byte(type.rawValue)
+        header.varint(code)
+        header.varint(count)
+        return header
+    }
+}

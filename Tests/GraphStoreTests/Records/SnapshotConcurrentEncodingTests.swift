@@ -1,0 +1,119 @@
+import Foundation
+@testable import GraphStore
+import ObjectGraph
+import Testing
+import TestSupport
+
+@Suite("Snapshot: values records encoded on two threads")
+struct SnapshotConcurrentEncodingTests {
+    /// A graph of entities that are encoded concurrently (`Gauge`, `Part`, `Song`: attributes
+    /// and to-one relationships) and serially (`Playlist`: an ordered to-many column), with
+    /// gaps in the serials, nils, shared strings and cross-entity references. (No `Codable`
+    /// attribute: its JSON's key order is not the same from one encoding to the next, so two
+    /// writes of such a value need not be byte-identical, whichever thread writes them.)
+    private static func makeGraph(seed: UInt64, scale: Int) throws -> ObjectGraph {
+        var random = SeededGenerator(seed: seed)
+        let graph = ObjectGraph()
+        let bins = (0..<7).map { index in
+            let bin = graph.insert(Bin())
+            bin.name = "bin \(index)"
+            return bin
+        }
+        let playlist = graph.insert(Playlist())
+        playlist.title = "mix"
+        var gauges: [Gauge] = []
+        var parts: [Part] = []
+        for index in 0..<scale {
+            let gauge = graph.insert(Gauge())
+            gauge.level = Int32.random(in: -1_000...1_000, using: &random)
+            gauge.label = Bool.random(using: &random) ? "shared" : "gauge \(index) \(String(repeating: "x", count: index % 40))"
+            gauge.note = index % 3 == 0 ? nil : "n\(index % 10)"
+            gauges.append(gauge)
+            let part = graph.insert(Part())
+            part.number = Int.random(in: Int.min...Int.max, using: &random)
+            part.bin = index % 5 == 0 ? nil : bins[Int.random(in: 0..<bins.count, using: &random)]
+            parts.append(part)
+        }
+        for index in 0..<(scale / 8) {
+            let song = graph.insert(Song())
+            song.title = "song \(index)"
+            playlist.songs.append(song)
+        }
+        try graph.commit()
+        for (index, gauge) in gauges.enumerated() where index % 11 == 4 || Int.random(in: 0..<50, using: &random) == 0 {
+            graph.delete(gauge)
+        }
+        for (index, part) in parts.enumerated() where index % 13 == 7 { graph.delete(part) }
+        try graph.commit()
+        return graph
+    }
+
+    /// The bytes of a snapshot file written with a fixed header.
+    private static func snapshotBytes(
+        of graph: ObjectGraph, schema: StoreSchema, concurrently: Bool, chunksPerBatch: Int
+    ) throws -> [UInt8] {
+        let fileSystem = SimulatedFileSystem()
+        try fileSystem.createDirectory("/s")
+        let header = RecordFileHeader(
+            kind: .snapshot, schemaFingerprint: schema.fingerprint, graphID: graph.identifier, generation: 1, salt: 0x5EED)
+        let writer = try RecordWriter.create(path: "/s/snapshot", fileSystem: fileSystem, header: header, firstSequence: 0)
+        writer.holdsWholeRecords = true
+        try Snapshot.write(
+            graph, schema: schema, includedSequence: 9, to: writer, concurrently: concurrently, chunksPerBatch: chunksPerBatch)
+        try writer.sync()
+        return try fileSystem.readFile("/s/snapshot")
+    }
+
+    @Test("The file is byte for byte the one a single thread writes", arguments: testSeeds(count: 3))
+    func sameBytes(seed: UInt64) throws {
+        let schema = try StoreSchema([Gauge.self, Bin.self, Part.self, Playlist.self, Song.self])
+        // Several batches of several chunks, and a last chunk that is not full.
+        let graph = try Self.makeGraph(seed: seed, scale: 7 * Snapshot.objectsPerChunk + 123)
+        let serial = try Self.snapshotBytes(of: graph, schema: schema, concurrently: false, chunksPerBatch: 16)
+        for chunksPerBatch in [1, 2, 3, 16] {
+            let concurrentBytes = try Self.snapshotBytes(of: graph, schema: schema, concurrently: true, chunksPerBatch: chunksPerBatch)
+            // The first byte that differs, if any (comparing whole arrays would print them).
+            let difference = zip(concurrentBytes, serial).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+            #expect(concurrentBytes.count == serial.count, "seed \(seed), \(chunksPerBatch) chunks per batch")
+            #expect(difference == nil, "seed \(seed), \(chunksPerBatch) chunks per batch")
+        }
+        // Entities of both kinds were written: some concurrently, some not.
+        let columns = Snapshot.ColumnEncoder(schema: schema, derived: Snapshot.derivedRelationships(graph, schema: schema))
+        let concurrent = Set(schema.entities.indices.filter { columns.readsOnly(entity: $0) }.map { schema.entities[$0].description.name })
+        #expect(concurrent.isSuperset(of: ["Gauge", "Part", "Song"]), "\(concurrent)")
+        #expect(!concurrent.contains("Playlist"), "\(concurrent)")
+    }
+
+    @Test("A store compacted with concurrent encoding reopens to the same graph")
+    func roundTrip() throws {
+        let directory = TemporaryDirectory()
+        let schema = try StoreSchema([Gauge.self, Bin.self, Part.self])
+        var expected: [String] = []
+        do {
+            let store = try GraphStore.open(at: directory.url, schema: schema)
+            var random = SeededGenerator(seed: 17)
+            let bins = (0..<3).map { _ in store.graph.insert(Bin()) }
+            for index in 0..<(5 * Snapshot.objectsPerChunk + 9) {
+                let gauge = store.graph.insert(Gauge())
+                gauge.label = "g\(index)"
+                let part = store.graph.insert(Part())
+                part.number = index
+                part.bin = Bool.random(using: &random) ? bins[index % 3] : nil
+            }
+            try store.graph.commit()
+            try store.compact()
+            expected = Self.describe(store.graph)
+            store.close()
+        }
+        let store = try GraphStore.open(at: directory.url, schema: schema)
+        defer { store.close() }
+        #expect(store.openReport.isClean, "\(store.openReport)")
+        #expect(Self.describe(store.graph) == expected)
+    }
+
+    private static func describe(_ graph: ObjectGraph) -> [String] {
+        graph.objects(of: Gauge.self).map { "\($0.objectID) \($0.level) \($0.label) \($0.note ?? "-")" }
+            + graph.objects(of: Part.self).map { "\($0.objectID) \($0.number) \($0.bin.map { "\($0.objectID)" } ?? "-")" }
+            + graph.objects(of: Bin.self).map { "\($0.objectID) \($0.parts.count)" }
+    }
+}
