@@ -63,7 +63,10 @@ extension ResultsEngine {
         for row in diff.rows {
             if case .insert(let id, let at) = row { body(.insert(id, at: at)) }
         }
-        diff.forEachMove { id, from, to, changed in body(.move(id, from: from, to: to, contentChanged: changed)) }
+        for row in diff.rows {
+            if case .move(let id, let from, let to, let changed) = row { body(.move(id, from: from, to: to, contentChanged: changed)) }
+        }
+        diff.forEachBlockMove { id, from, to, changed in body(.move(id, from: from, to: to, contentChanged: changed)) }
         for row in diff.rows {
             if case .update(let id, let at, let new) = row { body(.update(id, at: at, newIndexPath: new)) }
         }

@@ -50,18 +50,7 @@ struct IndexDiff<ID: RowIdentifier> {
     /// Whether the commit changed nothing visible.
     var isEmpty: Bool { deletedSections.isEmpty && insertedSections.isEmpty && rows.isEmpty && blockMoves.isEmpty }
 
-    /// Calls `body` with each row move, those of ``rows`` first, then those of
-    /// ``blockMoves`` one by one.
-    ///
-    /// - Complexity: O(r + m) for r row changes and m rows moved in blocks.
-    func forEachMove(_ body: (_ id: ID, _ from: IndexPath, _ to: IndexPath, _ changed: Bool) -> Void) {
-        for row in rows {
-            if case .move(let id, let from, let to, let changed) = row { body(id, from, to, changed) }
-        }
-        forEachBlockMove(body)
-    }
-
-    /// Calls `body` with each row move of ``blockMoves``.
+    /// Calls `body` with each row move of ``blockMoves``, block by block, in row order.
     ///
     /// - Complexity: O(m) for m rows moved in blocks.
     func forEachBlockMove(_ body: (_ id: ID, _ from: IndexPath, _ to: IndexPath, _ changed: Bool) -> Void) {

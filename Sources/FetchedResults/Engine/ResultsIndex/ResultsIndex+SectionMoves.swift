@@ -26,7 +26,8 @@ extension ResultsIndex {
     /// key comparison per row.
     ///
     /// The changes equal those of ``apply(_:)``: the old section is deleted, the new one
-    /// inserted, and every row is reported moved between them.
+    /// inserted, and every row is reported moved between them (``moveSections(_:reports:)``
+    /// does the moving).
     ///
     /// - Parameter input: The changed rows; each identifier at most once.
     /// - Returns: The changes of the visible window, or `nil` when the commit is not a set
