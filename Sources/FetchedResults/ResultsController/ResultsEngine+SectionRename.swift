@@ -52,6 +52,9 @@ extension ResultsEngine {
 
         // The second pass: every row's section key, grouped by the section the row is in.
         var blocks: [RenamedBlock] = []
+        // The block of each section handle met so far: looked up only when a row's section
+        // is not the previous row's (the rows of one section, the usual rename, never are).
+        var blockOfHandle: [Int32: Int] = [:]
         var current = -1
         var reads: [PropertyRead] = []
         var ownProperties: UInt64 = 0
@@ -66,9 +69,11 @@ extension ResultsEngine {
             // Own reads past the bits would need recording, and any other key is new.
             for read in reads where read.objectID != key.object || read.property != key.property { return false }
             if current < 0 || blocks[current].handle != row.handle {
-                current = blocks.firstIndex { $0.handle == row.handle } ?? -1
-                if current < 0 {
+                if let block = blockOfHandle[row.handle] {
+                    current = block
+                } else {
                     current = blocks.count
+                    blockOfHandle[row.handle] = current
                     blocks.append(RenamedBlock(handle: row.handle, value: value, rows: 0, object: object))
                 }
             }

@@ -20,6 +20,9 @@ struct ResultsControllerSectionRenameTests {
         /// The location's name, and for names that start with "x" a bucket from a table
         /// outside the graph, fixed per row.
         case withOutsideTable
+        /// The location's name and the item's own name: a location's rows fall into many
+        /// sections, which move as many blocks.
+        case withOwnName
     }
 
     /// Sections and rows without the cells' contents: what a list view's rows are while a
@@ -65,6 +68,7 @@ struct ResultsControllerSectionRenameTests {
             // section, whose rows then agree on no one new value.
             case .withIdentity: return name.hasPrefix("x") ? "\(name)#\("\(item.objectID)".utf8.last! % 2)" : name
             case .withOutsideTable: return name.hasPrefix("x") ? "\(name)@\(buckets[item.objectID] ?? 9)" : name
+            case .withOwnName: return "\(name)/\(item.name)"
             }
         }
         let sectionsAscending = Bool.random(using: &rng)
