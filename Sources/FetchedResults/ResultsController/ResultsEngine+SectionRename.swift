@@ -52,9 +52,11 @@ extension ResultsEngine {
 
         // The second pass: every row's section key, grouped by the section the row is in.
         var blocks: [RenamedBlock] = []
-        // The block of each section handle met so far: looked up only when a row's section
-        // is not the previous row's (the rows of one section, the usual rename, never are).
+        // The block of each section handle met so far, once there are more than a few (a
+        // search among a few costs less than hashing, and a rename usually makes one).
+        // Looked up only when a row's section is not the previous row's.
         var blockOfHandle: [Int32: Int] = [:]
+        let fewBlocks = 8
         var current = -1
         var reads: [PropertyRead] = []
         var ownProperties: UInt64 = 0
@@ -69,12 +71,19 @@ extension ResultsEngine {
             // Own reads past the bits would need recording, and any other key is new.
             for read in reads where read.objectID != key.object || read.property != key.property { return false }
             if current < 0 || blocks[current].handle != row.handle {
-                if let block = blockOfHandle[row.handle] {
+                let handle = row.handle
+                if let block = blocks.count <= fewBlocks ? blocks.firstIndex(where: { $0.handle == handle }) : blockOfHandle[handle] {
                     current = block
                 } else {
                     current = blocks.count
-                    blockOfHandle[row.handle] = current
-                    blocks.append(RenamedBlock(handle: row.handle, value: value, rows: 0, object: object))
+                    blocks.append(RenamedBlock(handle: handle, value: value, rows: 0, object: object))
+                    if blocks.count > fewBlocks {
+                        if blockOfHandle.isEmpty {
+                            for (position, block) in blocks.enumerated() { blockOfHandle[block.handle] = position }
+                        } else {
+                            blockOfHandle[handle] = current
+                        }
+                    }
                 }
             }
             // Equal values read from one attribute share their storage: compared without

@@ -229,4 +229,42 @@ struct ResultsControllerSectionRenameTests {
         }
         #expect(moves(blocksDelegate.events) == moves(rowByRowDelegate.events))
     }
+
+    /// A rename that moves many sections at once (a section per location and item name):
+    /// every one moves as a block, and the batch reproduces a fresh fetch.
+    @Test(arguments: testSeeds(count: 3))
+    func aRenameMovesManySectionsAsBlocks(seed: UInt64) throws {
+        var rng = SeededGenerator(seed: seed)
+        let graph = ObjectGraph()
+        let locations = (0..<3).map { index in
+            let location = graph.insert(Location())
+            location.name = "shelf \(index)"
+            return location
+        }
+        for index in 0..<300 {
+            let item = graph.insert(Item())
+            item.name = "item \(Int.random(in: 0..<40, using: &rng))"
+            item.quantity = index
+            item.location = locations.randomElement(using: &rng)
+        }
+        _ = try graph.commit()
+        let section: (Item) -> String = { "\($0.location?.name ?? "-")/\($0.name)" }
+        let controller = ResultsController(graph: graph, request: FetchRequest(
+            Item.self, sortedBy: [SortKey(\.quantity)], sectionKey: SectionKey(section)))
+        let delegate = RecordingDelegate()
+        controller.delegate = delegate
+        controller.performFetch()
+        for step in 0..<6 {
+            let before = rendered(controller)
+            locations.randomElement(using: &rng)!.name = "shelf \(step)-\(Int.random(in: 0..<1_000, using: &rng))"
+            _ = try graph.commit()
+            let after = rendered(controller)
+            #expect(after == referenceFetch(graph, predicate: { _ in true }, section: section, sort: [{ compare($0.quantity, $1.quantity) }]))
+            let batch = try #require(delegate.batches().last)
+            #expect(batch.whole.deletedSections.count > 8, "seed \(seed), step \(step): \(batch.whole.deletedSections.count) sections moved")
+            expectReproduces(batch.whole, from: before, to: after, "seed \(seed), step \(step): \(batch.whole)")
+            expectReproduces(batch.replayed, from: before, to: after, "seed \(seed), step \(step), delegate callbacks")
+        }
+        #expect(controller.engine.sectionRenameCommits == 6)
+    }
 }
