@@ -31,5 +31,8 @@ extension IndexDiff {
             case .update(let id, let at, let new): .update(id, at: shifted(at), newIndexPath: new)
             }
         }
+        for block in blockMoves.indices where blockMoves[block].from >= index {
+            blockMoves[block].from += 1
+        }
     }
 }

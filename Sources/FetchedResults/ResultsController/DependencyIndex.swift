@@ -353,6 +353,15 @@ struct DependencyIndex {
         return key(ofEntry: entry(of: id))
     }
 
+    /// The entry of an object whose last evaluation read exactly one key of other objects,
+    /// `key`: what ``entry(of:)`` returns for such an object. `nil` when no evaluation read
+    /// `key`.
+    ///
+    /// - Complexity: One hash of the key.
+    func entry(ofOnlyKey key: DependencyKey) -> Entry? {
+        handles[key].map(Entry.one)
+    }
+
     /// The key an entry names, or `nil` when it names none or several (``entry(of:)``).
     ///
     /// - Complexity: O(1).
@@ -388,8 +397,8 @@ struct DependencyIndex {
     /// - Complexity: O(w + d) for w written properties and d dependents; a written property
     ///   no key names costs no hash.
     func dependents(ofWritesIn changes: GraphChanges) -> [UInt32] {
-        let (serials, sectionOnly) = dependentsBySection(ofWritesIn: changes)
-        return serials + sectionOnly
+        let dependents = dependentsBySection(ofWritesIn: changes)
+        return dependents.serials + dependents.sectionOnly
     }
 
     /// The serials of the objects whose evaluation read what a commit wrote of other objects,
@@ -398,29 +407,54 @@ struct DependencyIndex {
     /// results and sort keys the writes leave alone). A serial may be in both.
     ///
     /// - Parameter changes: What the commit changed.
-    /// - Returns: The two lists, with repeats, in no particular order.
+    /// - Returns: The two lists, with repeats, in no particular order, and the written key
+    ///   that only section keys read when exactly one such key has dependents.
     /// - Complexity: O(w + d) for w written properties and d dependents.
-    func dependentsBySection(ofWritesIn changes: GraphChanges) -> (serials: [UInt32], sectionOnly: [UInt32]) {
-        var serials: [UInt32] = []
-        var sectionOnly: [UInt32] = []
-        guard hasCrossReads else { return (serials, sectionOnly) }
-        func add(_ object: ObjectID, _ property: PropertyIndex) {
-            forEachDependent(of: object, property) { serial, onlySection in
-                if onlySection { sectionOnly.append(UInt32(serial)) } else { serials.append(UInt32(serial)) }
-            }
-        }
+    func dependentsBySection(ofWritesIn changes: GraphChanges) -> CommitDependents {
+        var result = CommitDependents()
+        guard hasCrossReads else { return result }
         for (id, properties) in changes.updated {
             // Whether the object was deleted too is asked only of a write some evaluation
             // read (a hash of its ID each), not of every write.
             properties.forEachIndex { property in
-                if mayBeKeyed(id, property) && !changes.deleted.contains(id) { add(id, property) }
+                if mayBeKeyed(id, property) && !changes.deleted.contains(id) { addDependents(of: id, property, to: &result) }
             }
         }
         for move in changes.moves {
             guard let property = move.owner.entity.index(of: move.relationship) else { continue }
-            add(move.owner, property)
+            addDependents(of: move.owner, property, to: &result)
         }
-        return (serials, sectionOnly)
+        return result
+    }
+
+    /// Appends the live dependents of `property` of `object` to the list of `result` they
+    /// belong in (``dependentsBySection(ofWritesIn:)``).
+    ///
+    /// - Complexity: O(d) for d dependents.
+    private func addDependents(of object: ObjectID, _ property: PropertyIndex, to result: inout CommitDependents) {
+        guard mayBeKeyed(object, property) else { return }
+        let key = DependencyKey(object: object, property: property)
+        guard let handle = handles[key] else { return }
+        let list = Int(handle)
+        let sectionOnly = !readOutsideSection[list]
+        if sectionOnly {
+            result.sectionOnlyKeyCount += 1
+            result.sectionOnlyKey = key
+        }
+        // Appended straight into the result: a closure that captured the lists would check
+        // exclusive access to them at every append.
+        if staleCounts[list] == 0 {
+            if sectionOnly {
+                result.sectionOnly.append(contentsOf: dependentSerials[list])
+            } else {
+                result.serials.append(contentsOf: dependentSerials[list])
+            }
+        } else {
+            let stale = Entry.removed(from: handle)
+            for serial in dependentSerials[list] where crossKey[Int(serial)] != stale {
+                if sectionOnly { result.sectionOnly.append(serial) } else { result.serials.append(serial) }
+            }
+        }
     }
 
     /// The number of objects whose evaluation read `property` of `object`.
@@ -637,4 +671,21 @@ struct DependencyIndex {
         @inline(__always)
         func _checkInvariants() {}
     #endif
+}
+
+/// The objects whose evaluation read what one commit wrote of other objects
+/// (``DependencyIndex/dependentsBySection(ofWritesIn:)``), by entity serial.
+struct CommitDependents {
+    /// The dependents of written keys that some evaluation read outside a section key,
+    /// with repeats.
+    var serials: [UInt32] = []
+    /// The dependents of written keys that only section keys read, with repeats.
+    var sectionOnly: [UInt32] = []
+    /// How many times a written key that only section keys read added its dependents to
+    /// ``sectionOnly`` (a key that the commit wrote twice, as a property and as an ordered
+    /// relationship's moves, counts twice).
+    var sectionOnlyKeyCount = 0
+    /// The last such key: the only one when ``sectionOnlyKeyCount`` is 1, and then
+    /// ``sectionOnly`` lists each of its dependents once.
+    var sectionOnlyKey: DependencyKey?
 }

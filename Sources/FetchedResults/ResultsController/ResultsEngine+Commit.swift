@@ -75,6 +75,12 @@ extension ResultsEngine {
         }
         // One call for the whole commit: each call through the property may copy the index.
         let dependents = dependencies.dependentsBySection(ofWritesIn: changes)
+        // A commit that only renamed what whole sections are named after moves them as
+        // blocks, when it has that shape.
+        if pending.isEmpty && updates.isEmpty && dependents.serials.isEmpty && dependents.sectionOnlyKeyCount == 1,
+           let key = dependents.sectionOnlyKey, movesWholeSections, commitSectionRenames(dependents.sectionOnly, key: key) {
+            return
+        }
         if !dependents.serials.isEmpty || !dependents.sectionOnly.isEmpty {
             pending.reserveCapacity(pending.count + dependents.serials.count + dependents.sectionOnly.count)
             for serial in dependents.serials {

@@ -38,7 +38,7 @@ extension ResultsEngine {
         sectionChanges.reserveCapacity(diff.deletedSections.count + diff.insertedSections.count)
         forEachSectionChange(of: diff) { sectionChanges.append($0) }
         var objectChanges: [ResultsObjectChange] = []
-        objectChanges.reserveCapacity(diff.rows.count)
+        objectChanges.reserveCapacity(diff.rows.count + diff.blockMoves.reduce(0) { $0 + $1.ids.count })
         forEachObjectChange(of: diff) { objectChanges.append($0) }
         return ResultsChangeSet(changes: diff.changes, sectionChanges: sectionChanges, objectChanges: objectChanges)
     }
@@ -66,6 +66,7 @@ extension ResultsEngine {
         for row in diff.rows {
             if case .move(let id, let from, let to, let changed) = row { body(.move(id, from: from, to: to, contentChanged: changed)) }
         }
+        diff.forEachBlockMove { id, from, to, changed in body(.move(id, from: from, to: to, contentChanged: changed)) }
         for row in diff.rows {
             if case .update(let id, let at, let new) = row { body(.update(id, at: at, newIndexPath: new)) }
         }

@@ -43,6 +43,12 @@ class ResultsEngine<Object: GraphObject>: Observable {
     final var dependencies = DependencyIndex(entity: Object.entity)
     /// The engines that share ``index`` with this one, or the one whose index this one shares.
     final var sharing = IndexSharing<Object>()
+    /// Whether a commit that only renames what whole sections are named after may move them
+    /// as blocks (``commitSectionRenames(_:key:)``); tests turn it off to compare the two
+    /// paths.
+    final var movesWholeSections = true
+    /// How many commits moved whole sections as blocks that way (for tests).
+    final var sectionRenameCommits = 0
     package var observation: GraphObservation?
     /// Whether ``performFetch()`` ran.
     var hasFetched = false

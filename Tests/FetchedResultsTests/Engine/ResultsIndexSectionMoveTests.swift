@@ -77,7 +77,7 @@ struct ResultsIndexSectionMoveTests {
                 #expect(diff.deletedSections.map(\.index) == expected.deletedSections.map(\.index))
                 #expect(diff.insertedSections.map(\.index) == expected.insertedSections.map(\.index))
                 expectReproduces(diff.changes, from: rendered(before), to: rendered(after), "\(diff.changes)")
-                let moved = diff.rows.compactMap { row -> Int? in
+                let moved = diff.allRows.compactMap { row -> Int? in
                     if case .move(let id, _, _, let changed) = row {
                         #expect(changed == changes.first { $0.id == id }!.reportsUpdate)
                         return id

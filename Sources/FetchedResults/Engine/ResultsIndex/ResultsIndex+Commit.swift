@@ -23,11 +23,55 @@ struct IndexDiff<ID: RowIdentifier> {
     var deletedSections: [(index: Int, value: SortValue)] = []
     /// Sections that entered the window: positions after the commit, with their key values.
     var insertedSections: [(index: Int, value: SortValue)] = []
-    /// Every row change, including rows inside inserted and deleted sections.
+    /// Every row change, including rows inside inserted and deleted sections, except the
+    /// moves of ``blockMoves``.
     var rows: [RowChange] = []
+    /// Sections whose rows all moved as one block (a whole section renamed): each is as
+    /// many ``RowChange/move(_:from:to:changed:)`` changes, kept as one entry so that a
+    /// commit that moves n rows this way makes no per-row change until it is delivered.
+    var blockMoves: [BlockMove] = []
+
+    /// The rows of one section that moved as a block: the row at position `r` of ``ids``
+    /// moved from row `r` of section ``from`` (before the commit) to row `r` of section
+    /// ``to`` (after it).
+    struct BlockMove {
+        /// The rows, in order (the same before and after the commit).
+        var ids: [ID]
+        /// The section's index before the commit.
+        var from: Int
+        /// Its index after the commit.
+        var to: Int
+        /// The section's key value before the commit.
+        var oldValue: SortValue
+        /// Whether every row's content changed (the moves report it); `false` when none did.
+        var changed: Bool
+    }
 
     /// Whether the commit changed nothing visible.
-    var isEmpty: Bool { deletedSections.isEmpty && insertedSections.isEmpty && rows.isEmpty }
+    var isEmpty: Bool { deletedSections.isEmpty && insertedSections.isEmpty && rows.isEmpty && blockMoves.isEmpty }
+
+    /// Calls `body` with each row move of ``blockMoves``, block by block, in row order.
+    ///
+    /// - Complexity: O(m) for m rows moved in blocks.
+    func forEachBlockMove(_ body: (_ id: ID, _ from: IndexPath, _ to: IndexPath, _ changed: Bool) -> Void) {
+        for block in blockMoves {
+            // One index each, then the row appended: no array per path.
+            let from = IndexPath(index: block.from)
+            let to = IndexPath(index: block.to)
+            for (row, id) in block.ids.enumerated() {
+                body(id, from.appending(row), to.appending(row), block.changed)
+            }
+        }
+    }
+
+    /// Every row change, the moves of ``blockMoves`` spelled out after ``rows``.
+    ///
+    /// - Complexity: O(r + m) for r row changes and m rows moved in blocks.
+    var allRows: [RowChange] {
+        var all = rows
+        forEachBlockMove { id, from, to, changed in all.append(.move(id, from: from, to: to, changed: changed)) }
+        return all
+    }
 }
 
 extension ResultsIndex {

@@ -1,6 +1,17 @@
 import Foundation
 
 extension ResultsIndex {
+    /// Which of the rows of sections moved as blocks report an update
+    /// (``moveSections(_:reports:)``).
+    enum MovedRowReports: Equatable {
+        /// Every one.
+        case all
+        /// None.
+        case none
+        /// Those listed.
+        case some(Set<ID>)
+    }
+
     /// Applies a commit whose every change gives all the rows of some sections a new section
     /// value and leaves their sort keys alone — what renaming a related object that names a
     /// section does — by moving each section's rows as one block; returns `nil` (changing
@@ -15,7 +26,8 @@ extension ResultsIndex {
     /// key comparison per row.
     ///
     /// The changes equal those of ``apply(_:)``: the old section is deleted, the new one
-    /// inserted, and every row is reported moved between them.
+    /// inserted, and every row is reported moved between them (``moveSections(_:reports:)``
+    /// does the moving).
     ///
     /// - Parameter input: The changed rows; each identifier at most once.
     /// - Returns: The changes of the visible window, or `nil` when the commit is not a set
@@ -74,12 +86,37 @@ extension ResultsIndex {
         for (handle, move) in moves {
             guard move.rows == sectionCounts[Int(handle)], newValues.insert(move.value).inserted else { return nil }
         }
+        let renames = moves.map { SectionRename(handle: $0.key, value: $0.value.value) }
+        let reports: MovedRowReports = everyReport ? .all : someReport ? .some(reporting) : .none
+        return moveSections(renames, reports: reports)
+    }
 
+    /// Gives whole sections new values, moving each one's rows as a block: the second half
+    /// of ``applySectionMoves(_:)``, for a caller that checked the shape itself.
+    ///
+    /// Each renamed section keeps its handle and its rows, in the same relative order; its
+    /// old index is deleted and its new one inserted, and its rows are reported moved
+    /// between them (as ``IndexDiff/blockMoves`` when all or none of them report an update,
+    /// else one by one in ``IndexDiff/rows``).
+    ///
+    /// - Parameters:
+    ///   - renames: The sections and their new values. The caller guarantees that the index
+    ///     has no `fetchOffset` or `fetchLimit`, that the handles are live and distinct, and
+    ///     that each new value differs from every section's value now and from the other
+    ///     new values.
+    ///   - reports: Which moved rows report an update.
+    /// - Returns: The changes of the visible window.
+    /// - Complexity: O(k + s log s + b log n) for k moved rows, s sections and b moved
+    ///   sections.
+    mutating func moveSections(_ renames: [SectionRename], reports: MovedRowReports) -> IndexDiff<ID> {
+        assert(offset == 0 && limit == nil, "internal inconsistency: sections moved as blocks in a window")
         // The old places, then every block out of the tree, last first so each block's
         // ranks are still those before the commit.
-        var blocks = moves.keys.map { handle in
-            let position = Int(directoryPosition[Int(handle)])
-            return SectionBlock(handle: handle, oldValue: keys.sectionValues[Int(handle)], oldSection: position, oldStart: directoryStarts[position])
+        var blocks = renames.map { rename in
+            let position = Int(directoryPosition[Int(rename.handle)])
+            return SectionBlock(
+                handle: rename.handle, oldValue: keys.sectionValues[Int(rename.handle)], newValue: rename.value,
+                oldSection: position, oldStart: directoryStarts[position])
         }
         blocks.sort { $0.oldStart > $1.oldStart }
         for index in blocks.indices {
@@ -91,10 +128,10 @@ extension ResultsIndex {
         // directory, and put the blocks back at their sections' new starts, first first, so
         // every row before a block is in the tree when it enters.
         for block in blocks {
-            let value = moves[block.handle]!.value
+            assert(existingHandle(of: block.newValue) == nil, "internal inconsistency: a section moved onto \(block.newValue), which exists")
             sectionHandleByValue[block.oldValue] = nil
-            sectionHandleByValue[value] = block.handle
-            keys.sectionValues[Int(block.handle)] = value
+            sectionHandleByValue[block.newValue] = block.handle
+            keys.sectionValues[Int(block.handle)] = block.newValue
         }
         let values = keys.sectionValues
         let ascending = keys.sectionsAscending
@@ -110,13 +147,18 @@ extension ResultsIndex {
         for block in blocks {
             let newSection = Int(directoryPosition[Int(block.handle)])
             diff.deletedSections.append((block.oldSection, block.oldValue))
-            diff.insertedSections.append((newSection, keys.sectionValues[Int(block.handle)]))
-            for (row, slot) in block.slots.enumerated() {
-                let id = keys.ids[Int(slot)]
-                // Built from one index, then appended: no array per path.
-                diff.rows.append(.move(
-                    id, from: IndexPath(index: block.oldSection).appending(row), to: IndexPath(index: newSection).appending(row),
-                    changed: everyReport || someReport && reporting.contains(id)))
+            diff.insertedSections.append((newSection, block.newValue))
+            let ids = block.slots.map { keys.ids[Int($0)] }
+            switch reports {
+            case .all, .none:
+                diff.blockMoves.append(.init(ids: ids, from: block.oldSection, to: newSection, oldValue: block.oldValue, changed: reports == .all))
+            case .some(let reporting):
+                for (row, id) in ids.enumerated() {
+                    // Built from one index, then appended: no array per path.
+                    diff.rows.append(.move(
+                        id, from: IndexPath(index: block.oldSection).appending(row), to: IndexPath(index: newSection).appending(row),
+                        changed: reporting.contains(id)))
+                }
             }
         }
         diff.deletedSections.sort { $0.index < $1.index }
@@ -128,12 +170,22 @@ extension ResultsIndex {
     }
 }
 
+/// A section that a commit renames as a whole (``ResultsIndex/moveSections(_:reports:)``).
+struct SectionRename: Equatable {
+    /// The section's handle, which it keeps.
+    var handle: Int32
+    /// Its new value.
+    var value: SortValue
+}
+
 /// A section that moves as one block of rows.
 private struct SectionBlock {
     /// The section's handle, which it keeps.
     var handle: Int32
     /// Its value before the commit.
     var oldValue: SortValue
+    /// Its value after the commit.
+    var newValue: SortValue
     /// Its directory position before the commit.
     var oldSection: Int
     /// The rank of its first row before the commit.
