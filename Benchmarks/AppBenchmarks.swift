@@ -21,7 +21,7 @@ final class AppItem: GraphObject {
 }
 
 /// A delegate that keeps the last whole batch, as a list adapter would hand it on.
-private final class AppBatchListener: ResultsControllerDelegate {
+final class AppBatchListener: ResultsControllerDelegate {
     typealias Object = AppItem
     var lastBatch = ListChanges()
 
@@ -52,7 +52,7 @@ private let appWords = [
 ]
 
 /// A graph of the app rows: items in 50 locations, committed, made the same for a seed.
-private struct AppGraph {
+struct AppGraph {
     /// A million, or `FRK_APP_ITEMS` when set (a scaled-down run for a profiler).
     static let itemCount = ProcessInfo.processInfo.environment["FRK_APP_ITEMS"].flatMap { Int($0) } ?? 1_000_000
     static let locationCount = 50
@@ -150,7 +150,7 @@ private struct AppControllers {
 
 /// Times one observer's delivery: an observer registered before it notes the start, one
 /// registered after it the end.
-private final class ShareTimer {
+final class ShareTimer {
     var started: Duration?
     var last: Duration = .zero
     var observations: [GraphObservation] = []

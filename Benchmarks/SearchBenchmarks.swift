@@ -30,6 +30,80 @@ func searchBenchmarks() -> [Benchmark] {
                 })
         },
         Benchmark(
+            "search.base-rename.1m",
+            baseline: "the base controller's own share of the same commit",
+            runs: 5
+        ) {
+            // One graph, the all-items controller and the search "ap" over it. A location is
+            // renamed: its 20,000 rows change sections in the base, about a fifth of them are
+            // in the search's result. Observers around each controller's own ones time their
+            // shares of the commit.
+            let app = AppGraph()
+            let baseTimer = ShareTimer()
+            baseTimer.start(on: app.graph)
+            let (base, baseListener) = app.controller(AppGraph.allItems)
+            baseTimer.stop(on: app.graph)
+            let searchTimer = ShareTimer()
+            searchTimer.start(on: app.graph)
+            let (search, searchListener) = app.search(over: base)
+            searchTimer.stop(on: app.graph)
+            var round = 0
+            return .init(
+                subject: { stopwatch in
+                    round += 1
+                    app.rename(round: round)
+                    stopwatch.record(searchTimer.last)
+                    precondition(search.sections.count == AppGraph.locationCount, "search.base-rename: sections lost")
+                    blackHole(searchListener)
+                },
+                baseline: { stopwatch in
+                    stopwatch.record(baseTimer.last)
+                    blackHole(baseListener)
+                })
+        },
+        Benchmark(
+            "search.base-excluded.1m",
+            baseline: "the base controller's own share of the same commits",
+            runs: 5
+        ) {
+            // The same graph and controllers; 1,000 commits, each writing the quantity and the
+            // location of one item the search's text excludes. Each side is the sum of its
+            // controller's shares.
+            let app = AppGraph()
+            let baseTimer = ShareTimer()
+            baseTimer.start(on: app.graph)
+            let (base, baseListener) = app.controller(AppGraph.allItems)
+            baseTimer.stop(on: app.graph)
+            let searchTimer = ShareTimer()
+            searchTimer.start(on: app.graph)
+            let (search, searchListener) = app.search(over: base)
+            searchTimer.stop(on: app.graph)
+            let excluded = app.graph.objects(of: AppItem.self).filter { $0.name.range(of: AppGraph.searchText, options: [.caseInsensitive, .diacriticInsensitive]) == nil }
+            var round = 0
+            var baseTotal: Duration = .zero
+            return .init(
+                subject: { stopwatch in
+                    var total: Duration = .zero
+                    baseTotal = .zero
+                    for commit in 0..<1_000 {
+                        round += 1
+                        let item = excluded[(round &* 7_919) % excluded.count]
+                        item.quantity = round % 100
+                        item.location = app.locations[(round + commit) % AppGraph.locationCount]
+                        do { _ = try app.graph.commit() } catch { fatalError("search.base-excluded: commit failed: \(error)") }
+                        total += searchTimer.last
+                        baseTotal += baseTimer.last
+                    }
+                    stopwatch.record(total)
+                    blackHole(search)
+                    blackHole(searchListener)
+                },
+                baseline: { stopwatch in
+                    stopwatch.record(baseTotal)
+                    blackHole(baseListener)
+                })
+        },
+        Benchmark(
             "search.fold-maintenance.10k",
             baseline: "the same 10k renames and commit without folded-text maintenance",
             runs: 7

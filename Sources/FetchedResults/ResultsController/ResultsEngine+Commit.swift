@@ -81,12 +81,13 @@ extension ResultsEngine {
            let key = dependents.sectionOnlyKey, movesWholeSections, commitSectionRenames(dependents.sectionOnly, key: key) {
             return
         }
-        if !dependents.serials.isEmpty || !dependents.sectionOnly.isEmpty {
-            pending.reserveCapacity(pending.count + dependents.serials.count + dependents.sectionOnly.count)
+        let sectionOnly = sectionRereadsNeeded(dependents.sectionOnly, besides: dependents.serials, pending)
+        if !dependents.serials.isEmpty || !sectionOnly.isEmpty {
+            pending.reserveCapacity(pending.count + dependents.serials.count + sectionOnly.count)
             for serial in dependents.serials {
                 pending[graph.objectID(of: entity, entitySerial: Int(serial)), default: 0] |= PendingFlags.evaluates
             }
-            for serial in dependents.sectionOnly {
+            for serial in sectionOnly {
                 pending[graph.objectID(of: entity, entitySerial: Int(serial)), default: 0] |= PendingFlags.readsSectionAgain
             }
         }
