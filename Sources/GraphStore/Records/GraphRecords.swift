@@ -52,6 +52,9 @@ struct GraphRecordEncoder {
     /// By entity code: how each property is written, in schema order (resolved once, so
     /// writing an object copies no codec and reads no schema entry).
     private let plans: [[PropertyPlan]]
+    /// By entity code: each property's index and relationship kind, in schema order (what
+    /// writing an updated object reads per property, without copying a schema entry).
+    private let updateFields: [[(index: PropertyIndex, relationship: RelationshipKind?)]]
 
     /// How ``writeProperties(of:code:to:)`` writes one property.
     private enum PropertyPlan {
@@ -77,6 +80,7 @@ struct GraphRecordEncoder {
         var codes: [ObjectIdentifier: Int] = [:]
         for (code, type) in types.enumerated() { codes[type] = code }
         codesByType = codes
+        updateFields = schema.entities.map { entity in entity.properties.map { ($0.index, $0.relationship) } }
         plans = schema.entities.indices.map { [codecs, destinations] code in
             schema.entities[code].properties.enumerated().map { position, property -> PropertyPlan in
                 if let codec = codecs[code][position] { return .attribute(codec.write, position: position) }
@@ -256,10 +260,12 @@ struct GraphRecordEncoder {
             let code = try entityCode(object)
             writer.varint(code)
             writer.varint(object.objectID.serialNumber)
-            let entity = schema.entities[code]
-            let properties = entity.properties.enumerated().filter { changed.contains($0.element.index) }
-            writer.varint(properties.count)
-            for (position, property) in properties {
+            let fields = updateFields[code]
+            var changedCount = 0
+            for field in fields where changed.contains(field.index) { changedCount += 1 }
+            writer.varint(changedCount)
+            for position in fields.indices where changed.contains(fields[position].index) {
+                let property = fields[position]
                 writer.varint(position)
                 if property.relationship == .toMany, let change = commit.membershipChange(of: object, property: property.index) {
                     writer.byte(1)

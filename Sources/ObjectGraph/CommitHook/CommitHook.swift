@@ -50,8 +50,7 @@ package struct PendingCommit {
     package func membershipChange(of object: GraphObject, property: PropertyIndex) -> (added: [GraphObject], removed: [GraphObject])? {
         guard object._pendingSlot > 0 else { return nil }
         let entry = graph._pending[Int(object._pendingSlot) - 1]
-        guard let delta = entry.original(property.rawValue) as? any _MembershipChange else { return nil }
-        return (delta.addedMembers, delta.removedMembers)
+        return entry.original(property.rawValue)?.membershipChange
     }
 
     /// Whether the commit is an import with a progress handler, which wants to hear how the
