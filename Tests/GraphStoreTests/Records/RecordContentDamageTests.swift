@@ -261,7 +261,7 @@ struct RecordContentDamageTests {
         case 0:
             payload.removeLast(Int.random(in: 1..<payload.count, using: &rng))
         case 1:
-            for _ in 0..<Int.random(in: 1...3, using: &rng) {
+            for _ in 0..<Int.random(in: 1...4, using: &rng) {
                 payload[Int.random(in: 1..<payload.count, using: &rng)] = UInt8.random(in: 0...255, using: &rng)
             }
         default:

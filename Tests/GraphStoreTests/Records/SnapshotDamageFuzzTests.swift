@@ -68,22 +68,7 @@ struct SnapshotDamageFuzzTests {
         for round in 0..<300 {
             var damaged = records
             let target = targets.randomElement(using: &rng)!
-            var payload = Array(damaged[target].payload)
-            switch round % 3 {
-            case 0:
-                // Cut anywhere after the type byte.
-                payload.removeLast(Int.random(in: 1..<payload.count, using: &rng))
-            case 1:
-                for _ in 0..<Int.random(in: 1...4, using: &rng) {
-                    payload[Int.random(in: 1..<payload.count, using: &rng)] = UInt8.random(in: 0...255, using: &rng)
-                }
-            default:
-                // A long varint (a huge length or count) somewhere.
-                let at = Int.random(in: 1..<payload.count, using: &rng)
-                let long: [UInt8] = [0xFF, 0xFF, 0xFF, 0xFF, 0x0F]
-                payload.replaceSubrange(at..<min(at + long.count, payload.count), with: long)
-            }
-            damaged[target].payload = payload[...]
+            damaged[target].payload = RecordContentDamageTests.garbled(damaged[target].payload, round: round, using: &rng)[...]
             Self.load(damaged, graphID: graphID)
         }
     }
