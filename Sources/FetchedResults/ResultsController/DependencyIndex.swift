@@ -41,6 +41,10 @@ struct DependencyIndex {
     private var crossKey: [Entry] = []
     /// The handles read by objects that read several keys, by serial.
     private var several: [Int: [Int32]] = [:]
+    /// Per serial: where the object was last put in a handle's dependents, so that taking it
+    /// out of the list of its one key costs no search. A hint, checked before use (an
+    /// object that reads several keys has one position per list, and keeps only the last).
+    private var positions: [UInt32] = []
     /// The handle of each interned key.
     private var handles: [DependencyKey: Int32] = [:]
     /// The key of each handle (stale for free handles).
@@ -264,7 +268,7 @@ struct DependencyIndex {
         if many.isEmpty, previous == .noKey, let single {
             // The common case of a fetch: one key read, none before; no arrays made.
             makeRoom(for: serial)
-            dependentSerials[Int(single)].append(UInt32(serial))
+            append(serial, to: single)
             pairCount += 1
             crossKey[serial] = .one(single)
             return
@@ -283,13 +287,16 @@ struct DependencyIndex {
             let handle = new[0]
             if previous == .severalKeys { several[serial] = nil }
             if !old.contains(handle) {
-                dependentSerials[Int(handle)].append(UInt32(serial))
+                append(serial, to: handle)
                 pairCount += 1
+            } else if let position = self.position(of: serial, in: Int(handle)) {
+                // It read several keys, this one among them: its position is this list's now.
+                positions[serial] = UInt32(position)
             }
             crossKey[serial] = .one(handle)
         default:
             for handle in new where !old.contains(handle) {
-                dependentSerials[Int(handle)].append(UInt32(serial))
+                append(serial, to: handle)
                 pairCount += 1
             }
             several[serial] = new
@@ -566,6 +573,7 @@ struct DependencyIndex {
             if crossKey[Int(serial)] == stale {
                 crossKey[Int(serial)] = .noKey
             } else {
+                positions[Int(serial)] = UInt32(live.count)
                 live.append(serial)
             }
         }
@@ -577,14 +585,13 @@ struct DependencyIndex {
     /// Drops the stale entry of a removed object from the dependents of `handle`, the one
     /// its entry names (``Entry/removedHandle``), before the object is recorded again.
     ///
-    /// - Complexity: O(d) for the handle's d dependents.
+    /// - Complexity: O(1) (O(d) for the handle's d dependents if its position is not known).
     private mutating func dropStaleEntry(of serial: Int, handle: Int32) {
         let list = Int(handle)
-        guard let position = dependentSerials[list].lastIndex(of: UInt32(serial)) else {
+        guard let position = position(of: serial, in: list) else {
             requirementFailure("internal inconsistency: removed serial \(serial) missing from the dependents of \(keyOfHandle[list])")
         }
-        let last = dependentSerials[list].removeLast()
-        if position < dependentSerials[list].count { dependentSerials[list][position] = last }
+        takeOut(at: position, of: list)
         staleCounts[list] -= 1
         crossKey[serial] = .noKey
     }
@@ -594,19 +601,50 @@ struct DependencyIndex {
         let count = max(serial + 1, capacityHint, crossKey.count * 2)
         capacityHint = 0
         crossKey.append(contentsOf: repeatElement(Entry.noKey, count: count - crossKey.count))
+        positions.append(contentsOf: repeatElement(0, count: count - positions.count))
+    }
+
+    /// Appends an object to a handle's dependents, noting where.
+    ///
+    /// - Complexity: O(1) amortized.
+    private mutating func append(_ serial: Int, to handle: Int32) {
+        positions[serial] = UInt32(dependentSerials[Int(handle)].count)
+        dependentSerials[Int(handle)].append(UInt32(serial))
+    }
+
+    /// Where an object is in the dependents of a handle: O(1) when ``positions`` is right
+    /// (always, for an object of one key), otherwise found by a search from the end.
+    ///
+    /// - Complexity: O(1), or O(d) for the list's d entries.
+    private func position(of serial: Int, in list: Int) -> Int? {
+        let hint = Int(positions[serial])
+        if hint < dependentSerials[list].count && dependentSerials[list][hint] == UInt32(serial) { return hint }
+        return dependentSerials[list].lastIndex(of: UInt32(serial))
+    }
+
+    /// Takes the entry at `position` out of a handle's dependents by moving the last entry
+    /// into its place (whose position it notes).
+    ///
+    /// - Complexity: O(1).
+    private mutating func takeOut(at position: Int, of list: Int) {
+        let last = dependentSerials[list].removeLast()
+        if position < dependentSerials[list].count {
+            dependentSerials[list][position] = last
+            positions[Int(last)] = UInt32(position)
+        }
     }
 
     /// Removes one live entry from a handle's dependents by moving the last entry into its
     /// place.
     ///
-    /// - Complexity: O(d) for the handle's d dependents.
+    /// - Complexity: O(1) for an object that read only this key; O(d) for the handle's d
+    ///   dependents otherwise.
     private mutating func removeDependent(_ serial: Int, of handle: Int32) {
         let list = Int(handle)
-        guard let position = dependentSerials[list].lastIndex(of: UInt32(serial)) else {
+        guard let position = position(of: serial, in: list) else {
             requirementFailure("internal inconsistency: serial \(serial) missing from the dependents of \(keyOfHandle[list])")
         }
-        let last = dependentSerials[list].removeLast()
-        if position < dependentSerials[list].count { dependentSerials[list][position] = last }
+        takeOut(at: position, of: list)
         pairCount -= 1
         tidy(handle)
     }
@@ -653,7 +691,14 @@ struct DependencyIndex {
                 require(dependentSerials[Int(handle)].isEmpty && staleCounts[Int(handle)] == 0, "internal inconsistency: free handle \(handle) has dependents")
             }
             var forward = several.values.reduce(0) { $0 + $1.count }
+            require(positions.count == crossKey.count, "internal inconsistency: \(positions.count) positions for \(crossKey.count) entries")
             for (serial, entry) in crossKey.enumerated() where entry != .noKey {
+                // An object of one key (or one removed, still listed) is where its position says.
+                if let handle = entry.handle ?? entry.removedHandle {
+                    let list = dependentSerials[Int(handle)]
+                    let position = Int(positions[serial])
+                    require(position < list.count && list[position] == UInt32(serial), "internal inconsistency: serial \(serial) is not at its position")
+                }
                 if entry.handle != nil {
                     forward += 1
                 } else if let named = entry.removedHandle {
