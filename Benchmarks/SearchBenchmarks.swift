@@ -39,14 +39,7 @@ func searchBenchmarks() -> [Benchmark] {
             // in the search's result. Observers around each controller's own ones time their
             // shares of the commit.
             let app = AppGraph()
-            let baseTimer = ShareTimer()
-            baseTimer.start(on: app.graph)
-            let (base, baseListener) = app.controller(AppGraph.allItems)
-            baseTimer.stop(on: app.graph)
-            let searchTimer = ShareTimer()
-            searchTimer.start(on: app.graph)
-            let (search, searchListener) = app.search(over: base)
-            searchTimer.stop(on: app.graph)
+            let (_, baseListener, baseTimer, search, searchListener, searchTimer) = timedBaseAndSearch(in: app)
             var round = 0
             return .init(
                 subject: { stopwatch in
@@ -70,14 +63,7 @@ func searchBenchmarks() -> [Benchmark] {
             // location of one item the search's text excludes. Each side is the sum of its
             // controller's shares.
             let app = AppGraph()
-            let baseTimer = ShareTimer()
-            baseTimer.start(on: app.graph)
-            let (base, baseListener) = app.controller(AppGraph.allItems)
-            baseTimer.stop(on: app.graph)
-            let searchTimer = ShareTimer()
-            searchTimer.start(on: app.graph)
-            let (search, searchListener) = app.search(over: base)
-            searchTimer.stop(on: app.graph)
+            let (_, baseListener, baseTimer, search, searchListener, searchTimer) = timedBaseAndSearch(in: app)
             let excluded = app.graph.objects(of: AppItem.self).filter { $0.name.range(of: AppGraph.searchText, options: [.caseInsensitive, .diacriticInsensitive]) == nil }
             var round = 0
             var baseTotal: Duration = .zero
@@ -143,6 +129,23 @@ func searchBenchmarks() -> [Benchmark] {
                 })
         },
     ]
+}
+
+/// The all-items controller of `app` and the search "ap" over it, each with a whole-batch
+/// listener and a timer of its own share of every commit (observers around its own).
+private func timedBaseAndSearch(in app: AppGraph) -> (
+    base: ResultsController<AppItem>, baseListener: AppBatchListener, baseTimer: ShareTimer,
+    search: SearchController<AppItem>, searchListener: AppBatchListener, searchTimer: ShareTimer
+) {
+    let baseTimer = ShareTimer()
+    baseTimer.start(on: app.graph)
+    let (base, baseListener) = app.controller(AppGraph.allItems)
+    baseTimer.stop(on: app.graph)
+    let searchTimer = ShareTimer()
+    searchTimer.start(on: app.graph)
+    let (search, searchListener) = app.search(over: base)
+    searchTimer.stop(on: app.graph)
+    return (base, baseListener, baseTimer, search, searchListener, searchTimer)
 }
 
 /// An object with a name, for search rows.

@@ -12,10 +12,17 @@ extension Snapshot {
     /// are then appended in chunk order, so the file is byte for byte the one a single
     /// thread writes.
     ///
-    /// Which thread touches what: the caller fills ``objects`` and ``serials`` and reads the
-    /// lanes only between batches; during a batch each lane is written by exactly one thread,
-    /// and `DispatchQueue.concurrentPerform` returns only once both are done. No field is
-    /// shared by two threads at the same time, hence `@unchecked Sendable` without a lock.
+    /// `@unchecked Sendable` without a lock; what guards each field during a batch, when a
+    /// second thread runs (`DispatchQueue.concurrentPerform` returns only once both threads
+    /// are done, so nothing below outlives the batch):
+    /// - ``chunksPerBatch`` and ``columns``: immutable; the codecs only read the graph, which
+    ///   no one changes during the call (entities with to-many columns, whose reads may
+    ///   write deferred inverses, are never split: ``ColumnEncoder/readsOnly(entity:)``).
+    /// - ``objects`` and ``serials``: written by the caller only between batches; during a
+    ///   batch each thread reads its own disjoint range of chunks.
+    /// - ``lanes``: the array is immutable; lane `i` is written only by iteration `i` of the
+    ///   batch (whichever thread runs it), and the caller reads and resets the lanes between
+    ///   batches.
     final class ValuesEncoder: @unchecked Sendable {
         /// Chunks encoded per batch (objects per batch: this times ``Snapshot/objectsPerChunk``).
         let chunksPerBatch: Int

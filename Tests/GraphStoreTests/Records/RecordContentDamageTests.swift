@@ -87,34 +87,6 @@ struct RecordContentDamageTests {
         #expect(salvaged.openReport.lostSequences.count == 1)
     }
 
-    /// The records of a compacted store of 40 products, 3 shelves and 4 tags.
-    static func compactedStore() throws -> SimulatedFileSystem {
-        let fileSystem = SimulatedFileSystem()
-        let store = try GraphStore.open(path: "/store", schema: storeSchema, options: GraphStore.Options(), fileSystem: fileSystem)
-        let graph = store.graph
-        let shelves = (0..<3).map { index in
-            let shelf = graph.insert(Shelf())
-            shelf.name = "shelf \(index)"
-            return shelf
-        }
-        let tags = (0..<4).map { index in
-            let tag = graph.insert(Tag())
-            tag.label = "tag \(index)"
-            return tag
-        }
-        for index in 0..<40 {
-            let product = graph.insert(Product())
-            product.name = "product \(index)"
-            product.count = index
-            product.shelf = shelves[index % 3]
-            product.tags = Set(tags.prefix(index % 4))
-        }
-        try graph.commit()
-        try store.compact()
-        store.close()
-        return fileSystem
-    }
-
     /// The snapshot's records, for loading them directly.
     static func snapshotRecords(_ fileSystem: SimulatedFileSystem) throws -> (records: [RecordReader.Record], graphID: UUID) {
         let scan = try RecordScan(bytes: try fileSystem.readFile("/store/snapshot"), path: "/store/snapshot", kind: .snapshot)
@@ -138,7 +110,7 @@ struct RecordContentDamageTests {
 
     @Test("Serials in an objects record that add up past what a graph can issue are refused, not trapped on")
     func serialsPastTheLimit() throws {
-        let (records, graphID) = try Self.snapshotRecords(try Self.compactedStore())
+        let (records, graphID) = try Self.snapshotRecords(try SnapshotDamageFuzzTests.compactedStore())
         let index = try Self.productObjectsRecord(records)
         var payload = Array(records[index].payload)
         #expect(payload[2] == 40 && payload[3] == 1 && payload[4] == 1, "\(payload.prefix(8))")
@@ -162,7 +134,7 @@ struct RecordContentDamageTests {
 
     @Test("A serial past the entity's serial count in the trailer is refused, with no empty slots made for it")
     func serialPastTheTrailersCount() throws {
-        let (records, graphID) = try Self.snapshotRecords(try Self.compactedStore())
+        let (records, graphID) = try Self.snapshotRecords(try SnapshotDamageFuzzTests.compactedStore())
         let index = try Self.productObjectsRecord(records)
         var payload = Array(records[index].payload)
         // The last product's serial jumps by a million (the trailer says 40 were issued).
@@ -183,7 +155,7 @@ struct RecordContentDamageTests {
 
     @Test("An unreadable values record is damage: refused, or its objects reported lost by a salvage")
     func unreadableValuesRecord() throws {
-        let fileSystem = try Self.compactedStore()
+        let fileSystem = try SnapshotDamageFuzzTests.compactedStore()
         let (records, _) = try Self.snapshotRecords(fileSystem)
         let productCode = try #require(storeSchema.entityIndex["Product"])
         let target = try #require(records.first { record in
@@ -213,7 +185,7 @@ struct RecordContentDamageTests {
 
     @Test("Stopping at an unreadable snapshot record keeps the records before it")
     func stopAtAnUnreadableRecord() throws {
-        let fileSystem = try Self.compactedStore()
+        let fileSystem = try SnapshotDamageFuzzTests.compactedStore()
         let (records, _) = try Self.snapshotRecords(fileSystem)
         let values = records.filter { $0.payload.first == GraphRecordType.values.rawValue }
         try #require(values.count >= 2)
@@ -302,7 +274,7 @@ struct RecordContentDamageTests {
     func garbledSnapshotRecords(seed: UInt64) throws {
         var rng = SeededGenerator(seed: seed)
         for round in 0..<30 {
-            let fileSystem = try Self.compactedStore()
+            let fileSystem = try SnapshotDamageFuzzTests.compactedStore()
             let (records, _) = try Self.snapshotRecords(fileSystem)
             // Any record but the schema's.
             let target = records[Int.random(in: 1..<records.count, using: &rng)]

@@ -11,6 +11,14 @@ import TestSupport
 struct SnapshotDamageFuzzTests {
     /// The records of a compacted store of every attribute type and relationship kind.
     static func records() throws -> (records: [RecordReader.Record], graphID: UUID) {
+        let scan = try RecordScan(bytes: try compactedStore().readFile("/store/snapshot"), path: "/store/snapshot", kind: .snapshot)
+        return (scan.records, scan.header.graphID)
+    }
+
+    /// A compacted store at "/store" of every attribute type and relationship kind: 3
+    /// shelves, 4 tags and 40 products (serials 0–39, one values record), a playlist and 10
+    /// songs.
+    static func compactedStore() throws -> SimulatedFileSystem {
         let fileSystem = SimulatedFileSystem()
         let store = try GraphStore.open(path: "/store", schema: storeSchema, options: GraphStore.Options(), fileSystem: fileSystem)
         let graph = store.graph
@@ -48,8 +56,7 @@ struct SnapshotDamageFuzzTests {
         try graph.commit()
         try store.compact()
         store.close()
-        let scan = try RecordScan(bytes: try fileSystem.readFile("/store/snapshot"), path: "/store/snapshot", kind: .snapshot)
-        return (scan.records, scan.header.graphID)
+        return fileSystem
     }
 
     /// Loads `records` into a new graph: whatever they hold, this returns or throws.
