@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 
 /// `EWOULDBLOCK`, the `errno` of a lock someone else holds.
@@ -244,6 +245,15 @@ final class PosixFile: StoreFile {
             _ = Glibc.close(descriptor)
             descriptor = -1
         }
+    }
+
+    /// Closes the descriptor on a utility-priority thread: after a rename replaced the file,
+    /// that last `close(2)` frees its blocks (about 3 ms for 13 MB on ext4 with `discard`).
+    func closeInBackground(_ group: DispatchGroup) {
+        guard descriptor >= 0 else { return }
+        let closing = descriptor
+        descriptor = -1
+        DispatchQueue.global(qos: .utility).async(group: group) { _ = Glibc.close(closing) }
     }
 }
 

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// The file-system operations the durable store needs, and nothing more.
 ///
 /// Two implementations: ``PosixFileSystem`` (the real one) and ``SimulatedFileSystem``
@@ -133,11 +135,26 @@ package protocol StoreFile: AnyObject {
 
     /// Closes the handle; later calls throw. Closing twice does nothing.
     func close()
+
+    /// Closes the handle on another thread, inside `group` until it is closed; later calls
+    /// throw.
+    ///
+    /// When the handle is the last reference to a file that lost its name (replaced by a
+    /// rename), closing it frees the file's blocks, which takes milliseconds for a large
+    /// file; the caller need not wait for that.
+    ///
+    /// - Parameter group: Entered now, left once the handle is closed.
+    func closeInBackground(_ group: DispatchGroup)
 }
 
 extension StoreFile {
     /// Does nothing: a file that buffers nothing has nothing to start writing.
     package func startWriteBack() {}
+
+    /// Closes the handle at once: a file whose closing frees nothing costs nothing to close.
+    package func closeInBackground(_ group: DispatchGroup) {
+        close()
+    }
 }
 
 /// An exclusive lock on a lock file, held until ``unlock()`` or until the object is released.

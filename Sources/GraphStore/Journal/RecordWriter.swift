@@ -240,6 +240,16 @@ package final class RecordWriter {
         if failure == nil { failure = StoreFileError(.close, path: path, code: EBADF) }
     }
 
+    /// Closes the file on another thread (``StoreFile/closeInBackground(_:)``), inside
+    /// `group` until it is closed; later appends and syncs throw. For a file that a rename
+    /// replaced, whose blocks the last close frees.
+    ///
+    /// - Parameter group: Entered now, left once the file is closed.
+    package func closeInBackground(_ group: DispatchGroup) {
+        file.closeInBackground(group)
+        if failure == nil { failure = StoreFileError(.close, path: path, code: EBADF) }
+    }
+
     private func poison(_ error: any Error, _ operation: StoreFileError.Operation) -> RecordFileError {
         var cause = error as? StoreFileError ?? StoreFileError(operation, path: path, code: EIO)
         // The handle keeps the name the file was opened under; name it where it is now.

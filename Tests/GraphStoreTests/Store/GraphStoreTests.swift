@@ -142,4 +142,39 @@ struct GraphStoreTests {
         defer { reopened.close() }
         #expect(dump(reopened.graph) == expected)
     }
+
+    @Test("A compaction's replaced snapshot and journal are closed on another thread, none left open")
+    func replacedFilesAreClosed() throws {
+        let directory = TemporaryDirectory()
+        var workload = StoreWorkload(seed: 11)
+        let store = try GraphStore.open(at: directory.url, schema: storeSchema, options: GraphStore.Options(compactionFactor: nil))
+        defer { store.close() }
+        for round in 0..<6 {
+            for _ in 0..<40 { try workload.commitEdits(store.graph) }
+            try store.compact()
+            store.waitForReleasedFiles()
+            // Every descriptor of the store's directory names a file that is still there:
+            // the files the compactions replaced, held open through their renames, are
+            // closed (their blocks freed), none leaked.
+            let replaced = Self.openFiles(under: directory.url.path).filter { $0.hasSuffix(" (deleted)") }
+            #expect(replaced.isEmpty, "round \(round): still open: \(replaced)")
+            #expect(Self.openFiles(under: directory.url.path).contains(directory.url.path + "/journal"))
+        }
+        let expected = dump(store.graph)
+        store.close()
+        let reopened = try GraphStore.open(at: directory.url, schema: storeSchema)
+        defer { reopened.close() }
+        #expect(dump(reopened.graph) == expected)
+    }
+
+    /// The targets of this process's open descriptors under `directory` (`/proc/self/fd`),
+    /// a replaced file's ending in " (deleted)".
+    private static func openFiles(under directory: String) -> [String] {
+        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return descriptors.compactMap { descriptor in
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + descriptor),
+                  target.hasPrefix(directory + "/") else { return nil }
+            return target
+        }
+    }
 }
