@@ -10,7 +10,9 @@ extension Snapshot {
     /// ``ColumnEncoder/readsOnly(entity:)``) has the first half of each batch encoded on the
     /// calling thread and the second half on another, each into its own lane; the records
     /// are then appended in chunk order, so the file is byte for byte the one a single
-    /// thread writes.
+    /// thread writes. Batches take turns between two sets of lanes: while the
+    /// ``Appender`` appends one set's records (on its own queue, when it has one), the next
+    /// batch is encoded into the other.
     ///
     /// `@unchecked Sendable` without a lock; what guards each field during a batch, when a
     /// second thread runs (`DispatchQueue.concurrentPerform` returns only once both threads
@@ -20,9 +22,11 @@ extension Snapshot {
     ///   write deferred inverses, are never split: ``ColumnEncoder/readsOnly(entity:)``).
     /// - ``objects`` and ``serials``: written by the caller only between batches; during a
     ///   batch each thread reads its own disjoint range of chunks.
-    /// - ``lanes``: the array is immutable; lane `i` is written only by iteration `i` of the
-    ///   batch (whichever thread runs it), and the caller reads and resets the lanes between
-    ///   batches.
+    /// - ``laneSets``: the arrays are immutable. A set belongs to the caller from its
+    ///   `available.wait()` until it hands the set to the appender; then to the appender's
+    ///   work item until its completion resets the lanes and signals `available`. While the
+    ///   caller owns a set, lane `i` is written only by iteration `i` of the batch
+    ///   (whichever thread runs it).
     final class ValuesEncoder: @unchecked Sendable {
         /// Chunks encoded per batch (objects per batch: this times ``Snapshot/objectsPerChunk``).
         let chunksPerBatch: Int
@@ -30,7 +34,9 @@ extension Snapshot {
         let objects: UnsafeMutableBufferPointer<Unmanaged<GraphObject>>
         let serials: UnsafeMutableBufferPointer<Int>
         private let columns: ColumnEncoder
-        private let lanes: [Lane]
+        private let laneSets: [LaneSet]
+        /// The set the next batch is encoded into.
+        private var nextSet = 0
 
         /// - Parameters:
         ///   - columns: How each entity's values are written.
@@ -41,7 +47,7 @@ extension Snapshot {
             self.chunksPerBatch = chunksPerBatch
             objects = .allocate(capacity: chunksPerBatch * objectsPerChunk)
             serials = .allocate(capacity: chunksPerBatch * objectsPerChunk)
-            lanes = [Lane(), Lane()]
+            laneSets = [LaneSet(), LaneSet()]
         }
 
         deinit {
@@ -63,7 +69,7 @@ extension Snapshot {
         /// - Complexity: O(*s* + *k* + *r*) for *s* serials, *k* objects and *r* references
         ///   of to-many relationships.
         func write(
-            code: Int, type: GraphObject.Type, issued: Int, graph: ObjectGraph, concurrently: Bool, to file: RecordWriter
+            code: Int, type: GraphObject.Type, issued: Int, graph: ObjectGraph, concurrently: Bool, to file: Appender
         ) throws {
             let capacity = chunksPerBatch * objectsPerChunk
             var next = 0
@@ -82,31 +88,40 @@ extension Snapshot {
             if filled > 0 { try encodeAndAppend(count: filled, code: code, concurrently: concurrently, to: file) }
         }
 
-        /// Encodes the first `count` objects of the batch in chunks and appends their records.
-        private func encodeAndAppend(count: Int, code: Int, concurrently: Bool, to file: RecordWriter) throws {
+        /// Encodes the first `count` objects of the batch in chunks into the next set of
+        /// lanes, and hands their records to `file`.
+        private func encodeAndAppend(count: Int, code: Int, concurrently: Bool, to file: Appender) throws {
+            let setIndex = nextSet
+            let set = laneSets[setIndex]
+            nextSet = 1 - nextSet
+            // The set's records of two batches ago are appended.
+            set.available.wait()
             let chunks = (count + objectsPerChunk - 1) / objectsPerChunk
             if concurrently && chunks > 1 {
                 let split = (chunks + 1) / 2
                 DispatchQueue.concurrentPerform(iterations: 2) { lane in
-                    encode(lane: lane, chunks: lane == 0 ? 0..<split : split..<chunks, count: count, code: code)
+                    encode(laneSets[setIndex].lanes[lane], chunks: lane == 0 ? 0..<split : split..<chunks, count: count, code: code)
                 }
             } else {
-                encode(lane: 0, chunks: 0..<chunks, count: count, code: code)
+                encode(set.lanes[0], chunks: 0..<chunks, count: count, code: code)
             }
-            for lane in lanes {
-                if let failure = lane.failure { throw failure }
-            }
-            for lane in lanes {
-                for record in lane.records {
-                    try file.append(UnsafeRawBufferPointer(rebasing: lane.writer.bytes[record]))
+            for lane in set.lanes {
+                if let failure = lane.failure {
+                    set.release()
+                    throw failure
                 }
-                lane.reset()
             }
+            file.run({ writer in
+                for lane in set.lanes {
+                    for record in lane.records {
+                        _ = try writer.append(UnsafeRawBufferPointer(rebasing: lane.writer.bytes[record]))
+                    }
+                }
+            }, completion: set.release)
         }
 
         /// Encodes chunks of the batch into a lane.
-        private func encode(lane index: Int, chunks: Range<Int>, count: Int, code: Int) {
-            let lane = lanes[index]
+        private func encode(_ lane: Lane, chunks: Range<Int>, count: Int, code: Int) {
             for chunk in chunks {
                 let range = (chunk * objectsPerChunk)..<Swift.min((chunk + 1) * objectsPerChunk, count)
                 do {
@@ -118,6 +133,19 @@ extension Snapshot {
                     return
                 }
             }
+        }
+    }
+
+    /// The lanes of a batch, one per thread, and whether they are free for the next batch.
+    private final class LaneSet {
+        let lanes = [Lane(), Lane()]
+        /// Signalled when the lanes are empty, their records appended.
+        let available = DispatchSemaphore(value: 1)
+
+        /// Empties the lanes and gives the set to the next batch.
+        func release() {
+            for lane in lanes { lane.reset() }
+            available.signal()
         }
     }
 

@@ -61,16 +61,32 @@ enum Snapshot {
     /// Writes a graph's committed state to `writer` (not synced).
     ///
     /// - Parameters:
-    ///   - concurrently: Whether values records may be encoded on two threads (the file is
-    ///     the same either way).
+    ///   - concurrently: Whether values records may be encoded on two threads, and records
+    ///     appended on a third while the next ones are encoded (the file is the same either
+    ///     way).
     ///   - chunksPerBatch: Values records encoded per batch (see ``ValuesEncoder``).
     /// - Complexity: O(*n*) for *n* objects and their relationships.
     static func write(
         _ graph: ObjectGraph, schema: StoreSchema, includedSequence: UInt64, to writer: RecordWriter,
         concurrently: Bool = ProcessInfo.processInfo.activeProcessorCount > 1, chunksPerBatch: Int = 16
     ) throws {
+        let appender = Appender(writer, concurrently: concurrently)
+        do {
+            try write(graph, schema: schema, includedSequence: includedSequence, to: appender, concurrently: concurrently, chunksPerBatch: chunksPerBatch)
+        } catch {
+            // The writer is the caller's again only once the queue has let it go.
+            try? appender.finish()
+            throw error
+        }
+        try appender.finish()
+    }
+
+    private static func write(
+        _ graph: ObjectGraph, schema: StoreSchema, includedSequence: UInt64, to writer: Appender, concurrently: Bool,
+        chunksPerBatch: Int
+    ) throws {
         let encoder = GraphRecordEncoder(schema: schema)
-        _ = try writer.append(encoder.schemaRecord())
+        writer.append(encoder.schemaRecord())
         let derived = derivedRelationships(graph, schema: schema)
         var inverses = ByteWriter()
         inverses.byte(GraphRecordType.inverses.rawValue)
@@ -81,7 +97,7 @@ enum Snapshot {
             inverses.varint(relationship.sourceEntity)
             inverses.varint(relationship.sourcePosition)
         }
-        _ = try writer.append(inverses.bytes)
+        writer.append(inverses.bytes)
         let columns = ColumnEncoder(schema: schema, derived: derived)
         let values = ValuesEncoder(columns: columns, chunksPerBatch: chunksPerBatch)
         var serialCounts: [(Int, Int)] = []
@@ -116,11 +132,11 @@ enum Snapshot {
                 chunk.count += filled
                 total += filled
                 if chunk.count == objectsPerList {
-                    try chunk.emit(.objects, code: code, to: writer)
+                    chunk.emit(.objects, code: code, to: writer)
                     previous = -1
                 }
             }
-            if chunk.count > 0 { try chunk.emit(.objects, code: code, to: writer) }
+            if chunk.count > 0 { chunk.emit(.objects, code: code, to: writer) }
             // The values records, objectsPerChunk objects each (the last one fewer).
             try values.write(
                 code: code, type: type, issued: issued, graph: graph,
@@ -135,7 +151,7 @@ enum Snapshot {
             trailer.varint(count)
         }
         trailer.varint(total)
-        _ = try writer.append(trailer.bytes)
+        writer.append(trailer.bytes)
     }
 
     /// A snapshot record being filled: its type, its entity's code and a count of objects
@@ -155,11 +171,11 @@ enum Snapshot {
         }
 
         /// Appends the record and empties the chunk.
-        mutating func emit(_ type: GraphRecordType, code: Int, to file: RecordWriter) throws {
+        mutating func emit(_ type: GraphRecordType, code: Int, to file: Appender) {
             let header = recordHeader(type, code: code, count: count)
             let start = Self.headerRoom - header.bytes.count
             header.bytes.withUnsafeBytes { writer.overwrite(at: start, with: $0) }
-            _ = try file.append(UnsafeRawBufferPointer(rebasing: writer.bytes[start...]))
+            file.append(UnsafeRawBufferPointer(rebasing: writer.bytes[start...]))
             writer.count = Self.headerRoom
             count = 0
         }
