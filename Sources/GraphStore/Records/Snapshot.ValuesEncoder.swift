@@ -20,8 +20,9 @@ extension Snapshot {
     /// - ``chunksPerBatch`` and ``columns``: immutable; the codecs only read the graph, which
     ///   no one changes during the call (entities with to-many columns, whose reads may
     ///   write deferred inverses, are never split: ``ColumnEncoder/readsOnly(entity:)``).
-    /// - ``objects`` and ``serials``: written by the caller only between batches; during a
-    ///   batch each thread reads its own disjoint range of chunks.
+    /// - ``objects`` and ``serials``: written by the caller only between calls of
+    ///   ``write(count:code:concurrently:to:)``; during a batch each thread reads its own
+    ///   disjoint range of chunks (the appender reads the lanes alone).
     /// - ``laneSets``: the arrays are immutable. A set belongs to the caller from its
     ///   `available.wait()` until it hands the set to the appender; then to the appender's
     ///   work item until its completion resets the lanes and signals `available`. While the
@@ -30,7 +31,8 @@ extension Snapshot {
     final class ValuesEncoder: @unchecked Sendable {
         /// Chunks encoded per batch (objects per batch: this times ``Snapshot/objectsPerChunk``).
         let chunksPerBatch: Int
-        /// The live objects of the batch, unretained, in serial order, and their serials.
+        /// Live objects of one entity, unretained, in serial order, and their serials: the
+        /// caller's list of up to ``Snapshot/objectsPerList`` objects, encoded a batch at a time.
         let objects: UnsafeMutableBufferPointer<Unmanaged<GraphObject>>
         let serials: UnsafeMutableBufferPointer<Int>
         private let columns: ColumnEncoder
@@ -45,8 +47,8 @@ extension Snapshot {
             require(chunksPerBatch >= 1, "internal inconsistency: a batch of no chunks")
             self.columns = columns
             self.chunksPerBatch = chunksPerBatch
-            objects = .allocate(capacity: chunksPerBatch * objectsPerChunk)
-            serials = .allocate(capacity: chunksPerBatch * objectsPerChunk)
+            objects = .allocate(capacity: objectsPerList)
+            serials = .allocate(capacity: objectsPerList)
             laneSets = [LaneSet(), LaneSet()]
         }
 
@@ -55,55 +57,40 @@ extension Snapshot {
             serials.deallocate()
         }
 
-        /// Appends the values records of the live objects of the entity `code`,
-        /// ``Snapshot/objectsPerChunk`` objects each (the last one fewer).
+        /// Appends the values records of the first `count` of ``objects``, live objects of the
+        /// entity `code`, ``Snapshot/objectsPerChunk`` objects each (the last one fewer).
         ///
         /// - Parameters:
+        ///   - count: How many of ``objects`` and ``serials`` the caller filled.
         ///   - code: The entity's code in the schema.
-        ///   - type: Its class.
-        ///   - issued: Its serial count in `graph`.
-        ///   - graph: The graph, not changed during the call.
         ///   - concurrently: Whether a batch may be split between two threads (only when
         ///     the entity's columns read the graph and nothing else).
         ///   - file: The snapshot being written.
-        /// - Complexity: O(*s* + *k* + *r*) for *s* serials, *k* objects and *r* references
-        ///   of to-many relationships.
-        func write(
-            code: Int, type: GraphObject.Type, issued: Int, graph: ObjectGraph, concurrently: Bool, to file: Appender
-        ) throws {
-            let capacity = chunksPerBatch * objectsPerChunk
-            var next = 0
-            var filled = 0
-            while next < issued {
-                let found: Int
-                (found, next) = graph.liveObjects(
-                    of: type, from: next, into: UnsafeMutableBufferPointer(rebasing: objects[filled..<capacity]),
-                    serials: UnsafeMutableBufferPointer(rebasing: serials[filled..<capacity]))
-                filled += found
-                if filled == capacity {
-                    try encodeAndAppend(count: filled, code: code, concurrently: concurrently, to: file)
-                    filled = 0
-                }
+        /// - Complexity: O(*k* + *r*) for *k* objects and *r* references of to-many
+        ///   relationships.
+        func write(count: Int, code: Int, concurrently: Bool, to file: Appender) throws {
+            let batch = chunksPerBatch * objectsPerChunk
+            for start in stride(from: 0, to: count, by: batch) {
+                try encodeAndAppend(start..<Swift.min(start + batch, count), code: code, concurrently: concurrently, to: file)
             }
-            if filled > 0 { try encodeAndAppend(count: filled, code: code, concurrently: concurrently, to: file) }
         }
 
-        /// Encodes the first `count` objects of the batch in chunks into the next set of
-        /// lanes, and hands their records to `file`.
-        private func encodeAndAppend(count: Int, code: Int, concurrently: Bool, to file: Appender) throws {
+        /// Encodes the objects at `batch` of ``objects`` in chunks into the next set of lanes,
+        /// and hands their records to `file`.
+        private func encodeAndAppend(_ batch: Range<Int>, code: Int, concurrently: Bool, to file: Appender) throws {
             let setIndex = nextSet
             let set = laneSets[setIndex]
             nextSet = 1 - nextSet
             // The set's records of two batches ago are appended.
             set.available.wait()
-            let chunks = (count + objectsPerChunk - 1) / objectsPerChunk
+            let chunks = (batch.count + objectsPerChunk - 1) / objectsPerChunk
             if concurrently && chunks > 1 {
                 let split = (chunks + 1) / 2
                 DispatchQueue.concurrentPerform(iterations: 2) { lane in
-                    encode(laneSets[setIndex].lanes[lane], chunks: lane == 0 ? 0..<split : split..<chunks, count: count, code: code)
+                    encode(laneSets[setIndex].lanes[lane], chunks: lane == 0 ? 0..<split : split..<chunks, of: batch, code: code)
                 }
             } else {
-                encode(set.lanes[0], chunks: 0..<chunks, count: count, code: code)
+                encode(set.lanes[0], chunks: 0..<chunks, of: batch, code: code)
             }
             for lane in set.lanes {
                 if let failure = lane.failure {
@@ -120,10 +107,11 @@ extension Snapshot {
             }, completion: set.release)
         }
 
-        /// Encodes chunks of the batch into a lane.
-        private func encode(_ lane: Lane, chunks: Range<Int>, count: Int, code: Int) {
+        /// Encodes chunks of a batch (chunk 0 starts at the batch's start) into a lane.
+        private func encode(_ lane: Lane, chunks: Range<Int>, of batch: Range<Int>, code: Int) {
             for chunk in chunks {
-                let range = (chunk * objectsPerChunk)..<Swift.min((chunk + 1) * objectsPerChunk, count)
+                let start = batch.lowerBound + chunk * objectsPerChunk
+                let range = start..<Swift.min(start + objectsPerChunk, batch.upperBound)
                 do {
                     try lane.encode(
                         UnsafeBufferPointer(rebasing: objects[range]), serials: UnsafeBufferPointer(rebasing: serials[range]),

@@ -2,9 +2,13 @@ import Foundation
 import ObjectGraph
 
 /// A snapshot file: the schema; the relationships left out because their inverse is saved;
-/// for each entity the serials of its live objects, then their values in chunks, by
-/// property (in columns); then a trailer with every entity's serial count and the last
-/// journal record the snapshot includes.
+/// for each entity, in turns, the serials of up to ``objectsPerList`` of its live objects (an
+/// objects record), then their values in chunks, by property (in columns); then a trailer
+/// with every entity's serial count and the last journal record the snapshot includes.
+///
+/// A reader takes every objects record before any values record, so the order of the two
+/// kinds in the file is free (files written before objects and values records took turns
+/// list all of an entity's objects first).
 ///
 /// Of a relationship and its inverse only one side is saved (the ordered side, else the
 /// to-one side, else the first in the schema); loading rebuilds the other side from it, in
@@ -102,45 +106,35 @@ enum Snapshot {
         let values = ValuesEncoder(columns: columns, chunksPerBatch: chunksPerBatch)
         var serialCounts: [(Int, Int)] = []
         var total = 0
-        // One buffer for every record, filled straight from the graph's tables: the objects
-        // unretained, their values read in place, each column by a loop of its own type.
+        // One buffer for every objects record, filled straight from the graph's tables: the
+        // objects unretained, their values read in place, each column by a loop of its own
+        // type. The table of each entity is read once: each list of objects goes to an
+        // objects record, then to the values records of its objects.
         var chunk = Chunk(capacity: 1 << 16)
-        let objects = UnsafeMutableBufferPointer<Unmanaged<GraphObject>>.allocate(capacity: objectsPerChunk)
-        let serials = UnsafeMutableBufferPointer<Int>.allocate(capacity: objectsPerChunk)
-        defer {
-            objects.deallocate()
-            serials.deallocate()
-        }
         for (code, entity) in schema.entities.enumerated() {
             let type = entity.description.objectType
             let issued = graph.serialCount(of: entity.description)
             serialCounts.append((code, issued))
-            // The objects records: each serial as the difference from the one before.
-            var previous = -1
+            let concurrent = concurrently && columns.readsOnly(entity: code)
             var next = 0
             while next < issued {
-                let room = min(objectsPerChunk, objectsPerList - chunk.count)
                 let filled: Int
-                (filled, next) = graph.liveObjects(
-                    of: type, from: next, into: UnsafeMutableBufferPointer(rebasing: objects[0..<room]),
-                    serials: UnsafeMutableBufferPointer(rebasing: serials[0..<room]))
+                (filled, next) = graph.liveObjects(of: type, from: next, into: values.objects, serials: values.serials)
+                guard filled > 0 else { continue }
+                // The objects record: each serial as the difference from the one before.
                 chunk.writer.reserve(filled * 10)
-                for serial in serials[0..<filled] {
+                var previous = -1
+                for serial in values.serials[0..<filled] {
                     chunk.writer.varint(serial - previous)
                     previous = serial
                 }
-                chunk.count += filled
+                chunk.count = filled
                 total += filled
-                if chunk.count == objectsPerList {
-                    chunk.emit(.objects, code: code, to: writer)
-                    previous = -1
-                }
+                chunk.emit(.objects, code: code, to: writer)
+                // Its objects' values records, objectsPerChunk objects each (the entity's last
+                // one fewer).
+                try values.write(count: filled, code: code, concurrently: concurrent, to: writer)
             }
-            if chunk.count > 0 { chunk.emit(.objects, code: code, to: writer) }
-            // The values records, objectsPerChunk objects each (the last one fewer).
-            try values.write(
-                code: code, type: type, issued: issued, graph: graph,
-                concurrently: concurrently && columns.readsOnly(entity: code), to: writer)
         }
         var trailer = ByteWriter()
         trailer.byte(GraphRecordType.trailer.rawValue)
