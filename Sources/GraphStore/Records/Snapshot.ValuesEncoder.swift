@@ -32,7 +32,7 @@ extension Snapshot {
         /// Chunks encoded per batch (objects per batch: this times ``Snapshot/objectsPerChunk``).
         let chunksPerBatch: Int
         /// Live objects of one entity, unretained, in serial order, and their serials: the
-        /// caller's list of up to ``Snapshot/objectsPerList`` objects, encoded a batch at a time.
+        /// caller's list of objects (one objects record's), encoded a batch at a time.
         let objects: UnsafeMutableBufferPointer<Unmanaged<GraphObject>>
         let serials: UnsafeMutableBufferPointer<Int>
         private let columns: ColumnEncoder
@@ -43,7 +43,8 @@ extension Snapshot {
         /// - Parameters:
         ///   - columns: How each entity's values are written.
         ///   - chunksPerBatch: Chunks per batch (at least 1).
-        init(columns: ColumnEncoder, chunksPerBatch: Int) {
+        ///   - objectsPerList: The most objects a list holds (``objects`` and ``serials``).
+        init(columns: ColumnEncoder, chunksPerBatch: Int, objectsPerList: Int) {
             require(chunksPerBatch >= 1, "internal inconsistency: a batch of no chunks")
             self.columns = columns
             self.chunksPerBatch = chunksPerBatch

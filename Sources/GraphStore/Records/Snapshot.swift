@@ -20,7 +20,7 @@ enum Snapshot {
     static let objectsPerChunk = 2_048
 
     /// Serials per objects record (a multiple of ``objectsPerChunk``, so each values record
-    /// falls within one objects record).
+    /// falls within one objects record), unless a test asks for fewer.
     static let objectsPerList = 65_536
 
     /// A relationship the snapshot leaves out, and the inverse it is rebuilt from (entity
@@ -69,14 +69,22 @@ enum Snapshot {
     ///     appended on a third while the next ones are encoded (the file is the same either
     ///     way).
     ///   - chunksPerBatch: Values records encoded per batch (see ``ValuesEncoder``).
+    ///   - objectsPerList: Objects per objects record, a multiple of ``objectsPerChunk``
+    ///     (tests make it small).
     /// - Complexity: O(*n*) for *n* objects and their relationships.
     static func write(
         _ graph: ObjectGraph, schema: StoreSchema, includedSequence: UInt64, to writer: RecordWriter,
-        concurrently: Bool = ProcessInfo.processInfo.activeProcessorCount > 1, chunksPerBatch: Int = 16
+        concurrently: Bool = ProcessInfo.processInfo.activeProcessorCount > 1, chunksPerBatch: Int = 16,
+        objectsPerList: Int = Snapshot.objectsPerList
     ) throws {
+        require(
+            objectsPerList > 0 && objectsPerList % objectsPerChunk == 0,
+            "internal inconsistency: a list of objects that is not a whole number of chunks")
         let appender = Appender(writer, concurrently: concurrently)
         do {
-            try write(graph, schema: schema, includedSequence: includedSequence, to: appender, concurrently: concurrently, chunksPerBatch: chunksPerBatch)
+            try write(
+                graph, schema: schema, includedSequence: includedSequence, to: appender, concurrently: concurrently,
+                chunksPerBatch: chunksPerBatch, objectsPerList: objectsPerList)
         } catch {
             // The writer is the caller's again only once the queue has let it go.
             try? appender.finish()
@@ -87,7 +95,7 @@ enum Snapshot {
 
     private static func write(
         _ graph: ObjectGraph, schema: StoreSchema, includedSequence: UInt64, to writer: Appender, concurrently: Bool,
-        chunksPerBatch: Int
+        chunksPerBatch: Int, objectsPerList: Int
     ) throws {
         let encoder = GraphRecordEncoder(schema: schema)
         writer.append(encoder.schemaRecord())
@@ -103,7 +111,7 @@ enum Snapshot {
         }
         writer.append(inverses.bytes)
         let columns = ColumnEncoder(schema: schema, derived: derived)
-        let values = ValuesEncoder(columns: columns, chunksPerBatch: chunksPerBatch)
+        let values = ValuesEncoder(columns: columns, chunksPerBatch: chunksPerBatch, objectsPerList: objectsPerList)
         var serialCounts: [(Int, Int)] = []
         var total = 0
         // One buffer for every objects record, filled straight from the graph's tables: the

@@ -50,7 +50,8 @@ struct SnapshotConcurrentEncodingTests {
 
     /// The bytes of a snapshot file written with a fixed header.
     private static func snapshotBytes(
-        of graph: ObjectGraph, schema: StoreSchema, concurrently: Bool, chunksPerBatch: Int
+        of graph: ObjectGraph, schema: StoreSchema, concurrently: Bool, chunksPerBatch: Int,
+        objectsPerList: Int = Snapshot.objectsPerList
     ) throws -> [UInt8] {
         let fileSystem = SimulatedFileSystem()
         try fileSystem.createDirectory("/s")
@@ -59,7 +60,8 @@ struct SnapshotConcurrentEncodingTests {
         let writer = try RecordWriter.create(path: "/s/snapshot", fileSystem: fileSystem, header: header, firstSequence: 0)
         writer.holdsWholeRecords = true
         try Snapshot.write(
-            graph, schema: schema, includedSequence: 9, to: writer, concurrently: concurrently, chunksPerBatch: chunksPerBatch)
+            graph, schema: schema, includedSequence: 9, to: writer, concurrently: concurrently, chunksPerBatch: chunksPerBatch,
+            objectsPerList: objectsPerList)
         try writer.sync()
         return try fileSystem.readFile("/s/snapshot")
     }
@@ -69,13 +71,17 @@ struct SnapshotConcurrentEncodingTests {
         let schema = try StoreSchema([Gauge.self, Bin.self, Part.self, Playlist.self, Song.self])
         // Several batches of several chunks, and a last chunk that is not full.
         let graph = try Self.makeGraph(seed: seed, scale: 7 * Snapshot.objectsPerChunk + 123)
-        let serial = try Self.snapshotBytes(of: graph, schema: schema, concurrently: false, chunksPerBatch: 16)
-        for chunksPerBatch in [1, 2, 3, 16] {
-            let concurrentBytes = try Self.snapshotBytes(of: graph, schema: schema, concurrently: true, chunksPerBatch: chunksPerBatch)
-            // The first byte that differs, if any (comparing whole arrays would print them).
-            let difference = zip(concurrentBytes, serial).enumerated().first { $0.element.0 != $0.element.1 }?.offset
-            #expect(concurrentBytes.count == serial.count, "seed \(seed), \(chunksPerBatch) chunks per batch")
-            #expect(difference == nil, "seed \(seed), \(chunksPerBatch) chunks per batch")
+        // One list of objects per entity, then lists of two chunks (batches end inside them).
+        for list in [Snapshot.objectsPerList, 2 * Snapshot.objectsPerChunk] {
+            let serial = try Self.snapshotBytes(of: graph, schema: schema, concurrently: false, chunksPerBatch: 16, objectsPerList: list)
+            for chunksPerBatch in [1, 2, 3, 16] {
+                let concurrentBytes = try Self.snapshotBytes(
+                    of: graph, schema: schema, concurrently: true, chunksPerBatch: chunksPerBatch, objectsPerList: list)
+                // The first byte that differs, if any (comparing whole arrays would print them).
+                let difference = zip(concurrentBytes, serial).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+                #expect(concurrentBytes.count == serial.count, "seed \(seed), \(chunksPerBatch) chunks per batch, lists of \(list)")
+                #expect(difference == nil, "seed \(seed), \(chunksPerBatch) chunks per batch, lists of \(list)")
+            }
         }
         // Entities of both kinds were written: some concurrently, some not.
         let columns = Snapshot.ColumnEncoder(schema: schema, derived: Snapshot.derivedRelationships(graph, schema: schema))
@@ -109,6 +115,58 @@ struct SnapshotConcurrentEncodingTests {
         defer { store.close() }
         #expect(store.openReport.isClean, "\(store.openReport)")
         #expect(Self.describe(store.graph) == expected)
+    }
+
+    @Test("Objects and values records take turns per list of objects; a file listing every objects record first, as 0.1.0 wrote, loads to the same graph")
+    func recordLayout() throws {
+        let schema = try StoreSchema([Gauge.self, Bin.self, Part.self, Playlist.self, Song.self])
+        // Lists of three chunks; more than two lists of gauges and of parts, the last one
+        // not full, in batches that end inside a list.
+        let list = 3 * Snapshot.objectsPerChunk
+        let graph = try Self.makeGraph(seed: 5, scale: 2 * list + 1_000)
+        let bytes = try Self.snapshotBytes(of: graph, schema: schema, concurrently: true, chunksPerBatch: 2, objectsPerList: list)
+        let records = try RecordScan(bytes: bytes, path: "/s/snapshot", mode: .refuse).records
+        // Each objects record is followed by the values records of its objects.
+        var listed = 0
+        var valued = 0
+        var objectsRecords = 0
+        for record in records {
+            if record.payload.first == GraphRecordType.objects.rawValue {
+                #expect(listed == valued, "an objects record before the values of the one before")
+                var reader = ByteReader(record.payload.dropFirst())
+                _ = try reader.count()
+                listed += try reader.count()
+                objectsRecords += 1
+            } else if record.payload.first == GraphRecordType.values.rawValue {
+                var reader = ByteReader(record.payload.dropFirst())
+                _ = try reader.count()
+                valued += try reader.count()
+                #expect(valued <= listed, "values of objects not listed yet")
+            }
+        }
+        #expect(listed == valued && objectsRecords >= 6, "\(objectsRecords) objects records")
+        // The same records, every objects record first: the layout of files written before.
+        let isObjects = { (record: RecordReader.Record) in record.payload.first == GraphRecordType.objects.rawValue }
+        let isTrailer = { (record: RecordReader.Record) in record.payload.first == GraphRecordType.trailer.rawValue }
+        let body = Array(records.dropFirst(2))
+        let reordered: [RecordReader.Record] = Array(records.prefix(2)) + body.filter(isObjects)
+            + body.filter { !isObjects($0) && !isTrailer($0) } + body.filter(isTrailer)
+        #expect(reordered.count == records.count)
+        let fileSystem = SimulatedFileSystem()
+        try fileSystem.createDirectory("/old")
+        let header = RecordFileHeader(kind: .snapshot, schemaFingerprint: schema.fingerprint, graphID: graph.identifier, generation: 1, salt: 0x01D)
+        let writer = try RecordWriter.create(path: "/old/snapshot", fileSystem: fileSystem, header: header, firstSequence: 0)
+        for record in reordered { try writer.append(Array(record.payload)) }
+        try writer.sync()
+        let oldRecords = try RecordScan(bytes: try fileSystem.readFile("/old/snapshot"), path: "/old/snapshot", mode: .refuse).records
+        for (layout, records) in [("turns", records), ("objects first", oldRecords)] {
+            let loaded = ObjectGraph(identifier: graph.identifier)
+            for entity in schema.entities { loaded.register(entity.description.objectType) }
+            let report = try Snapshot.load(records, into: loaded, schema: schema, path: "/s/snapshot")
+            #expect(report.hasTrailer && report.losses.lostObjects.isEmpty, "\(layout)")
+            #expect(Self.describe(loaded) == Self.describe(graph), "\(layout)")
+            #expect(loaded.objects(of: Playlist.self).first?.songs.map(\.title) == graph.objects(of: Playlist.self).first?.songs.map(\.title), "\(layout)")
+        }
     }
 
     private static func describe(_ graph: ObjectGraph) -> [String] {
