@@ -211,96 +211,121 @@ struct GraphRecordEncoder {
         serialCounts: [(code: Int, count: Int)],
         to sink: (UnsafeRawBufferPointer) throws -> Void
     ) throws {
-        var writer = ByteWriter(capacity: 1_024)
-        let chunk = Self.commitChunkSize
-        func flush(ifOver limit: Int) throws {
-            guard writer.bytes.count >= limit else { return }
-            try writer.bytes.withUnsafeBytes { try sink($0) }
-            writer.bytes.removeAll(keepingCapacity: true)
-        }
-        var insertedCount = 0
-        commit.forEachInserted { _ in insertedCount += 1 }
-        var updatedCount = 0
-        commit.forEachUpdated { _, _ in updatedCount += 1 }
+        // The record's state is one local struct, changed only through `inout` and by the
+        // non-escaping closures below: no local function captures it, so its accesses are
+        // checked when compiled, not at each use.
+        var state = CommitRecordState()
+        commit.forEachInserted { _ in state.inserted += 1 }
+        let updatedCount = commit.changes.updated.count
         let deleted = commit.changes.deleted.sorted()
-        let total = insertedCount * 2 + updatedCount + deleted.count
-        var done = 0
-        func advance() throws {
-            done += 1
-            if done & 255 == 0 { try commit.reportWritingProgress(completed: done, total: total) }
-        }
-        try commit.reportWritingProgress(completed: 0, total: total)
+        state.total = state.inserted * 2 + updatedCount + deleted.count
+        try commit.reportWritingProgress(completed: 0, total: state.total)
 
-        // Inserted objects come in runs of one class: its code is looked up once per run.
-        var lastType: ObjectIdentifier?
-        var lastCode = 0
-        func insertedCode(_ object: GraphObject) throws(GraphStoreError) -> Int {
-            let type = ObjectIdentifier(type(of: object))
-            if type != lastType {
-                lastCode = try entityCode(object)
-                lastType = type
-            }
-            return lastCode
-        }
-        writer.byte(GraphRecordType.commit.rawValue)
-        writer.varint(insertedCount)
+        state.writer.byte(GraphRecordType.commit.rawValue)
+        state.writer.varint(state.inserted)
         try commit.forEachInserted { object in
-            writer.varint(try insertedCode(object))
-            writer.varint(object.objectID.serialNumber)
-            try flush(ifOver: chunk)
-            try advance()
+            state.writer.varint(try state.code(of: object, self))
+            state.writer.varint(object.objectID.serialNumber)
+            try state.advance(commit, sink)
         }
         try commit.forEachInserted { object in
-            try writeProperties(of: object, code: try insertedCode(object), to: &writer)
-            try flush(ifOver: chunk)
-            try advance()
+            try writeProperties(of: object, code: try state.code(of: object, self), to: &state.writer)
+            try state.advance(commit, sink)
         }
-        writer.varint(updatedCount)
+        state.writer.varint(updatedCount)
+        var updatedWritten = 0
         try commit.forEachUpdated { object, changed in
-            let code = try entityCode(object)
-            writer.varint(code)
-            writer.varint(object.objectID.serialNumber)
-            let fields = updateFields[code]
-            var changedCount = 0
-            for field in fields where changed.contains(field.index) { changedCount += 1 }
-            writer.varint(changedCount)
-            for position in fields.indices where changed.contains(fields[position].index) {
-                let property = fields[position]
-                writer.varint(position)
-                if property.relationship == .toMany, let change = commit.membershipChange(of: object, property: property.index) {
-                    writer.byte(1)
-                    try writeReferences(change.added, likely: destinations[code][position], to: &writer)
-                    try writeReferences(change.removed, likely: destinations[code][position], to: &writer)
-                } else {
-                    if property.relationship != nil { writer.byte(0) }
-                    try writeProperty(position, of: object, code: code, to: &writer)
-                }
-            }
-            try flush(ifOver: chunk)
-            try advance()
+            try writeUpdate(of: object, changed: changed, commit, to: &state.writer)
+            updatedWritten += 1
+            try state.advance(commit, sink)
         }
-        writer.varint(deleted.count)
+        require(updatedWritten == updatedCount, "internal inconsistency: the commit lists \(updatedCount) updated objects, \(updatedWritten) pending")
+        state.writer.varint(deleted.count)
         for id in deleted {
             guard let code = schema.entityIndex[id.entityName] else {
                 throw GraphStoreError.missingEntity(id.entityName, referencedBy: "a deleted object")
             }
-            writer.varint(code)
-            writer.varint(id.serialNumber)
-            try flush(ifOver: chunk)
-            try advance()
+            state.writer.varint(code)
+            state.writer.varint(id.serialNumber)
+            try state.advance(commit, sink)
         }
-        writer.varint(serialCounts.count)
+        state.writer.varint(serialCounts.count)
         for (code, count) in serialCounts {
-            writer.varint(code)
-            writer.varint(count)
+            state.writer.varint(code)
+            state.writer.varint(count)
         }
-        try commit.reportWritingProgress(completed: total, total: total)
-        try flush(ifOver: 1)
+        try commit.reportWritingProgress(completed: state.total, total: state.total)
+        try state.flush(ifOver: 1, sink)
+    }
+
+    /// Writes an updated object's entry of a commit record: its entity and serial, then each
+    /// changed property's position and value (a to-many relationship's members gained and
+    /// lost, when the commit knows them).
+    private func writeUpdate(of object: GraphObject, changed: ChangedProperties, _ commit: PendingCommit, to writer: inout ByteWriter) throws {
+        let code = try entityCode(object)
+        writer.varint(code)
+        writer.varint(object.objectID.serialNumber)
+        let fields = updateFields[code]
+        var changedCount = 0
+        for field in fields where changed.contains(field.index) { changedCount += 1 }
+        writer.varint(changedCount)
+        for position in fields.indices where changed.contains(fields[position].index) {
+            let property = fields[position]
+            writer.varint(position)
+            if property.relationship == .toMany, let change = commit.membershipChange(of: object, property: property.index) {
+                writer.byte(1)
+                try writeReferences(change.added, likely: destinations[code][position], to: &writer)
+                try writeReferences(change.removed, likely: destinations[code][position], to: &writer)
+            } else {
+                if property.relationship != nil { writer.byte(0) }
+                try writeProperty(position, of: object, code: code, to: &writer)
+            }
+        }
     }
 
     /// About how many bytes of a commit record ``writeCommitRecord(_:serialCounts:to:)``
     /// encodes before it hands them on.
     static let commitChunkSize = 64 << 10
+}
+
+/// What ``GraphRecordEncoder/writeCommitRecord(_:serialCounts:to:)`` keeps while it writes a
+/// record: the bytes not handed on yet, the progress, and the entity of the last inserted
+/// object.
+private struct CommitRecordState {
+    var writer = ByteWriter(capacity: 1_024)
+    /// Objects the commit inserts.
+    var inserted = 0
+    /// Units of progress: two per inserted object, one per updated or deleted one.
+    var total = 0
+    var done = 0
+    /// Inserted objects come in runs of one class: its code is looked up once per run.
+    private var lastType: ObjectIdentifier?
+    private var lastCode = 0
+
+    /// The code of an inserted object's entity.
+    mutating func code(of object: GraphObject, _ encoder: GraphRecordEncoder) throws(GraphStoreError) -> Int {
+        let type = ObjectIdentifier(Swift.type(of: object))
+        if type != lastType {
+            lastCode = try encoder.entityCode(object)
+            lastType = type
+        }
+        return lastCode
+    }
+
+    /// Hands the bytes on once there are about a piece's worth, and counts a unit of
+    /// progress (the handler hears of every 256th).
+    mutating func advance(_ commit: PendingCommit, _ sink: (UnsafeRawBufferPointer) throws -> Void) throws {
+        try flush(ifOver: GraphRecordEncoder.commitChunkSize, sink)
+        done += 1
+        if done & 255 == 0 { try commit.reportWritingProgress(completed: done, total: total) }
+    }
+
+    /// Hands the bytes on when there are at least `limit`.
+    mutating func flush(ifOver limit: Int, _ sink: (UnsafeRawBufferPointer) throws -> Void) throws {
+        guard writer.bytes.count >= limit else { return }
+        try writer.bytes.withUnsafeBytes { try sink($0) }
+        writer.bytes.removeAll(keepingCapacity: true)
+    }
 }
 
 /// What reading records left out, for the open report.
