@@ -47,6 +47,11 @@ public final class GraphStore {
     /// The closing of files that a compaction replaced, on another thread: their last close
     /// frees their blocks (see ``waitForReleasedFiles()``).
     private let releases = DispatchGroup()
+    /// How many serials of one entity a commit may leave unused by live objects
+    /// (``StoreLimits/unusedSerials``): tests make it small, to reach it.
+    package var unusedSerialLimit = StoreLimits.unusedSerials {
+        willSet { require(newValue <= StoreLimits.unusedSerials, "a store cannot write what it refuses to read") }
+    }
     /// About how many bytes of a commit record the journal buffers before it writes them
     /// (``RecordWriter/chunkSize``): tests make it small, to stream small records.
     package var journalChunkSize = RecordWriter.defaultChunkSize {
@@ -170,7 +175,7 @@ public final class GraphStore {
             if count > serialCounts[code] { grown.append((code, count)) }
             // (The graph's live count already includes the commit's inserts and deletions.)
             let unused = count - graph.count(of: entity.description.objectType)
-            if unused > StoreLimits.unusedSerials { throw GraphStoreError.tooManyUnusedSerials(entity: entity.description.name, unused: unused) }
+            if unused > unusedSerialLimit { throw GraphStoreError.tooManyUnusedSerials(entity: entity.description.name, unused: unused) }
         }
         do {
             // The record is streamed: encoded and written a chunk at a time, so a large

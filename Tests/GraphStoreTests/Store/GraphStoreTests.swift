@@ -167,6 +167,47 @@ struct GraphStoreTests {
         #expect(dump(reopened.graph) == expected)
     }
 
+    @Test("A commit that would leave more serials unused than a store keeps throws, keeps its changes and writes nothing")
+    func unusedSerialLimit() throws {
+        let directory = TemporaryDirectory()
+        let store = try GraphStore.open(at: directory.url, schema: storeSchema, options: GraphStore.Options(compactionFactor: nil))
+        store.unusedSerialLimit = 50
+        let products = (0..<60).map { index in
+            let product = store.graph.insert(Product())
+            product.name = "p\(index)"
+            return product
+        }
+        try store.graph.commit()
+        // 40 deleted: 40 serials unused, within the limit.
+        for product in products.prefix(40) { store.graph.delete(product) }
+        try store.graph.commit()
+        let committed = dump(store.graph)
+        let journalSize = try FileManager.default.attributesOfItem(atPath: directory.url.appendingPathComponent("journal").path)[.size] as? Int
+        // Eleven more would make 51.
+        for product in products.dropFirst(40).prefix(11) { store.graph.delete(product) }
+        #expect {
+            try store.graph.commit()
+        } throws: { error in
+            guard case CommitError.persistenceFailed(let cause) = error,
+                  case GraphStoreError.tooManyUnusedSerials(entity: "Product", unused: 51)? = cause as? GraphStoreError
+            else { return false }
+            return true
+        }
+        #expect(store.graph.hasChanges, "the deletions are still pending")
+        #expect(try FileManager.default.attributesOfItem(atPath: directory.url.appendingPathComponent("journal").path)[.size] as? Int == journalSize)
+        // Ten fit; the store goes on.
+        store.graph.rollback()
+        #expect(dump(store.graph) == committed)
+        for product in products.dropFirst(40).prefix(10) { store.graph.delete(product) }
+        try store.graph.commit()
+        let expected = dump(store.graph)
+        store.close()
+        let reopened = try GraphStore.open(at: directory.url, schema: storeSchema)
+        defer { reopened.close() }
+        #expect(dump(reopened.graph) == expected)
+        #expect(reopened.graph.objects(of: Product.self).count == 10)
+    }
+
     /// The targets of this process's open descriptors under `directory` (`/proc/self/fd`),
     /// a replaced file's ending in " (deleted)".
     private static func openFiles(under directory: String) -> [String] {
