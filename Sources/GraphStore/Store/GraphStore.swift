@@ -260,7 +260,9 @@ public final class GraphStore {
     ///
     /// In order: the new journal and snapshot are written and synced under temporary names,
     /// the snapshot is renamed into place and the directory synced, then the journal. A crash
-    /// at any point leaves a store that opens to the same state.
+    /// at any point leaves a store that opens to the same state. The files replaced are
+    /// closed on another thread once this returns; closing frees their blocks, and a commit
+    /// synced meanwhile may wait for that.
     ///
     /// The graph must have no uncommitted changes: the snapshot holds committed state only.
     /// Automatic compaction waits for a commit after which the graph has none.
