@@ -96,9 +96,13 @@ internal final class _MembershipDelta<Value: RelationshipValue>: _SavedValue {
 
 /// Whether two values are equal, when their type is `Equatable`; `nil` when it is not.
 ///
-/// Specialized for a concrete type, the cast folds away.
+/// When `Value` itself is `Equatable`, the test is on the type (specialized for a concrete
+/// type, it folds away) and both values are compared as that type. Otherwise the first
+/// value's dynamic type decides (an existential or a class whose values may be of an
+/// `Equatable` type), at the cost of a cast of each value.
 @inlinable
 internal func _equalIfEquatable<Value>(_ lhs: Value, _ rhs: Value) -> Bool? {
+    if let type = Value.self as? any Equatable.Type { return type._isEqual(lhs, rhs) }
     guard let lhs = lhs as? any Equatable else { return nil }
     return lhs._isEqual(toAny: rhs)
 }
@@ -108,6 +112,13 @@ extension Equatable {
     internal func _isEqual(toAny other: Any) -> Bool {
         guard let other = other as? Self else { return false }
         return self == other
+    }
+
+    /// `lhs == rhs` for values of a type that is `Self`.
+    @inlinable
+    internal static func _isEqual<Value>(_ lhs: Value, _ rhs: Value) -> Bool {
+        guard let lhs = lhs as? Self, let rhs = rhs as? Self else { return false }
+        return lhs == rhs
     }
 }
 
