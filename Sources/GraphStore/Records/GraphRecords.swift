@@ -235,7 +235,7 @@ struct GraphRecordEncoder {
         state.writer.varint(updatedCount)
         var updatedWritten = 0
         try commit.forEachUpdated { object, changed in
-            try writeUpdate(of: object, changed: changed, commit, to: &state.writer)
+            try writeUpdate(of: object, code: try state.code(of: object, self), changed: changed, commit, to: &state.writer)
             updatedWritten += 1
             try state.advance(commit, sink)
         }
@@ -261,8 +261,9 @@ struct GraphRecordEncoder {
     /// Writes an updated object's entry of a commit record: its entity and serial, then each
     /// changed property's position and value (a to-many relationship's members gained and
     /// lost, when the commit knows them).
-    private func writeUpdate(of object: GraphObject, changed: ChangedProperties, _ commit: PendingCommit, to writer: inout ByteWriter) throws {
-        let code = try entityCode(object)
+    private func writeUpdate(
+        of object: GraphObject, code: Int, changed: ChangedProperties, _ commit: PendingCommit, to writer: inout ByteWriter
+    ) throws {
         writer.varint(code)
         writer.varint(object.objectID.serialNumber)
         let fields = updateFields[code]
@@ -298,11 +299,12 @@ private struct CommitRecordState {
     /// Units of progress: two per inserted object, one per updated or deleted one.
     var total = 0
     var done = 0
-    /// Inserted objects come in runs of one class: its code is looked up once per run.
+    /// Inserted objects come in runs of one class, and updated ones often: its code is
+    /// looked up once per run.
     private var lastType: ObjectIdentifier?
     private var lastCode = 0
 
-    /// The code of an inserted object's entity.
+    /// The code of an object's entity.
     mutating func code(of object: GraphObject, _ encoder: GraphRecordEncoder) throws(GraphStoreError) -> Int {
         let type = ObjectIdentifier(Swift.type(of: object))
         if type != lastType {

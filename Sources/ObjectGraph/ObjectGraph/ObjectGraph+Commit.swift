@@ -324,6 +324,11 @@ extension ObjectGraph {
     ///   - author: The commit's author tag.
     private func _collectChanges(inserted: GraphChanges.InsertedIDs, author: String?) -> GraphChanges {
         var changes = GraphChanges(inserted: inserted, author: author)
+        // Sized once: grown entry by entry, the tables are rebuilt at each doubling.
+        var deletions = 0
+        for entry in _pending where entry.isDeleted { deletions += 1 }
+        changes.deleted.reserveCapacity(deletions)
+        changes.updated.reserveCapacity(_pending.count - deletions)
         for position in _pending.indices {
             let entry = _pending[position]
             let object = entry.object
