@@ -40,8 +40,6 @@ enum GraphRecordType: UInt8 {
 /// once, when the encoder is made, so writing a value does no lookup by name and no cast.
 struct GraphRecordEncoder {
     let schema: StoreSchema
-    /// By entity code, then property position: the attribute's codec (`nil` for a relationship).
-    private let codecs: [[AttributeCodec?]]
     /// By entity code, then property position: the code of a relationship's destination (-1
     /// for an attribute).
     private let destinations: [[Int]]
@@ -50,13 +48,13 @@ struct GraphRecordEncoder {
     /// Classes by entity code.
     private let types: [ObjectIdentifier]
     /// By entity code: how each property is written, in schema order (resolved once, so
-    /// writing an object copies no codec and reads no schema entry).
+    /// writing a property copies one closure, not a whole codec, and reads no schema entry).
     private let plans: [[PropertyPlan]]
     /// By entity code: each property's index and relationship kind, in schema order (what
     /// writing an updated object reads per property, without copying a schema entry).
     private let updateFields: [[(index: PropertyIndex, relationship: RelationshipKind?)]]
 
-    /// How ``writeProperties(of:code:to:)`` writes one property.
+    /// How ``writeProperty(_:of:code:to:)`` writes one property.
     private enum PropertyPlan {
         /// An attribute: its codec's writer, and its position (for an error's message).
         case attribute((GraphObject, inout ByteWriter) throws(StoredValueError) -> Void, position: Int)
@@ -68,7 +66,7 @@ struct GraphRecordEncoder {
 
     init(schema: StoreSchema) {
         self.schema = schema
-        codecs = schema.entities.map { entity in
+        let codecs = schema.entities.map { entity in
             entity.properties.map { property in
                 property.kind.map { AttributeCodec(entity: entity.description, index: property.index, kind: $0) }
             }
@@ -144,51 +142,35 @@ struct GraphRecordEncoder {
     /// - Parameters:
     ///   - position: The property's position among its entity's properties.
     func writeProperty(_ position: Int, of object: GraphObject, code: Int, to writer: inout ByteWriter) throws(GraphStoreError) {
-        if let codec = codecs[code][position] {
-            do {
-                try codec.write(object, &writer)
-            } catch {
-                let property = schema.entities[code].properties[position]
-                throw .unsupportedAttribute(entity: object.objectID.entityName, property: property.name, type: error.description)
-            }
-        } else {
-            let property = schema.entities[code].properties[position]
-            if property.relationship == .toOne {
-                // The bytes of a list of zero or one reference, without making the list.
-                if let target = object.relatedObject(at: property.index) {
-                    writer.varint(1)
-                    try writeReference(target, likely: destinations[code][position], to: &writer)
-                } else {
-                    writer.varint(0)
-                }
-            } else {
-                try writeReferences(object.relatedObjects(at: property.index), likely: destinations[code][position], to: &writer)
-            }
-        }
+        try write(plans[code][position], of: object, code: code, to: &writer)
     }
 
     /// Writes every property of an object of the entity `code`, in schema order (the bytes
     /// of ``writeProperty(_:of:code:to:)`` for each).
     func writeProperties(of object: GraphObject, code: Int, to writer: inout ByteWriter) throws(GraphStoreError) {
-        for plan in plans[code] {
-            switch plan {
-            case .attribute(let write, let position):
-                do {
-                    try write(object, &writer)
-                } catch {
-                    let property = schema.entities[code].properties[position]
-                    throw .unsupportedAttribute(entity: object.objectID.entityName, property: property.name, type: error.description)
-                }
-            case .toOne(let index, let likely):
-                if let target = object.relatedObject(at: index) {
-                    writer.varint(1)
-                    try writeReference(target, likely: likely, to: &writer)
-                } else {
-                    writer.varint(0)
-                }
-            case .toMany(let index, let likely):
-                try writeReferences(object.relatedObjects(at: index), likely: likely, to: &writer)
+        for plan in plans[code] { try write(plan, of: object, code: code, to: &writer) }
+    }
+
+    /// Writes one property of an object of the entity `code` as its plan says.
+    private func write(_ plan: PropertyPlan, of object: GraphObject, code: Int, to writer: inout ByteWriter) throws(GraphStoreError) {
+        switch plan {
+        case .attribute(let write, let position):
+            do {
+                try write(object, &writer)
+            } catch {
+                let property = schema.entities[code].properties[position]
+                throw .unsupportedAttribute(entity: object.objectID.entityName, property: property.name, type: error.description)
             }
+        case .toOne(let index, let likely):
+            // The bytes of a list of zero or one reference, without making the list.
+            if let target = object.relatedObject(at: index) {
+                writer.varint(1)
+                try writeReference(target, likely: likely, to: &writer)
+            } else {
+                writer.varint(0)
+            }
+        case .toMany(let index, let likely):
+            try writeReferences(object.relatedObjects(at: index), likely: likely, to: &writer)
         }
     }
 
