@@ -120,7 +120,7 @@ internal struct _PendingEntry {
     /// one (the commit checks the object's relationships again).
     var mayHoldInvalidTargets = false
     /// The value of each written property before the transaction's first write to it.
-    var originals: [(index: Int, saved: any _SavedValue)] = []
+    var originals = _Originals()
 
     init(object: GraphObject) {
         self.object = object
@@ -130,6 +130,51 @@ internal struct _PendingEntry {
     func original(_ index: Int) -> (any _SavedValue)? {
         for original in originals where original.index == index { return original.saved }
         return nil
+    }
+}
+
+/// The values a pending entry keeps, in the order of the first writes: the first in place,
+/// the others in an array. Most entries keep one (an object's one written property), and
+/// then the entry allocates nothing for them, nor frees anything but the value at commit.
+internal struct _Originals: Sequence {
+    typealias Element = (index: Int, saved: any _SavedValue)
+
+    private var first: Element?
+    private var rest: [Element] = []
+
+    /// Whether no value is kept.
+    var isEmpty: Bool { first == nil }
+
+    /// Keeps a property's value.
+    mutating func append(_ element: Element) {
+        if first == nil {
+            first = element
+        } else {
+            rest.append(element)
+        }
+    }
+
+    /// The values, in the order of the first writes.
+    var array: [Element] {
+        guard let first else { return [] }
+        return [first] + rest
+    }
+
+    func makeIterator() -> Iterator {
+        Iterator(first: first, rest: rest.makeIterator())
+    }
+
+    struct Iterator: IteratorProtocol {
+        fileprivate var first: Element?
+        fileprivate var rest: IndexingIterator<[Element]>
+
+        mutating func next() -> Element? {
+            if let element = first {
+                first = nil
+                return element
+            }
+            return rest.next()
+        }
     }
 }
 

@@ -111,7 +111,7 @@ extension ObjectGraph {
         for entry in _pending {
             let id = entry.object.objectID
             if entry.isDeleted {
-                record.deleted.append((entry.object, entry.originals))
+                record.deleted.append((entry.object, entry.originals.array))
                 keys.insert(_UndoKey(objectID: id, property: -1))
             } else if let changed = changes.updated[id] {
                 let originals = entry.originals.filter { changed.contains(PropertyIndex($0.index)) }
