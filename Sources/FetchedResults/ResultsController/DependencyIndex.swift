@@ -305,6 +305,65 @@ struct DependencyIndex {
         for handle in new { tidy(handle) }
     }
 
+    /// Records for `id` the reads of other objects that `source`, an index of the same
+    /// entity, holds for it, as if an evaluation here had read exactly those keys: for an
+    /// engine whose evaluation of the object reads what the source's does, and nothing else
+    /// of other objects (a search's row, whose searched string reads only its own
+    /// properties, of which the base holds the evaluation current with the commit).
+    ///
+    /// A key the source's handle marks as read outside a section key is recorded so here
+    /// too (that mark is shared by all of the source's dependents of the key, so it may
+    /// call for more re-evaluation than needed, never less). The source's own reads are
+    /// not copied: see ``recordOwnReads(of:)``.
+    ///
+    /// - Parameters:
+    ///   - id: The object, of ``entity``.
+    ///   - entry: Its entry here (``entry(of:)``).
+    ///   - source: The index whose entry for `id` to copy.
+    /// - Returns: `false`, recording nothing, when the source holds the entry of a removed
+    ///   object for it (the caller evaluates the object instead).
+    /// - Complexity: O(1) when the source's entry names the key this one does; otherwise
+    ///   as ``record(_:reads:entry:sectionStart:)`` for the source's keys.
+    mutating func adoptEntry(of id: ObjectID, entry: Entry, from source: DependencyIndex) -> Bool {
+        let serial = id.entitySerial
+        let sourceEntry = source.entry(of: id)
+        if let sourceHandle = sourceEntry.handle {
+            let key = source.keyOfHandle[Int(sourceHandle)]
+            let outside = source.readOutsideSection[Int(sourceHandle)]
+            if let handle = entry.handle, keyOfHandle[Int(handle)] == key, readOutsideSection[Int(handle)] || !outside { return true }
+            record(id, reads: CollectionOfOne(PropertyRead(objectID: key.object, property: key.property)), entry: entry, sectionStart: outside ? .max : 0)
+            return true
+        }
+        if sourceEntry == .noKey {
+            if entry != .noKey { record(id, reads: EmptyCollection<PropertyRead>(), entry: entry) }
+            return true
+        }
+        guard sourceEntry == .severalKeys else { return false }
+        // The keys read outside a section key first, so that one position splits them.
+        let handles = source.several[serial] ?? []
+        let outside = handles.filter { source.readOutsideSection[Int($0)] }
+        let inSection = handles.filter { !source.readOutsideSection[Int($0)] }
+        let reads = (outside + inSection).map { handle in
+            let key = source.keyOfHandle[Int(handle)]
+            return PropertyRead(objectID: key.object, property: key.property)
+        }
+        record(id, reads: reads, entry: entry, sectionStart: outside.count)
+        return true
+    }
+
+    /// Adds the own properties that `source`'s evaluations read to those read here (an
+    /// engine that copies the source's entries with ``adoptEntry(of:entry:from:)`` re-evaluates
+    /// an object on a write to any of them, as the source does).
+    ///
+    /// - Complexity: O(1) when this index has every bit of the source's; O(p) for the
+    ///   source's p own reads otherwise.
+    mutating func recordOwnReads(of source: DependencyIndex) {
+        recordOwnReads(source.ownReadBits)
+        if source.ownReads.count > ownReads.count || source.ownReadBits.nonzeroBitCount != source.ownReads.count {
+            ownReads.formUnion(source.ownReads)
+        }
+    }
+
     /// Forgets the reads of an object that no longer exists or is no longer evaluated (of
     /// any entity: others are ignored). It may be recorded again later.
     ///

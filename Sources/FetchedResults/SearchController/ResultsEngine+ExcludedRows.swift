@@ -46,3 +46,109 @@ extension ResultsEngine {
         return needed
     }
 }
+
+extension ResultsEngine {
+    /// Brings the engine up to date with a commit that writes only rows it does not show
+    /// and cannot show (``ExcludedRowsShortcut``), and deletes only rows it does not show:
+    /// their dependency entries are copied from the keys source, or dropped, and nothing
+    /// else changes. Does nothing when the commit has any other effect here (an inserted
+    /// object, a write some row's evaluation read through a relationship, a row shown or
+    /// a row the commit may show): the caller brings the engine up to date instead.
+    ///
+    /// Such a commit (an edit in the main list of rows a search hides) costs a search
+    /// a look at each written object of its entity, without the pending set, the
+    /// evaluation passes and their copies of the index that a commit otherwise takes.
+    ///
+    /// - Parameters:
+    ///   - changes: The commit.
+    ///   - shortcut: The engine's ``excludedRowsShortcut``.
+    /// - Returns: Whether the engine is up to date with the commit.
+    /// - Complexity: O(w + k) for w written objects and k deleted ones, and the written
+    ///   properties of other objects that some evaluation read (which make it return
+    ///   `false`).
+    func commitLeavingExcludedRowsAlone(_ changes: GraphChanges, shortcut: ExcludedRowsShortcut) -> Bool {
+        let entity = dependencies.entity
+        for id in changes.insertedIDs where id.entity === entity { return false }
+        for id in changes.deleted where id.entity === entity && index.slots[id] != nil { return false }
+        let dependents = dependencies.dependentsBySection(ofWritesIn: changes)
+        guard dependents.serials.isEmpty && dependents.sectionOnly.isEmpty else { return false }
+        // Nothing changes until every written object is known to stay out.
+        var adopted: [ObjectID] = []
+        let needle = shortcut.store.needle
+        for (id, properties) in changes.updated where id.entity === entity {
+            guard pendingFlags(wrote: properties) != 0 else { continue }
+            guard !shortcut.writesSearched(properties), index.slots[id] == nil,
+                  shortcut.staysExcluded(id, folded: shortcut.store.folded, needle: needle),
+                  shortcut.sourceDependencies.entry(of: id).removedHandle == nil
+            else { return false }
+            adopted.append(id)
+        }
+        for id in changes.deleted where id.entity === entity { dependencies.remove(id) }
+        guard !adopted.isEmpty else { return true }
+        dependencies.recordOwnReads(of: shortcut.sourceDependencies)
+        for id in adopted {
+            let copied = dependencies.adoptEntry(of: id, entry: dependencies.entry(of: id), from: shortcut.sourceDependencies)
+            assert(copied, "internal inconsistency: the entry of \(id) was not copied")
+        }
+        adoptedEntryCount += adopted.count
+        return true
+    }
+}
+
+/// What lets a search by text leave alone, at a commit, a row it does not show and that the
+/// commit cannot make it show (``ResultsEngine/excludedRowsShortcut``).
+///
+/// Such a row is a base row whose folded searched string lacks the text. A write that reads
+/// nothing of its searched string leaves that folding as it is, so the row stays out; what
+/// the search must still keep current is its dependency entry, and that is the base's: the
+/// search evaluates a base row with the base's predicate and keys, plus the searched string,
+/// which reads only the row's own properties. The base heard of the commit first and holds
+/// the entry current with it, so the search copies it instead of folding the string again
+/// and evaluating the keys.
+struct ExcludedRowsShortcut {
+    /// The search's foldings and text.
+    let store: FoldedTextStore
+    /// The own properties the searched string has read (``FoldedTextStore/searchedProperties``).
+    let searchedProperties: UInt64
+    /// The base's rows, current with the commit.
+    let sourceIndex: ResultsIndex<ObjectID>
+    /// The base's dependencies, current with the commit.
+    let sourceDependencies: DependencyIndex
+
+    /// Makes the shortcut of a folded-text search whose searched string reads no other
+    /// object, and whose text is not empty; `nil` otherwise.
+    ///
+    /// - Parameters:
+    ///   - store: The search's foldings and text.
+    ///   - source: The base engine, which heard of the commit first.
+    init?<Object>(store: FoldedTextStore, source: ResultsEngine<Object>) {
+        guard !store.searchReadsOthers, !store.needle.isEmpty else { return nil }
+        self.store = store
+        searchedProperties = store.searchedProperties
+        sourceIndex = source.index
+        sourceDependencies = source.dependencies
+    }
+
+    /// Whether a write of `properties` of an object may change its searched string.
+    ///
+    /// - Complexity: O(c) for c written properties.
+    func writesSearched(_ properties: ChangedProperties) -> Bool {
+        var written: UInt64 = 0
+        properties.forEachIndex { written |= 1 << UInt64(min($0.rawValue, 63)) }
+        return written & searchedProperties != 0
+    }
+
+    /// Whether the search does not show `id` after the commit, whose writes to it read
+    /// nothing of its searched string: the base shows it, with a folding (kept only while
+    /// the base includes it, so current) that lacks the text.
+    ///
+    /// - Parameters:
+    ///   - id: A row the search does not show.
+    ///   - folded: The store's foldings, read once by the caller (and let go before anything
+    ///     folds again: a copy held then would be copied whole).
+    ///   - needle: The store's folded text.
+    /// - Complexity: O(1) look-ups, and a search of the folding for the text.
+    func staysExcluded(_ id: ObjectID, folded: FoldedTextColumn, needle: FoldedText) -> Bool {
+        sourceIndex.slots[id] != nil && folded.contains(id, needle) == false
+    }
+}

@@ -40,7 +40,7 @@ final class SearchEngine<Object: GraphObject>: ResultsEngine<Object> {
         currentText = searchText
         if case .text(_, _, let store) = matcher { refinements.reset(to: store.needle) }
         var request = base._request
-        request.predicate = matcher.combinedPredicate(base: base._request)
+        request.predicate = matcher.combinedPredicate(base: base._request, graph: base.graph)
         super.init(graph: base.graph, request: request)
         performFetch()
         // Registered after both controllers' observers, so it runs once both are current.
@@ -60,6 +60,13 @@ final class SearchEngine<Object: GraphObject>: ResultsEngine<Object> {
 
     /// The base: it heard of each commit first, and its rows' keys are the search's.
     override var keysSource: ResultsEngine<Object>? { base }
+
+    /// A folded-text search copies the base's dependency entries of the rows it does not
+    /// show and a commit's writes to them cannot show (``ExcludedRowsShortcut``).
+    override var excludedRowsShortcut: ExcludedRowsShortcut? {
+        guard case .text(_, _, let store) = matcher else { return nil }
+        return ExcludedRowsShortcut(store: store, source: base)
+    }
 
     /// The base engine's index title for a section, so search sections carry the same
     /// titles as the main list's.
