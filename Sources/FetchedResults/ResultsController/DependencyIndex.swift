@@ -324,7 +324,7 @@ struct DependencyIndex {
     ///   object for it (the caller evaluates the object instead).
     /// - Complexity: O(1) when the source's entry names the key this one does; otherwise
     ///   as ``record(_:reads:entry:sectionStart:)`` for the source's keys.
-    mutating func adoptEntry(of id: ObjectID, entry: Entry, from source: DependencyIndex) -> Bool {
+    mutating func adoptEntry(of id: ObjectID, entry: Entry, from source: borrowing DependencyIndex) -> Bool {
         let serial = id.entitySerial
         let sourceEntry = source.entry(of: id)
         if let sourceHandle = sourceEntry.handle {
@@ -351,13 +351,48 @@ struct DependencyIndex {
         return true
     }
 
+    /// Takes a commit in which every written object of ``entity`` is a row whose entry is
+    /// copied from `source` (``adoptEntry(of:entry:from:)``), and every deleted one is
+    /// forgotten (``remove(_:)``): the commit of a search that leaves alone the rows it does
+    /// not show. Changes nothing and returns `false` when an evaluation here read what the
+    /// commit wrote of other objects, or `source` holds the entry of a removed object for
+    /// a written one.
+    ///
+    /// - Parameters:
+    ///   - changes: The commit.
+    ///   - source: The index whose entries to copy, `inout` only so that it is read in
+    ///     place (a class's stored structure passed by value is copied whole first); it is
+    ///     not changed.
+    /// - Returns: Whether the commit was taken.
+    /// - Complexity: O(w + k) for w written objects and k deleted ones, plus the cost of
+    ///   copying each entry.
+    mutating func leaveExcludedRows(writtenIn changes: GraphChanges, from source: inout DependencyIndex) -> Bool {
+        if mayHaveDependents(ofWritesIn: changes) {
+            let dependents = dependentsBySection(ofWritesIn: changes)
+            guard dependents.serials.isEmpty && dependents.sectionOnly.isEmpty else { return false }
+        }
+        let entity = entity
+        for id in changes.updated.keys where id.entity === entity && source.entry(of: id).removedHandle != nil { return false }
+        for id in changes.deleted where id.entity === entity { remove(id) }
+        var ownReadsAdded = false
+        for id in changes.updated.keys where id.entity === entity {
+            if !ownReadsAdded {
+                recordOwnReads(of: source)
+                ownReadsAdded = true
+            }
+            let copied = adoptEntry(of: id, entry: entry(of: id), from: source)
+            assert(copied, "internal inconsistency: the entry of \(id) was not copied")
+        }
+        return true
+    }
+
     /// Adds the own properties that `source`'s evaluations read to those read here (an
     /// engine that copies the source's entries with ``adoptEntry(of:entry:from:)`` re-evaluates
     /// an object on a write to any of them, as the source does).
     ///
     /// - Complexity: O(1) when this index has every bit of the source's; O(p) for the
     ///   source's p own reads otherwise.
-    mutating func recordOwnReads(of source: DependencyIndex) {
+    mutating func recordOwnReads(of source: borrowing DependencyIndex) {
         recordOwnReads(source.ownReadBits)
         if source.ownReads.count > ownReads.count || source.ownReadBits.nonzeroBitCount != source.ownReads.count {
             ownReads.formUnion(source.ownReads)
@@ -465,6 +500,26 @@ struct DependencyIndex {
     func dependents(ofWritesIn changes: GraphChanges) -> [UInt32] {
         let dependents = dependentsBySection(ofWritesIn: changes)
         return dependents.serials + dependents.sectionOnly
+    }
+
+    /// Whether some evaluation may have read what a commit wrote of other objects: `false`
+    /// when no written property (or reordered relationship) is one some key names, so that
+    /// ``dependentsBySection(ofWritesIn:)`` would list nobody.
+    ///
+    /// - Parameter changes: What the commit changed.
+    /// - Complexity: O(w) for w written objects; no hashing.
+    func mayHaveDependents(ofWritesIn changes: GraphChanges) -> Bool {
+        guard hasCrossReads else { return false }
+        if !changes.moves.isEmpty { return true }
+        for (id, properties) in changes.updated {
+            let entity = ObjectIdentifier(id.entity)
+            for keyed in keyedEntities where keyed.entity == entity {
+                var written: UInt64 = 0
+                properties.forEachIndex { written |= 1 << min(UInt64($0.rawValue), Self.lastPropertyBit) }
+                if keyed.properties & written != 0 { return true }
+            }
+        }
+        return false
     }
 
     /// The serials of the objects whose evaluation read what a commit wrote of other objects,

@@ -45,12 +45,11 @@ extension ResultsEngine {
     ///
     /// - Complexity: O(k log n) for k re-evaluated objects.
     func graphDidCommit(_ changes: GraphChanges) {
-        guard hasFetched else { return }
+        guard hasFetched, !commitsWithoutEvaluations(changes) else { return }
         let entity = Object.entity
         // A search by text: the rows it does not show and the commit cannot show take their
         // dependency entries from its base.
         let shortcut = excludedRowsShortcut
-        if let shortcut, commitLeavingExcludedRowsAlone(changes, shortcut: shortcut) { return }
         // Objects to re-evaluate, as `PendingFlags`.
         var pending: [ObjectID: UInt8] = [:]
         var updates: [ResultsIndex<ObjectID>.Change] = []

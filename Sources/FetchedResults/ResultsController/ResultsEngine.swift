@@ -101,6 +101,14 @@ class ResultsEngine<Object: GraphObject>: Observable {
     /// text overrides it. Read once per commit, after the source heard of it.
     var excludedRowsShortcut: ExcludedRowsShortcut? { nil }
 
+    /// Brings the engine up to date with a commit that cannot change its rows, without
+    /// the evaluation passes, or returns `false` (the commit is then applied in full). A
+    /// search by text overrides it (``commitLeavingExcludedRowsAlone(_:store:source:)``).
+    ///
+    /// - Parameter changes: The commit.
+    /// - Returns: Whether the engine is up to date with the commit.
+    func commitsWithoutEvaluations(_ changes: GraphChanges) -> Bool { false }
+
     /// An empty index for `request`; a subclass whose rows have another order overrides it.
     func emptyIndex(for request: FetchRequest<Object>) -> ResultsIndex<ObjectID> {
         Self.makeIndex(for: request)

@@ -61,36 +61,31 @@ extension ResultsEngine {
     ///
     /// - Parameters:
     ///   - changes: The commit.
-    ///   - shortcut: The engine's ``excludedRowsShortcut``.
+    ///   - store: The search's foldings and text; its text is not empty and its searched
+    ///     string reads no other object.
+    ///   - source: The keys source, which heard of the commit first.
     /// - Returns: Whether the engine is up to date with the commit.
     /// - Complexity: O(w + k) for w written objects and k deleted ones, and the written
     ///   properties of other objects that some evaluation read (which make it return
     ///   `false`).
-    func commitLeavingExcludedRowsAlone(_ changes: GraphChanges, shortcut: ExcludedRowsShortcut) -> Bool {
+    func commitLeavingExcludedRowsAlone(_ changes: GraphChanges, store: FoldedTextStore, source: ResultsEngine<Object>) -> Bool {
+        assert(!store.searchReadsOthers && !store.needle.isEmpty, "internal inconsistency: no shortcut for this search")
         let entity = dependencies.entity
-        for id in changes.insertedIDs where id.entity === entity { return false }
+        if changes.insertedCount > 0 {
+            for id in changes.insertedIDs where id.entity === entity { return false }
+        }
         for id in changes.deleted where id.entity === entity && index.slots[id] != nil { return false }
-        let dependents = dependencies.dependentsBySection(ofWritesIn: changes)
-        guard dependents.serials.isEmpty && dependents.sectionOnly.isEmpty else { return false }
         // Nothing changes until every written object is known to stay out.
-        var adopted: [ObjectID] = []
-        let needle = shortcut.store.needle
+        let searched = store.searchedProperties
+        var adopted = 0
         for (id, properties) in changes.updated where id.entity === entity {
-            guard pendingFlags(wrote: properties) != 0 else { continue }
-            guard !shortcut.writesSearched(properties), index.slots[id] == nil,
-                  shortcut.staysExcluded(id, folded: shortcut.store.folded, needle: needle),
-                  shortcut.sourceDependencies.entry(of: id).removedHandle == nil
+            guard !ExcludedRowsShortcut.writes(properties, anyOf: searched), index.slots[id] == nil, source.index.slots[id] != nil,
+                  store.folded.contains(id, store.needle) == false
             else { return false }
-            adopted.append(id)
+            adopted += 1
         }
-        for id in changes.deleted where id.entity === entity { dependencies.remove(id) }
-        guard !adopted.isEmpty else { return true }
-        dependencies.recordOwnReads(of: shortcut.sourceDependencies)
-        for id in adopted {
-            let copied = dependencies.adoptEntry(of: id, entry: dependencies.entry(of: id), from: shortcut.sourceDependencies)
-            assert(copied, "internal inconsistency: the entry of \(id) was not copied")
-        }
-        adoptedEntryCount += adopted.count
+        guard dependencies.leaveExcludedRows(writtenIn: changes, from: &source.dependencies) else { return false }
+        adoptedEntryCount += adopted
         return true
     }
 }
@@ -133,9 +128,17 @@ struct ExcludedRowsShortcut {
     ///
     /// - Complexity: O(c) for c written properties.
     func writesSearched(_ properties: ChangedProperties) -> Bool {
+        Self.writes(properties, anyOf: searchedProperties)
+    }
+
+    /// Whether a write of `properties` writes a property of `bits` (bit `min(i, 63)` for
+    /// property `i`).
+    ///
+    /// - Complexity: O(c) for c written properties.
+    static func writes(_ properties: ChangedProperties, anyOf bits: UInt64) -> Bool {
         var written: UInt64 = 0
         properties.forEachIndex { written |= 1 << UInt64(min($0.rawValue, 63)) }
-        return written & searchedProperties != 0
+        return written & bits != 0
     }
 
     /// Whether the search does not show `id` after the commit, whose writes to it read

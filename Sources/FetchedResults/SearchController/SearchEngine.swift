@@ -12,6 +12,8 @@ final class SearchEngine<Object: GraphObject>: ResultsEngine<Object> {
     var currentText: String
     /// How a row matches the text: folded text, or a predicate made from the text.
     let matcher: SearchMatcher<Object>
+    /// The matcher's folded text, for a folded-text search.
+    let textStore: FoldedTextStore?
     /// The observation that forgets the folded text of deleted objects and checks
     /// invariants after each commit.
     var commitObservation: GraphObservation?
@@ -37,6 +39,7 @@ final class SearchEngine<Object: GraphObject>: ResultsEngine<Object> {
         if !base.hasFetched { base.performFetch() }
         self.base = base
         self.matcher = matcher
+        if case .text(_, _, let store) = matcher { textStore = store } else { textStore = nil }
         currentText = searchText
         if case .text(_, _, let store) = matcher { refinements.reset(to: store.needle) }
         var request = base._request
@@ -64,8 +67,14 @@ final class SearchEngine<Object: GraphObject>: ResultsEngine<Object> {
     /// A folded-text search copies the base's dependency entries of the rows it does not
     /// show and a commit's writes to them cannot show (``ExcludedRowsShortcut``).
     override var excludedRowsShortcut: ExcludedRowsShortcut? {
-        guard case .text(_, _, let store) = matcher else { return nil }
-        return ExcludedRowsShortcut(store: store, source: base)
+        textStore.flatMap { ExcludedRowsShortcut(store: $0, source: base) }
+    }
+
+    /// A commit that writes only rows a folded-text search does not show and the commit
+    /// cannot show changes nothing but their dependency entries, copied from the base.
+    override func commitsWithoutEvaluations(_ changes: GraphChanges) -> Bool {
+        guard let store = textStore, !store.searchReadsOthers, !store.needle.isEmpty else { return false }
+        return commitLeavingExcludedRowsAlone(changes, store: store, source: base)
     }
 
     /// The base engine's index title for a section, so search sections carry the same
