@@ -273,6 +273,15 @@ struct DependencyIndex {
             crossKey[serial] = .one(single)
             return
         }
+        if many.isEmpty, let single, let oldHandle = previous.handle {
+            // One key for another (an item moved to another location): no arrays made.
+            removeDependent(serial, of: oldHandle)
+            append(serial, to: single)
+            pairCount += 1
+            crossKey[serial] = .one(single)
+            tidy(single)
+            return
+        }
         let old: [Int32] = if let handle = previous.handle { [handle] } else if previous == .severalKeys { several[serial] ?? [] } else { [] }
         let new: [Int32] = many.isEmpty ? (single.map { [$0] } ?? []) : many
         for handle in old where !new.contains(handle) {
@@ -354,25 +363,43 @@ struct DependencyIndex {
     /// Takes a commit in which every written object of ``entity`` is a row whose entry is
     /// copied from `source` (``adoptEntry(of:entry:from:)``), and every deleted one is
     /// forgotten (``remove(_:)``): the commit of a search that leaves alone the rows it does
-    /// not show. Changes nothing and returns `false` when an evaluation here read what the
-    /// commit wrote of other objects, or `source` holds the entry of a removed object for
-    /// a written one.
+    /// not show. Changes nothing and returns `false` when `staysOut` rejects a written
+    /// object, an evaluation here read what the commit wrote of other objects, or `source`
+    /// holds the entry of a removed object for a written one.
     ///
     /// - Parameters:
     ///   - changes: The commit.
     ///   - source: The index whose entries to copy, `inout` only so that it is read in
     ///     place (a class's stored structure passed by value is copied whole first); it is
     ///     not changed.
+    ///   - staysOut: Whether a written object of ``entity``, with what the commit wrote of
+    ///     it, is a row the engine does not show and the commit cannot show. It must not
+    ///     reach this index.
     /// - Returns: Whether the commit was taken.
     /// - Complexity: O(w + k) for w written objects and k deleted ones, plus the cost of
     ///   copying each entry.
-    mutating func leaveExcludedRows(writtenIn changes: GraphChanges, from source: inout DependencyIndex) -> Bool {
-        if mayHaveDependents(ofWritesIn: changes) {
+    mutating func leaveExcludedRows(
+        writtenIn changes: GraphChanges, from source: inout DependencyIndex, where staysOut: (ObjectID, ChangedProperties) -> Bool
+    ) -> Bool {
+        let entity = entity
+        // The entries and positions the copies change, asked for while the checks run.
+        for id in changes.updated.keys where id.entity === entity {
+            crossKey.prefetchElements(at: CollectionOfOne(id.entitySerial))
+            positions.prefetchElements(at: CollectionOfOne(id.entitySerial))
+        }
+        // One pass: every written object of the entity stays out, and whether a write of
+        // another property may have dependents here.
+        var keyedWrite = !changes.moves.isEmpty
+        for (id, properties) in changes.updated {
+            if !keyedWrite && hasCrossReads && mayBeKeyed(id, properties) { keyedWrite = true }
+            if id.entity === entity {
+                guard staysOut(id, properties), source.entry(of: id).removedHandle == nil else { return false }
+            }
+        }
+        if keyedWrite {
             let dependents = dependentsBySection(ofWritesIn: changes)
             guard dependents.serials.isEmpty && dependents.sectionOnly.isEmpty else { return false }
         }
-        let entity = entity
-        for id in changes.updated.keys where id.entity === entity && source.entry(of: id).removedHandle != nil { return false }
         for id in changes.deleted where id.entity === entity { remove(id) }
         var ownReadsAdded = false
         for id in changes.updated.keys where id.entity === entity {
@@ -502,26 +529,6 @@ struct DependencyIndex {
         return dependents.serials + dependents.sectionOnly
     }
 
-    /// Whether some evaluation may have read what a commit wrote of other objects: `false`
-    /// when no written property (or reordered relationship) is one some key names, so that
-    /// ``dependentsBySection(ofWritesIn:)`` would list nobody.
-    ///
-    /// - Parameter changes: What the commit changed.
-    /// - Complexity: O(w) for w written objects; no hashing.
-    func mayHaveDependents(ofWritesIn changes: GraphChanges) -> Bool {
-        guard hasCrossReads else { return false }
-        if !changes.moves.isEmpty { return true }
-        for (id, properties) in changes.updated {
-            let entity = ObjectIdentifier(id.entity)
-            for keyed in keyedEntities where keyed.entity == entity {
-                var written: UInt64 = 0
-                properties.forEachIndex { written |= 1 << min(UInt64($0.rawValue), Self.lastPropertyBit) }
-                if keyed.properties & written != 0 { return true }
-            }
-        }
-        return false
-    }
-
     /// The serials of the objects whose evaluation read what a commit wrote of other objects,
     /// as ``dependents(ofWritesIn:)``, in two lists: those of keys some evaluation read
     /// outside a section key, and those of keys only section keys read (whose predicate
@@ -608,6 +615,18 @@ struct DependencyIndex {
         let entity = ObjectIdentifier(object.entity)
         let bit: UInt64 = 1 << min(UInt64(property.rawValue), Self.lastPropertyBit)
         for entry in keyedEntities where entry.entity == entity { return entry.properties & bit != 0 }
+        return false
+    }
+
+    /// Whether some key may name one of `properties` of `object` (``mayBeKeyed(_:_:)`` for
+    /// each of them, with one look at the entity).
+    private func mayBeKeyed(_ object: ObjectID, _ properties: ChangedProperties) -> Bool {
+        let entity = ObjectIdentifier(object.entity)
+        for entry in keyedEntities where entry.entity == entity {
+            var written: UInt64 = 0
+            properties.forEachIndex { written |= 1 << min(UInt64($0.rawValue), Self.lastPropertyBit) }
+            return entry.properties & written != 0
+        }
         return false
     }
 

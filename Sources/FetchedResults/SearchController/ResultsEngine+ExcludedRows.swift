@@ -75,16 +75,22 @@ extension ResultsEngine {
             for id in changes.insertedIDs where id.entity === entity { return false }
         }
         for id in changes.deleted where id.entity === entity && index.slots[id] != nil { return false }
-        // Nothing changes until every written object is known to stay out.
+        // Nothing changes until every written object is known to stay out. A base row the
+        // search does not show is one whose folding lacks the text (a folding is current
+        // while the base includes the row): the search's own rows need no look-up.
         let searched = store.searchedProperties
+        let needle = store.needle
         var adopted = 0
-        for (id, properties) in changes.updated where id.entity === entity {
-            guard !ExcludedRowsShortcut.writes(properties, anyOf: searched), index.slots[id] == nil, source.index.slots[id] != nil,
-                  store.folded.contains(id, store.needle) == false
+        for id in changes.updated.keys where id.entity === entity { store.folded.prefetchEntry(of: id) }
+        let taken = dependencies.leaveExcludedRows(writtenIn: changes, from: &source.dependencies) { id, properties in
+            guard !ExcludedRowsShortcut.writes(properties, anyOf: searched), source.index.slots[id] != nil,
+                  store.folded.contains(id, needle) == false
             else { return false }
+            assert(index.slots[id] == nil, "internal inconsistency: \(id) lacks the text and is shown")
             adopted += 1
+            return true
         }
-        guard dependencies.leaveExcludedRows(writtenIn: changes, from: &source.dependencies) else { return false }
+        guard taken else { return false }
         adoptedEntryCount += adopted
         return true
     }

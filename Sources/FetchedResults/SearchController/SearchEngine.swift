@@ -89,9 +89,9 @@ final class SearchEngine<Object: GraphObject>: ResultsEngine<Object> {
     /// Forgets the folded text of deleted objects, the foldings by slot and the narrowing
     /// steps (the commit may have changed any row).
     func didProcessCommit(_ changes: GraphChanges) {
-        slotTexts = nil
-        baseRanks = nil
-        if case .text(_, _, let store) = matcher {
+        if slotTexts != nil { slotTexts = nil }
+        if baseRanks != nil { baseRanks = nil }
+        if let store = textStore {
             for id in changes.deleted { store.folded[id] = nil }
             refinements.reset(to: store.needle)
         }
