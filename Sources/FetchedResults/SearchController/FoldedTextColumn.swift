@@ -105,15 +105,6 @@ struct FoldedTextColumn {
         }
     }
 
-    /// Asks the processor for the line of an object's entry (a hint that changes nothing),
-    /// so that its cache miss overlaps other work before a look-up reads it.
-    ///
-    /// - Complexity: O(1).
-    @inline(__always)
-    func prefetchEntry(of id: ObjectID) {
-        entries.prefetchElements(at: CollectionOfOne(id.entitySerial))
-    }
-
     /// Rewrites the buffer with the live foldings only, in serial order.
     ///
     /// - Complexity: O(n) for n live bytes and the serials.

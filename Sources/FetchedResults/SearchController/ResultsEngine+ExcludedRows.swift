@@ -143,9 +143,13 @@ struct ExcludedRowsShortcut {
     /// - Complexity: O(c) for c written properties.
     static func writes(_ properties: ChangedProperties, anyOf bits: UInt64) -> Bool {
         var written: UInt64 = 0
-        properties.forEachIndex { written |= 1 << UInt64(min($0.rawValue, 63)) }
+        properties.forEachIndex { written |= 1 << min(UInt64($0.rawValue), lastPropertyBit) }
         return written & bits != 0
     }
+
+    /// The highest property index with a bit of its own in ``searchedProperties``; higher
+    /// ones share it.
+    private static var lastPropertyBit: UInt64 { UInt64(UInt64.bitWidth - 1) }
 
     /// Whether the search does not show `id` after the commit, whose writes to it read
     /// nothing of its searched string: the base shows it, with a folding (kept only while
