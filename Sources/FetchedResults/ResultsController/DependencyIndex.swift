@@ -364,8 +364,9 @@ struct DependencyIndex {
     /// copied from `source` (``adoptEntry(of:entry:from:)``), and every deleted one is
     /// forgotten (``remove(_:)``): the commit of a search that leaves alone the rows it does
     /// not show. Changes nothing and returns `false` when `staysOut` rejects a written
-    /// object, an evaluation here read what the commit wrote of other objects, or `source`
-    /// holds the entry of a removed object for a written one.
+    /// object, the commit wrote a key some evaluation here may have read (a property that
+    /// some key names, or an ordered relationship's order), or `source` holds the entry of
+    /// a removed object for a written one.
     ///
     /// - Parameters:
     ///   - changes: The commit.
@@ -387,18 +388,14 @@ struct DependencyIndex {
             crossKey.prefetchElements(at: CollectionOfOne(id.entitySerial))
             positions.prefetchElements(at: CollectionOfOne(id.entitySerial))
         }
-        // One pass: every written object of the entity stays out, and whether a write of
-        // another property may have dependents here.
-        var keyedWrite = !changes.moves.isEmpty
+        // One pass: every written object of the entity stays out, and no write is of a key
+        // some evaluation here may have read (its dependents are the caller's to list, once).
+        if hasCrossReads && !changes.moves.isEmpty { return false }
         for (id, properties) in changes.updated {
-            if !keyedWrite && hasCrossReads && mayBeKeyed(id, properties) { keyedWrite = true }
+            if hasCrossReads && mayBeKeyed(id, properties) { return false }
             if id.entity === entity {
                 guard staysOut(id, properties), source.entry(of: id).removedHandle == nil else { return false }
             }
-        }
-        if keyedWrite {
-            let dependents = dependentsBySection(ofWritesIn: changes)
-            guard dependents.serials.isEmpty && dependents.sectionOnly.isEmpty else { return false }
         }
         for id in changes.deleted where id.entity === entity { remove(id) }
         var ownReadsAdded = false

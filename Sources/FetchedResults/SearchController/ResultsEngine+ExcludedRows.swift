@@ -51,9 +51,10 @@ extension ResultsEngine {
     /// Brings the engine up to date with a commit that writes only rows it does not show
     /// and cannot show (``ExcludedRowsShortcut``), and deletes only rows it does not show:
     /// their dependency entries are copied from the keys source, or dropped, and nothing
-    /// else changes. Does nothing when the commit has any other effect here (an inserted
-    /// object, a write some row's evaluation read through a relationship, a row shown or
-    /// a row the commit may show): the caller brings the engine up to date instead.
+    /// else changes. Does nothing when the commit may have any other effect here (an
+    /// inserted object, a write of a key some evaluation may have read through a
+    /// relationship, a row shown or a row the commit may show): the caller brings the engine
+    /// up to date instead.
     ///
     /// Such a commit (an edit in the main list of rows a search hides) costs a search
     /// a look at each written object of its entity, without the pending set, the
@@ -65,9 +66,8 @@ extension ResultsEngine {
     ///     string reads no other object.
     ///   - source: The keys source, which heard of the commit first.
     /// - Returns: Whether the engine is up to date with the commit.
-    /// - Complexity: O(w + k) for w written objects and k deleted ones, and the written
-    ///   properties of other objects that some evaluation read (which make it return
-    ///   `false`).
+    /// - Complexity: O(w + k) for w written objects and k deleted ones; no hashing of
+    ///   written keys.
     func commitLeavingExcludedRowsAlone(_ changes: GraphChanges, store: FoldedTextStore, source: ResultsEngine<Object>) -> Bool {
         assert(!store.searchReadsOthers && !store.needle.isEmpty, "internal inconsistency: no shortcut for this search")
         let entity = dependencies.entity
