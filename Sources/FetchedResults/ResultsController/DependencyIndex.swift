@@ -473,6 +473,7 @@ struct DependencyIndex {
     /// none or several (or the object is not evaluated).
     ///
     /// - Complexity: O(1).
+    @inline(__always)
     func onlyKey(of id: ObjectID) -> DependencyKey? {
         guard id.entity === entity else { return nil }
         return key(ofEntry: entry(of: id))

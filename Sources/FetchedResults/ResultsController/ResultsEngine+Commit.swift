@@ -273,6 +273,7 @@ private struct SourceRows {
     /// fetched or its evaluation read anything else.
     ///
     /// - Complexity: O(1).
+    @inline(__always)
     func sectionValue(of id: ObjectID, readingOnly key: DependencyKey?) -> SortValue? {
         guard let key, let slot = index.slots[id], dependencies.onlyKey(of: id) == key else { return nil }
         return index.keys.sectionValues[Int(index.keys.sectionOf[Int(slot)])]
