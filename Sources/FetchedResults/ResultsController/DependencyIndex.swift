@@ -273,6 +273,15 @@ struct DependencyIndex {
             crossKey[serial] = .one(single)
             return
         }
+        if many.isEmpty, let single, let oldHandle = previous.handle {
+            // One key for another (an item moved to another location): no arrays made.
+            removeDependent(serial, of: oldHandle)
+            append(serial, to: single)
+            pairCount += 1
+            crossKey[serial] = .one(single)
+            tidy(single)
+            return
+        }
         let old: [Int32] = if let handle = previous.handle { [handle] } else if previous == .severalKeys { several[serial] ?? [] } else { [] }
         let new: [Int32] = many.isEmpty ? (single.map { [$0] } ?? []) : many
         for handle in old where !new.contains(handle) {
@@ -303,6 +312,115 @@ struct DependencyIndex {
             crossKey[serial] = .severalKeys
         }
         for handle in new { tidy(handle) }
+    }
+
+    /// Records for `id` the reads of other objects that `source`, an index of the same
+    /// entity, holds for it, as if an evaluation here had read exactly those keys: for an
+    /// engine whose evaluation of the object reads what the source's does, and nothing else
+    /// of other objects (a search's row, whose searched string reads only its own
+    /// properties, of which the base holds the evaluation current with the commit).
+    ///
+    /// A key the source's handle marks as read outside a section key is recorded so here
+    /// too (that mark is shared by all of the source's dependents of the key, so it may
+    /// call for more re-evaluation than needed, never less). The source's own reads are
+    /// not copied: see ``recordOwnReads(of:)``.
+    ///
+    /// - Parameters:
+    ///   - id: The object, of ``entity``.
+    ///   - entry: Its entry here (``entry(of:)``).
+    ///   - source: The index whose entry for `id` to copy.
+    /// - Returns: `false`, recording nothing, when the source holds the entry of a removed
+    ///   object for it (the caller evaluates the object instead).
+    /// - Complexity: O(1) when the source's entry names the key this one does; otherwise
+    ///   as ``record(_:reads:entry:sectionStart:)`` for the source's keys.
+    mutating func adoptEntry(of id: ObjectID, entry: Entry, from source: borrowing DependencyIndex) -> Bool {
+        let serial = id.entitySerial
+        let sourceEntry = source.entry(of: id)
+        if let sourceHandle = sourceEntry.handle {
+            let key = source.keyOfHandle[Int(sourceHandle)]
+            let outside = source.readOutsideSection[Int(sourceHandle)]
+            if let handle = entry.handle, keyOfHandle[Int(handle)] == key, readOutsideSection[Int(handle)] || !outside { return true }
+            record(id, reads: CollectionOfOne(PropertyRead(objectID: key.object, property: key.property)), entry: entry, sectionStart: outside ? .max : 0)
+            return true
+        }
+        if sourceEntry == .noKey {
+            if entry != .noKey { record(id, reads: EmptyCollection<PropertyRead>(), entry: entry) }
+            return true
+        }
+        guard sourceEntry == .severalKeys else { return false }
+        // The keys read outside a section key first, so that one position splits them.
+        let handles = source.several[serial] ?? []
+        let outside = handles.filter { source.readOutsideSection[Int($0)] }
+        let inSection = handles.filter { !source.readOutsideSection[Int($0)] }
+        let reads = (outside + inSection).map { handle in
+            let key = source.keyOfHandle[Int(handle)]
+            return PropertyRead(objectID: key.object, property: key.property)
+        }
+        record(id, reads: reads, entry: entry, sectionStart: outside.count)
+        return true
+    }
+
+    /// Takes a commit in which every written object of ``entity`` is a row whose entry is
+    /// copied from `source` (``adoptEntry(of:entry:from:)``), and every deleted one is
+    /// forgotten (``remove(_:)``): the commit of a search that leaves alone the rows it does
+    /// not show. Changes nothing and returns `false` when `staysOut` rejects a written
+    /// object, the commit wrote a key some evaluation here may have read (a property that
+    /// some key names, or an ordered relationship's order), or `source` holds the entry of
+    /// a removed object for a written one.
+    ///
+    /// - Parameters:
+    ///   - changes: The commit.
+    ///   - source: The index whose entries to copy, `inout` only so that it is read in
+    ///     place (a class's stored structure passed by value is copied whole first); it is
+    ///     not changed.
+    ///   - staysOut: Whether a written object of ``entity``, with what the commit wrote of
+    ///     it, is a row the engine does not show and the commit cannot show. It must not
+    ///     reach this index.
+    /// - Returns: Whether the commit was taken.
+    /// - Complexity: O(w + k) for w written objects and k deleted ones, plus the cost of
+    ///   copying each entry.
+    mutating func leaveExcludedRows(
+        writtenIn changes: GraphChanges, from source: inout DependencyIndex, where staysOut: (ObjectID, ChangedProperties) -> Bool
+    ) -> Bool {
+        let entity = entity
+        // The entries and positions the copies change, asked for while the checks run.
+        for id in changes.updated.keys where id.entity === entity {
+            crossKey.prefetchElements(at: CollectionOfOne(id.entitySerial))
+            positions.prefetchElements(at: CollectionOfOne(id.entitySerial))
+        }
+        // One pass: every written object of the entity stays out, and no write is of a key
+        // some evaluation here may have read (its dependents are the caller's to list, once).
+        if hasCrossReads && !changes.moves.isEmpty { return false }
+        for (id, properties) in changes.updated {
+            if hasCrossReads && mayBeKeyed(id, properties) { return false }
+            if id.entity === entity {
+                guard staysOut(id, properties), source.entry(of: id).removedHandle == nil else { return false }
+            }
+        }
+        for id in changes.deleted where id.entity === entity { remove(id) }
+        var ownReadsAdded = false
+        for id in changes.updated.keys where id.entity === entity {
+            if !ownReadsAdded {
+                recordOwnReads(of: source)
+                ownReadsAdded = true
+            }
+            let copied = adoptEntry(of: id, entry: entry(of: id), from: source)
+            assert(copied, "internal inconsistency: the entry of \(id) was not copied")
+        }
+        return true
+    }
+
+    /// Adds the own properties that `source`'s evaluations read to those read here (an
+    /// engine that copies the source's entries with ``adoptEntry(of:entry:from:)`` re-evaluates
+    /// an object on a write to any of them, as the source does).
+    ///
+    /// - Complexity: O(1) when this index has every bit of the source's; O(p) for the
+    ///   source's p own reads otherwise.
+    mutating func recordOwnReads(of source: borrowing DependencyIndex) {
+        recordOwnReads(source.ownReadBits)
+        if source.ownReads.count > ownReads.count || source.ownReadBits.nonzeroBitCount != source.ownReads.count {
+            ownReads.formUnion(source.ownReads)
+        }
     }
 
     /// Forgets the reads of an object that no longer exists or is no longer evaluated (of
@@ -355,6 +473,7 @@ struct DependencyIndex {
     /// none or several (or the object is not evaluated).
     ///
     /// - Complexity: O(1).
+    @inline(__always)
     func onlyKey(of id: ObjectID) -> DependencyKey? {
         guard id.entity === entity else { return nil }
         return key(ofEntry: entry(of: id))
@@ -494,6 +613,18 @@ struct DependencyIndex {
         let entity = ObjectIdentifier(object.entity)
         let bit: UInt64 = 1 << min(UInt64(property.rawValue), Self.lastPropertyBit)
         for entry in keyedEntities where entry.entity == entity { return entry.properties & bit != 0 }
+        return false
+    }
+
+    /// Whether some key may name one of `properties` of `object` (``mayBeKeyed(_:_:)`` for
+    /// each of them, with one look at the entity).
+    private func mayBeKeyed(_ object: ObjectID, _ properties: ChangedProperties) -> Bool {
+        let entity = ObjectIdentifier(object.entity)
+        for entry in keyedEntities where entry.entity == entity {
+            var written: UInt64 = 0
+            properties.forEachIndex { written |= 1 << min(UInt64($0.rawValue), Self.lastPropertyBit) }
+            return entry.properties & written != 0
+        }
         return false
     }
 

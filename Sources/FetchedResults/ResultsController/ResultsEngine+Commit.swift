@@ -19,7 +19,7 @@ extension ResultsEngine {
     /// What a commit's write of `properties` of an object of the entity asks of it, as
     /// ``PendingFlags``: re-evaluation when an evaluation reads one of them, a refresh of its
     /// row (when it is fetched) when one is displayed.
-    private func pendingFlags(wrote properties: ChangedProperties) -> UInt8 {
+    func pendingFlags(wrote properties: ChangedProperties) -> UInt8 {
         // The sets asked about are small; `properties.indexes` would build an array per call.
         let reads = dependencies.ownReads.contains { properties.contains($0) }
         // Until an object has been evaluated the displayed keys are unresolved, and every
@@ -45,8 +45,11 @@ extension ResultsEngine {
     ///
     /// - Complexity: O(k log n) for k re-evaluated objects.
     func graphDidCommit(_ changes: GraphChanges) {
-        guard hasFetched else { return }
+        guard hasFetched, !commitsWithoutEvaluations(changes) else { return }
         let entity = Object.entity
+        // A search by text: the rows it does not show and the commit cannot show take their
+        // dependency entries from its base.
+        let shortcut = excludedRowsShortcut
         // Objects to re-evaluate, as `PendingFlags`.
         var pending: [ObjectID: UInt8] = [:]
         var updates: [ResultsIndex<ObjectID>.Change] = []
@@ -67,11 +70,13 @@ extension ResultsEngine {
         // Deleted objects are dropped once the pending set is complete (a hash each), not
         // looked up for each object that enters it.
         for id in inserted where id.entity === entity {
-            pending[id] = PendingFlags.evaluates
+            pending[id] = PendingFlags.evaluates | PendingFlags.mustEvaluate
         }
         for (id, properties) in changes.updated where id.entity === entity {
-            let flags = pendingFlags(wrote: properties)
-            if flags != 0 { pending[id, default: 0] |= flags }
+            var flags = pendingFlags(wrote: properties)
+            guard flags != 0 else { continue }
+            if let shortcut, shortcut.writesSearched(properties) { flags |= PendingFlags.mustEvaluate }
+            pending[id, default: 0] |= flags
         }
         // One call for the whole commit: each call through the property may copy the index.
         let dependents = dependencies.dependentsBySection(ofWritesIn: changes)
@@ -99,24 +104,39 @@ extension ResultsEngine {
         // arrays) per call. The locals end with the pass, before anything changes them.
         var evaluations: [PendingEvaluation] = []
         evaluations.reserveCapacity(pending.count)
+        var adopts = false
         do {
             let index = index
             let dependencies = dependencies
+            // The foldings are read here only: nothing folds until the pass ends.
+            let folded = shortcut?.store.folded
+            let needle = shortcut?.store.needle
             for (id, flags) in pending {
                 let row = index.slotAndSection(of: id)
                 // An object whose only reason is a refresh of its row waits for nothing else.
                 if flags & (PendingFlags.evaluates | PendingFlags.readsSectionAgain) == 0 && row.slot < 0 { continue }
+                let entry = dependencies.entry(of: id)
+                if row.slot < 0, flags & PendingFlags.mustEvaluate == 0, let shortcut, let folded, let needle,
+                   shortcut.staysExcluded(id, folded: folded, needle: needle) {
+                    adopts = true
+                    evaluations.append(PendingEvaluation(
+                        id: id, ownWrite: false, sectionOnly: false, adoptsSourceEntry: true, slot: row.slot, section: row.section,
+                        dependencyEntry: entry, dependencyKey: nil))
+                    continue
+                }
                 // The object's first lines, not the object: a reference would be retained, an
                 // atomic write that waits for the line and holds back the next objects' reads.
                 graph.prefetchObject(with: id, lines: 2)
-                let entry = dependencies.entry(of: id)
                 let sectionOnly = flags & PendingFlags.evaluates == 0 && flags & PendingFlags.readsSectionAgain != 0
                 evaluations.append(PendingEvaluation(
                     id: id, ownWrite: flags & PendingFlags.refreshesIfFetched != 0 && row.slot >= 0,
-                    sectionOnly: sectionOnly, slot: row.slot, section: row.section, dependencyEntry: entry,
+                    sectionOnly: sectionOnly, adoptsSourceEntry: false, slot: row.slot, section: row.section, dependencyEntry: entry,
                     dependencyKey: sectionOnly ? dependencies.key(ofEntry: entry) : nil))
             }
         }
+        // Objects whose entries are copied re-evaluate here on the writes that re-evaluate
+        // them in the source.
+        if adopts, let shortcut { dependencies.recordOwnReads(of: shortcut.sourceDependencies) }
 
         // The second pass: the evaluations. The index does not change until they are done.
         let extractors = extractors
@@ -133,6 +153,12 @@ extension ResultsEngine {
             let sectionValues = index.keys.sectionValues
             for pending in evaluations {
                 let id = pending.id
+                if pending.adoptsSourceEntry, let shortcut,
+                   dependencies.adoptEntry(of: id, entry: pending.dependencyEntry, from: shortcut.sourceDependencies) {
+                    // Not shown, and the commit cannot show it: only its entry changes.
+                    adoptedEntryCount += 1
+                    continue
+                }
                 if pending.sectionOnly, let sourceRows, let section = sourceRows.sectionValue(of: id, readingOnly: pending.dependencyKey) {
                     // The base controller fetches the object and its evaluation, current with
                     // this commit, read only the key this controller recorded: so does the
@@ -208,6 +234,10 @@ private enum PendingFlags {
     /// key must be read again (without ``evaluates``, its predicate's result and sort keys
     /// stand).
     static let readsSectionAgain: UInt8 = 4
+    /// It must be evaluated even where the engine could copy its dependency entry
+    /// (``ResultsEngine/excludedRowsShortcut``): it was inserted, or it wrote what its
+    /// searched string reads.
+    static let mustEvaluate: UInt8 = 8
 }
 
 /// An object a commit re-evaluates, with what the first pass read for it.
@@ -218,6 +248,9 @@ private struct PendingEvaluation {
     var ownWrite: Bool
     /// Whether only its section key must be read again (``PendingFlags/readsSectionAgain``).
     var sectionOnly: Bool
+    /// Whether it is a row the engine does not show and the commit cannot show, whose
+    /// dependency entry it copies from its keys source (``ExcludedRowsShortcut``).
+    var adoptsSourceEntry: Bool
     /// Its row's slot in the index, or -1 when it is not fetched.
     var slot: Int32
     /// Its row's section handle, or -1 when it is not fetched.
@@ -240,6 +273,7 @@ private struct SourceRows {
     /// fetched or its evaluation read anything else.
     ///
     /// - Complexity: O(1).
+    @inline(__always)
     func sectionValue(of id: ObjectID, readingOnly key: DependencyKey?) -> SortValue? {
         guard let key, let slot = index.slots[id], dependencies.onlyKey(of: id) == key else { return nil }
         return index.keys.sectionValues[Int(index.keys.sectionOf[Int(slot)])]

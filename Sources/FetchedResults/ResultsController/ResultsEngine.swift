@@ -49,6 +49,9 @@ class ResultsEngine<Object: GraphObject>: Observable {
     final var movesWholeSections = true
     /// How many commits moved whole sections as blocks that way (for tests).
     final var sectionRenameCommits = 0
+    /// How many rows commits left alone by copying their dependency entries
+    /// (``excludedRowsShortcut``; for tests).
+    final var adoptedEntryCount = 0
     package var observation: GraphObservation?
     /// Whether ``performFetch()`` ran.
     var hasFetched = false
@@ -92,6 +95,19 @@ class ResultsEngine<Object: GraphObject>: Observable {
     /// commit first (a search's base), or `nil`: a row whose section key alone must be read
     /// again can take that engine's new section value instead.
     var keysSource: ResultsEngine<Object>? { nil }
+
+    /// What lets this engine, at a commit, leave alone the rows it does not show and the
+    /// commit cannot show, copying their dependency entries from ``keysSource``: a search by
+    /// text overrides it. Read once per commit, after the source heard of it.
+    var excludedRowsShortcut: ExcludedRowsShortcut? { nil }
+
+    /// Brings the engine up to date with a commit that cannot change its rows, without
+    /// the evaluation passes, or returns `false` (the commit is then applied in full). A
+    /// search by text overrides it (``commitLeavingExcludedRowsAlone(_:store:source:)``).
+    ///
+    /// - Parameter changes: The commit.
+    /// - Returns: Whether the engine is up to date with the commit.
+    func commitsWithoutEvaluations(_ changes: GraphChanges) -> Bool { false }
 
     /// An empty index for `request`; a subclass whose rows have another order overrides it.
     func emptyIndex(for request: FetchRequest<Object>) -> ResultsIndex<ObjectID> {

@@ -30,6 +30,8 @@ struct RefinementStack {
 
     /// Forgets every step but `needle`'s: the rows it matches are the search's rows.
     mutating func reset(to needle: FoldedText) {
+        // Every commit resets the stack: one that holds only `needle` already stays.
+        if levels.count == 1 && levels[0].removed.isEmpty && levels[0].needle == needle { return }
         levels = needle.isEmpty ? [] : [Level(needle: needle, removed: [], removedRanks: [])]
     }
 

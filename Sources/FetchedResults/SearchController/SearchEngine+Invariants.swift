@@ -38,7 +38,19 @@ extension SearchEngine {
                     }
                     let matches = store.needle.isEmpty || folded.contains(store.needle)
                     require(matches == index.contains(id), "internal inconsistency: search row \(id) is \(matches ? "missing" : "present") for \(store.needle)")
+                    // The search evaluates a base row as the base does, plus its searched
+                    // string: when that reads no other object, they read the same keys of
+                    // other objects (the entries a commit copies from the base).
+                    if !store.searchReadsOthers {
+                        let reads = Set(dependencies.crossReads(ofSerial: id.entitySerial))
+                        let baseReads = Set(base.dependencies.crossReads(ofSerial: id.entitySerial))
+                        require(reads == baseReads, "internal inconsistency: search row \(id) read \(reads), the base \(baseReads)")
+                    }
                 }
+                // Foldings are kept for base rows only (a row the base excludes forgets its own).
+                require(store.folded.count == base.index.slotByID.count, "internal inconsistency: \(store.folded.count) foldings for \(base.index.slotByID.count) base rows")
+                require(base.dependencies.ownReads.isSubset(of: dependencies.ownReads),
+                        "internal inconsistency: the base reads own properties \(base.dependencies.ownReads) the search does not follow")
                 if let slotTexts {
                     require(slotTexts.count == index.totalCount, "internal inconsistency: \(slotTexts.count) packed foldings for \(index.totalCount) rows")
                     for (position, id) in index.ids(inRanks: 0..<index.totalCount).enumerated() {

@@ -12,6 +12,8 @@ final class SearchEngine<Object: GraphObject>: ResultsEngine<Object> {
     var currentText: String
     /// How a row matches the text: folded text, or a predicate made from the text.
     let matcher: SearchMatcher<Object>
+    /// The matcher's folded text, for a folded-text search.
+    let textStore: FoldedTextStore?
     /// The observation that forgets the folded text of deleted objects and checks
     /// invariants after each commit.
     var commitObservation: GraphObservation?
@@ -37,10 +39,11 @@ final class SearchEngine<Object: GraphObject>: ResultsEngine<Object> {
         if !base.hasFetched { base.performFetch() }
         self.base = base
         self.matcher = matcher
+        if case .text(_, _, let store) = matcher { textStore = store } else { textStore = nil }
         currentText = searchText
         if case .text(_, _, let store) = matcher { refinements.reset(to: store.needle) }
         var request = base._request
-        request.predicate = matcher.combinedPredicate(base: base._request)
+        request.predicate = matcher.combinedPredicate(base: base._request, graph: base.graph)
         super.init(graph: base.graph, request: request)
         performFetch()
         // Registered after both controllers' observers, so it runs once both are current.
@@ -61,6 +64,19 @@ final class SearchEngine<Object: GraphObject>: ResultsEngine<Object> {
     /// The base: it heard of each commit first, and its rows' keys are the search's.
     override var keysSource: ResultsEngine<Object>? { base }
 
+    /// A folded-text search copies the base's dependency entries of the rows it does not
+    /// show and a commit's writes to them cannot show (``ExcludedRowsShortcut``).
+    override var excludedRowsShortcut: ExcludedRowsShortcut? {
+        textStore.flatMap { ExcludedRowsShortcut(store: $0, source: base) }
+    }
+
+    /// A commit that writes only rows a folded-text search does not show and the commit
+    /// cannot show changes nothing but their dependency entries, copied from the base.
+    override func commitsWithoutEvaluations(_ changes: GraphChanges) -> Bool {
+        guard let store = textStore, !store.searchReadsOthers, !store.needle.isEmpty else { return false }
+        return commitLeavingExcludedRowsAlone(changes, store: store, source: base)
+    }
+
     /// The base engine's index title for a section, so search sections carry the same
     /// titles as the main list's.
     ///
@@ -73,9 +89,9 @@ final class SearchEngine<Object: GraphObject>: ResultsEngine<Object> {
     /// Forgets the folded text of deleted objects, the foldings by slot and the narrowing
     /// steps (the commit may have changed any row).
     func didProcessCommit(_ changes: GraphChanges) {
-        slotTexts = nil
-        baseRanks = nil
-        if case .text(_, _, let store) = matcher {
+        if slotTexts != nil { slotTexts = nil }
+        if baseRanks != nil { baseRanks = nil }
+        if let store = textStore {
             for id in changes.deleted { store.folded[id] = nil }
             refinements.reset(to: store.needle)
         }

@@ -17,13 +17,29 @@ enum SearchMatcher<Object: GraphObject> {
     /// their dependencies for them as well: a later broadening can then include an object
     /// with the keys the base controller holds, without evaluating it again, and its row
     /// still follows every change of what its keys read.
-    func combinedPredicate(base request: FetchRequest<Object>) -> FetchPredicate<Object> {
+    ///
+    /// A folded-text search keeps the folding of exactly the objects the base predicate
+    /// included when last evaluated (it forgets the others'), and notes in its store what
+    /// reading the searched string read (``FoldedTextStore/searchedProperties``).
+    ///
+    /// - Parameters:
+    ///   - request: The base controller's request.
+    ///   - graph: The graph of the objects.
+    func combinedPredicate(base request: FetchRequest<Object>, graph: ObjectGraph) -> FetchPredicate<Object> {
         let basePredicate = request.predicate
         switch self {
         case .text(let read, let options, let store):
             return FetchPredicate { object in
-                if let basePredicate, !basePredicate.isIncluded(object) { return false }
-                let folded = FoldedText(read(object), options: options)
+                if let basePredicate, !basePredicate.isIncluded(object) {
+                    // A folding kept only while the base includes the object is current:
+                    // every write to what it read re-evaluates the object.
+                    store.folded[object.objectID] = nil
+                    return false
+                }
+                let string = graph.trackReadsOfPart(of: object, ownProperties: &store.searchedProperties, readsOthers: &store.searchReadsOthers) {
+                    read(object)
+                }
+                let folded = FoldedText(string, options: options)
                 store.folded[object.objectID] = folded
                 return store.needle.isEmpty || folded.contains(store.needle)
             }
@@ -47,6 +63,13 @@ final class FoldedTextStore {
     var folded: FoldedTextColumn
     /// The search text, folded with the search's options.
     var needle: FoldedText
+    /// The own properties that reading an object's searched string has read, over every
+    /// folding made: bit `min(i, 63)` for property `i`. A write to none of them leaves an
+    /// object's folding as it is, unless the string read other objects too
+    /// (``searchReadsOthers``).
+    var searchedProperties: UInt64 = 0
+    /// Whether reading an object's searched string has ever read another object.
+    var searchReadsOthers = false
 
     init(needle: FoldedText) {
         self.needle = needle

@@ -71,6 +71,11 @@ public struct GraphChanges: Sendable, Equatable, CustomStringConvertible {
         self.author = author
     }
 
+    /// The number of objects the commit inserted, without listing them.
+    ///
+    /// - Complexity: O(1).
+    package var insertedCount: Int { _inserted.count }
+
     /// Whether nothing changed.
     public var isEmpty: Bool {
         _inserted.count == 0 && deleted.isEmpty && updated.isEmpty && moves.isEmpty

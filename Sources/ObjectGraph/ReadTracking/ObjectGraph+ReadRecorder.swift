@@ -86,6 +86,68 @@ extension ObjectGraph {
         return try body()
     }
 
+    /// Runs `body`, a part of an evaluation of `owner`, and reports what that part read: the
+    /// owner's own properties as bits of `ownProperties` (bit `min(i, 63)` for property `i`,
+    /// so bit 63 stands for every property from 63 up) and, in `readsOthers`, whether it
+    /// read any property of another object. A recorder can tell by it which writes may
+    /// change what the part computed.
+    ///
+    /// The part's reads count for the scope around it too, as if it were not there: inside
+    /// the body of ``trackReads(of:ownProperties:appendingTo:_:)`` for `owner`, its reads of
+    /// the owner's properties still set that scope's bits. Outside any tracking scope, the
+    /// part's reads are tracked only for this report.
+    ///
+    /// - Parameters:
+    ///   - owner: The object whose evaluation `body` is part of, of this graph.
+    ///   - ownProperties: Bits set (never cleared) for the owner's properties `body` read.
+    ///   - readsOthers: Set to `true` (never cleared) when `body` read another object.
+    ///   - body: The part whose reads to report.
+    /// - Returns: What `body` returned.
+    /// - Complexity: O(1) plus the cost of `body` inside a scope tracking `owner` in which
+    ///   `body` reads only the owner's first 63 properties; O(*r*) for *r* other reads.
+    package func trackReadsOfPart<Result>(
+        of owner: GraphObject, ownProperties: inout UInt64, readsOthers: inout Bool, _ body: () throws -> Result
+    ) rethrows -> Result {
+        let context = _context
+        if context._trackingDepth > 0, context._owner == ObjectIdentifier(owner) {
+            // A split scope on the owner: its bits so far are set aside while the part runs.
+            let outerBits = context._ownerBits
+            let start = context._reads.count
+            context._ownerBits = 0
+            defer {
+                let partBits = context._ownerBits
+                ownProperties |= partBits
+                context._ownerBits = outerBits | partBits
+                if context._reads.count > start {
+                    Self.classify(context._reads[start...], of: owner.objectID, ownProperties: &ownProperties, readsOthers: &readsOthers)
+                }
+            }
+            return try body()
+        }
+        let scope = _openScope(owner: nil)
+        defer {
+            if context._reads.count > scope.start {
+                Self.classify(context._reads[scope.start...], of: owner.objectID, ownProperties: &ownProperties, readsOthers: &readsOthers)
+            }
+            _closeScope(scope)
+        }
+        return try body()
+    }
+
+    /// Sorts reads into bits of `owner`'s own properties and whether another object was read
+    /// (``trackReadsOfPart(of:ownProperties:readsOthers:_:)``).
+    private static func classify(
+        _ reads: ArraySlice<PropertyRead>, of owner: ObjectID, ownProperties: inout UInt64, readsOthers: inout Bool
+    ) {
+        for read in reads {
+            if read.objectID == owner {
+                ownProperties |= 1 << UInt64(min(read.property.rawValue, 63))
+            } else {
+                readsOthers = true
+            }
+        }
+    }
+
     /// How many reads the open tracking scopes hold so far, the reads of an owner's own
     /// properties aside: inside the body of ``trackReads(of:ownProperties:appendingTo:_:)``,
     /// the difference between two values is the number of reads made between them, so a

@@ -57,6 +57,48 @@ struct SearchControllerCommitCostTests {
         expectReproduces(batch.replayed, from: before, to: after)
     }
 
+    /// Writing the quantity and the location of items the search's text excludes reads no
+    /// searched text and evaluates nothing in the search: it copies the base's dependency
+    /// entries, so a later text that shows the items finds them in their new sections, and
+    /// a later rename of their new location moves them.
+    @Test func writingRowsTheTextExcludesReadsNoSearchedText() throws {
+        let (graph, locations, items) = try Self.makeGraph()
+        let base = ResultsController(graph: graph, request: FetchRequest(
+            Item.self, sortedBy: [SortKey(\.name, comparison: .localizedStandard)], sectionKey: SectionKey(\.location?.name)))
+        base.performFetch()
+        let reads = TextReads()
+        let search = SearchController(base: base, searching: { item in
+            reads.count += 1
+            return item.name
+        }, searchText: "ap")
+        let delegate = RecordingDelegate()
+        search.delegate = delegate
+        let before = rendered(search)
+        reads.count = 0
+
+        // Bananas and pears: the text excludes them.
+        let excluded = items.filter { !$0.name.contains("ap") }.prefix(6)
+        for (step, item) in excluded.enumerated() {
+            item.quantity += 100
+            item.location = locations[(step + 1) % 3]
+            _ = try graph.commit()
+        }
+
+        #expect(reads.count == 0, "the searched text was read \(reads.count) times")
+        #expect(search.engine.adoptedEntryCount == excluded.count)
+        #expect(rendered(search) == before)
+        #expect(delegate.batches().isEmpty, "a batch for rows the search does not show")
+        // A broader text shows them where the base has them, and they follow a rename.
+        search.searchText = "e"
+        locations[1].name = "attic"
+        _ = try graph.commit()
+        #expect(rendered(search).flatMap(\.rows).count == 45)
+        #expect(rendered(search) == rendered(base).compactMap { section in
+            let rows = section.rows.filter { $0.content.split(separator: "|")[0].contains("e") }
+            return rows.isEmpty ? nil : .init(id: section.id, rows: rows)
+        })
+    }
+
     /// Renaming a location re-reads each of its items' section key once, in the base
     /// controller: the search takes the base's new sections.
     @Test func renamingALocationReadsEachSectionKeyOnce() throws {
