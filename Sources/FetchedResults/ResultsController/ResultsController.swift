@@ -44,9 +44,11 @@ public final class ResultsController<Object: GraphObject>: SectionedResults {
 
     /// What the controller fetches. Setting it on a fetched controller re-evaluates every
     /// object and reports the difference between the old and new results as one change
-    /// (an animated re-filter or re-sort), never a silent refetch.
+    /// (an animated re-filter or re-sort), never a silent refetch. Each ``SearchController``
+    /// over this controller then follows the new request, reporting its own change.
     ///
-    /// - Complexity: Setting it costs O(n log n) for n objects of the entity.
+    /// - Complexity: Setting it costs O(n log n) for n objects of the entity, and as much
+    ///   again for each search controller over it.
     public var request: FetchRequest<Object> {
         get { engine._request }
         set { engine.replaceRequest(with: newValue) }

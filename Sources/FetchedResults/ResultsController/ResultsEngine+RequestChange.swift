@@ -12,8 +12,12 @@ extension ResultsEngine {
         _request = newRequest
         reloadResults()
         let diff = ResultsIndex<ObjectID>.diff(from: oldRows, to: index.visibleRows)
-        guard !diff.isEmpty else { return }
-        for (value, name) in oldNames where sectionNames[value] == nil { sectionNames[value] = name }
-        deliver(diff)
+        if !diff.isEmpty {
+            for (value, name) in oldNames where sectionNames[value] == nil { sectionNames[value] = name }
+            deliver(diff)
+        }
+        // Then the searches over this engine, whose rows and keys were this engine's.
+        derivedEngines.removeAll { $0.engine == nil }
+        for derived in derivedEngines { derived.engine?.sourceRequestDidChange() }
     }
 }

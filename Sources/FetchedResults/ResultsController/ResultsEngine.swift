@@ -43,6 +43,9 @@ class ResultsEngine<Object: GraphObject>: Observable {
     final var dependencies = DependencyIndex(entity: Object.entity)
     /// The engines that share ``index`` with this one, or the one whose index this one shares.
     final var sharing = IndexSharing<Object>()
+    /// The engines whose requests derive from this one's (searches over it), held weakly:
+    /// each hears of a new request of this one (``sourceRequestDidChange()``).
+    final var derivedEngines: [DerivedEngine<Object>] = []
     /// Whether a commit that only renames what whole sections are named after may move them
     /// as blocks (``commitSectionRenames(_:key:)``); tests turn it off to compare the two
     /// paths.
@@ -108,6 +111,10 @@ class ResultsEngine<Object: GraphObject>: Observable {
     /// - Parameter changes: The commit.
     /// - Returns: Whether the engine is up to date with the commit.
     func commitsWithoutEvaluations(_ changes: GraphChanges) -> Bool { false }
+
+    /// Called on an engine whose request derives from another's after that one's request
+    /// changed (and it delivered its own change); a search overrides it to follow.
+    func sourceRequestDidChange() {}
 
     /// An empty index for `request`; a subclass whose rows have another order overrides it.
     func emptyIndex(for request: FetchRequest<Object>) -> ResultsIndex<ObjectID> {
@@ -352,4 +359,9 @@ final class StreamRegistry: Sendable {
         }
         for continuation in continuations { continuation.finish() }
     }
+}
+
+/// An engine whose request derives from another engine's, held weakly by that one.
+struct DerivedEngine<Object: GraphObject> {
+    weak var engine: ResultsEngine<Object>?
 }

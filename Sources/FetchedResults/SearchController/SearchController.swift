@@ -35,9 +35,11 @@ import ObjectGraph
 /// `fetchOffset` and `fetchLimit` cut their window out of the filtered results, as a fetch
 /// of the combined request would.
 ///
-/// The base request is copied when the search controller is created; a later change of the
-/// base controller's ``ResultsController/request`` is not followed (create a new search
-/// controller). The search's own ``request`` is read-only: change ``searchText`` instead.
+/// The search follows the base request: when the base controller's
+/// ``ResultsController/request`` changes, the search's becomes the new one with the search
+/// predicate added, and the search reports the difference as one change, right after the
+/// base reports its own. The search's own ``request`` is read-only: change ``searchText``
+/// instead.
 ///
 /// The base is a ``ResultsController``: an ``OrderedResultsController`` shows members in
 /// their relationship's order, not what a request fetches, so it is filtered with its own
@@ -68,10 +70,9 @@ public final class SearchController<Object: GraphObject>: SectionedResults {
         set { engine.applySearchText(newValue) }
     }
 
-    /// The request the search results follow: the base request, copied when the search
-    /// controller was created, with the search predicate added. Read-only: set
-    /// ``searchText`` to change the search, or create a new search controller to follow a
-    /// new base request.
+    /// The request the search results follow: the base controller's current request with the
+    /// search predicate added. Read-only: set ``searchText`` to change the search, or the
+    /// base controller's ``ResultsController/request``, which the search follows.
     public var request: FetchRequest<Object> { engine._request }
 
     /// Creates a search controller that searches a string of each object, `CONTAINS[cd]`

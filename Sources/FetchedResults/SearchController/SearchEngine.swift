@@ -42,9 +42,8 @@ final class SearchEngine<Object: GraphObject>: ResultsEngine<Object> {
         if case .text(_, _, let store) = matcher { textStore = store } else { textStore = nil }
         currentText = searchText
         if case .text(_, _, let store) = matcher { refinements.reset(to: store.needle) }
-        var request = base._request
-        request.predicate = matcher.combinedPredicate(base: base._request, graph: base.graph)
-        super.init(graph: base.graph, request: request)
+        super.init(graph: base.graph, request: Self.request(over: base, matcher: matcher))
+        base.derivedEngines.append(DerivedEngine<Object>(engine: self))
         performFetch()
         // Registered after both controllers' observers, so it runs once both are current.
         commitObservation = graph.addObserver { [weak self] changes in
@@ -55,6 +54,31 @@ final class SearchEngine<Object: GraphObject>: ResultsEngine<Object> {
 
     deinit {
         commitObservation?.cancel()
+    }
+
+    /// The request of a search over `base`: the base's, with the search predicate added.
+    private static func request(over base: ResultsEngine<Object>, matcher: SearchMatcher<Object>) -> FetchRequest<Object> {
+        var request = base._request
+        request.predicate = matcher.combinedPredicate(base: base._request, graph: base.graph)
+        return request
+    }
+
+    /// Follows the base's new request: the search's becomes the new base request with the
+    /// search predicate added, every object is evaluated again, and the difference is
+    /// delivered as one change. What the search kept of the old base rows (foldings, ranks,
+    /// narrowing steps) is forgotten first: the base rows are not the same.
+    ///
+    /// - Complexity: O(n log n) for n objects of the entity.
+    override func sourceRequestDidChange() {
+        settleSharedIndex()
+        slotTexts = nil
+        baseRanks = nil
+        if let store = textStore {
+            store.folded = FoldedTextColumn(options: store.folded.options)
+            refinements.reset(to: store.needle)
+        }
+        replaceRequest(with: Self.request(over: base, matcher: matcher))
+        _checkSearchInvariants()
     }
 
     /// A search reads the keys of the base rows its text excludes: it follows what they
