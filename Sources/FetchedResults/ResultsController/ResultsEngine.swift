@@ -46,6 +46,9 @@ class ResultsEngine<Object: GraphObject>: Observable {
     /// The engines whose requests derive from this one's (searches over it), held weakly:
     /// each hears of a new request of this one (``sourceRequestDidChange()``).
     final var derivedEngines: [DerivedEngine<Object>] = []
+    /// A change computed but not delivered yet (a search's reload for its base's new request,
+    /// while the base delivers its own): delivered before any other change of this engine.
+    final var undeliveredDiff: IndexDiff<ObjectID>?
     /// Whether a commit that only renames what whole sections are named after may move them
     /// as blocks (``commitSectionRenames(_:key:)``); tests turn it off to compare the two
     /// paths.
@@ -112,8 +115,9 @@ class ResultsEngine<Object: GraphObject>: Observable {
     /// - Returns: Whether the engine is up to date with the commit.
     func commitsWithoutEvaluations(_ changes: GraphChanges) -> Bool { false }
 
-    /// Called on an engine whose request derives from another's after that one's request
-    /// changed (and it delivered its own change); a search overrides it to follow.
+    /// Called on an engine whose request derives from another's once that one has reloaded
+    /// for a new request, before anyone hears of it; a search overrides it to follow, keeping
+    /// its change in ``undeliveredDiff`` until the base has delivered its own.
     func sourceRequestDidChange() {}
 
     /// An empty index for `request`; a subclass whose rows have another order overrides it.
@@ -158,6 +162,9 @@ class ResultsEngine<Object: GraphObject>: Observable {
 
     /// Evaluates every object and rebuilds the index and the dependencies.
     func load(_ objects: [Object]) {
+        // A search that shares this index and has yet to hear of the last commit first takes
+        // an index of its own, at the state its delegate heard of.
+        for derived in derivedEngines { derived.engine?.settleSharedIndex() }
         dependencies = DependencyIndex(entity: Object.entity)
         dependencies.reserveCapacity(objects.count)
         sectionNames = [:]

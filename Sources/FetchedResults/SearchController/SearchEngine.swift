@@ -63,21 +63,23 @@ final class SearchEngine<Object: GraphObject>: ResultsEngine<Object> {
         return request
     }
 
-    /// Follows the base's new request: the search's becomes the new base request with the
-    /// search predicate added, every object is evaluated again, and the difference is
-    /// delivered as one change. What the search kept of the old base rows (foldings, ranks,
+    /// Follows the base's new request, once the base has reloaded for it: the search's
+    /// becomes the new base request with the search predicate added and every object is
+    /// evaluated again; the difference waits in ``undeliveredDiff`` until the base has
+    /// delivered its own change. What the search kept of the old base rows (foldings, ranks,
     /// narrowing steps) is forgotten first: the base rows are not the same.
     ///
     /// - Complexity: O(n log n) for n objects of the entity.
     override func sourceRequestDidChange() {
-        settleSharedIndex()
+        deliverUndeliveredChange()
         slotTexts = nil
         baseRanks = nil
         if let store = textStore {
             store.folded = FoldedTextColumn(options: store.folded.options)
             refinements.reset(to: store.needle)
         }
-        replaceRequest(with: Self.request(over: base, matcher: matcher))
+        let diff = reload(for: Self.request(over: base, matcher: matcher))
+        if !diff.isEmpty { undeliveredDiff = diff }
         _checkSearchInvariants()
     }
 

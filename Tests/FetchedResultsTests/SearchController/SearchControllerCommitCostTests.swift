@@ -28,10 +28,9 @@ struct SearchControllerCommitCostTests {
         return (graph, locations, items)
     }
 
-    /// Renaming a location re-sections the search's rows without reading their searched
-    /// text again (nothing it reads changed), matched rows and others alike.
-    @Test func renamingALocationReadsNoSearchedTextAgain() throws {
-        let (graph, locations, _) = try Self.makeGraph()
+    /// Items by name in location sections, and a search for "ap" in their names that counts
+    /// each read of a searched text.
+    private static func search(_ graph: ObjectGraph) -> (ResultsController<Item>, SearchController<Item>, TextReads, RecordingDelegate) {
         let base = ResultsController(graph: graph, request: FetchRequest(
             Item.self, sortedBy: [SortKey(\.name, comparison: .localizedStandard)], sectionKey: SectionKey(\.location?.name)))
         base.performFetch()
@@ -42,6 +41,14 @@ struct SearchControllerCommitCostTests {
         }, searchText: "ap")
         let delegate = RecordingDelegate()
         search.delegate = delegate
+        return (base, search, reads, delegate)
+    }
+
+    /// Renaming a location re-sections the search's rows without reading their searched
+    /// text again (nothing it reads changed), matched rows and others alike.
+    @Test func renamingALocationReadsNoSearchedTextAgain() throws {
+        let (graph, locations, _) = try Self.makeGraph()
+        let (_, search, reads, delegate) = Self.search(graph)
         let before = rendered(search)
         reads.count = 0
 
@@ -63,16 +70,7 @@ struct SearchControllerCommitCostTests {
     /// a later rename of their new location moves them.
     @Test func writingRowsTheTextExcludesReadsNoSearchedText() throws {
         let (graph, locations, items) = try Self.makeGraph()
-        let base = ResultsController(graph: graph, request: FetchRequest(
-            Item.self, sortedBy: [SortKey(\.name, comparison: .localizedStandard)], sectionKey: SectionKey(\.location?.name)))
-        base.performFetch()
-        let reads = TextReads()
-        let search = SearchController(base: base, searching: { item in
-            reads.count += 1
-            return item.name
-        }, searchText: "ap")
-        let delegate = RecordingDelegate()
-        search.delegate = delegate
+        let (base, search, reads, delegate) = Self.search(graph)
         let before = rendered(search)
         reads.count = 0
 

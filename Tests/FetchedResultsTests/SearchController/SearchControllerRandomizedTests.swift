@@ -238,14 +238,7 @@ struct SearchControllerRandomizedTests {
             let after = rendered(search)
             let context = "step \(step) (\(what), text \"\(text)\"), \(configuration)"
             #expect(after == configuration.reference(graph, text: text), "\(context)")
-            let batches = delegate.batches()
-            #expect(batches.count <= 1, "\(context): one change, one batch")
-            if let batch = batches.first {
-                expectReproduces(batch.whole, from: before, to: after, "\(context): \(batch.whole)")
-                expectReproduces(batch.replayed, from: before, to: after, "\(context), delegate callbacks: \(batch.replayed)")
-            } else {
-                #expect(before == after, "\(context): the results changed without a batch")
-            }
+            delegate.expectAtMostOneBatch(from: before, to: after, context)
         }
     }
 }

@@ -112,3 +112,25 @@ func referenceFetch(
 func compare<T: Comparable>(_ a: T, _ b: T, ascending: Bool = true) -> Bool? {
     a == b ? nil : (a < b) == ascending
 }
+
+extension RecordingDelegate {
+    /// Expects what the delegate heard since its events were last cleared to be one batch at
+    /// most, and that batch, whole and as its one-by-one callbacks, to take `before` to
+    /// `after` in a strict simulator; no batch when the results did not change.
+    func expectAtMostOneBatch(
+        from before: [ListSimulator<String, ObjectID, String>.Section],
+        to after: [ListSimulator<String, ObjectID, String>.Section],
+        _ context: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let batches = batches()
+        #expect(batches.count <= 1, "\(context): one change, one batch", sourceLocation: sourceLocation)
+        if let batch = batches.first {
+            expectReproduces(batch.whole, from: before, to: after, "\(context): \(batch.whole)", sourceLocation: sourceLocation)
+            expectReproduces(
+                batch.replayed, from: before, to: after, "\(context), delegate callbacks: \(batch.replayed)", sourceLocation: sourceLocation)
+        } else {
+            #expect(before == after, "\(context): the results changed without a batch", sourceLocation: sourceLocation)
+        }
+    }
+}
