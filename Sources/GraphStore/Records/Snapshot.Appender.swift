@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 
 extension Snapshot {
     /// Appends a snapshot's records to its file in the order they are given, on a serial
@@ -10,11 +11,17 @@ extension Snapshot {
     ///   order, or, without a queue, by the caller alone; the caller touches it again only
     ///   after ``finish()`` waited for every item.
     /// - ``failure``: written only by the work items; read by the items that follow (same
-    ///   queue) and by the caller after ``finish()``.
+    ///   queue) and by the caller after ``finish()``. The caller may ask ``hasFailed``, an
+    ///   atomic flag set with it, at any time.
     final class Appender: @unchecked Sendable {
         private let writer: RecordWriter
         private let queue: DispatchQueue?
         private var failure: (any Error)?
+        private let failed = Atomic<Bool>(false)
+
+        /// Whether an append has failed: the caller can stop encoding, ``finish()`` will
+        /// throw.
+        var hasFailed: Bool { failed.load(ordering: .relaxed) }
 
         /// - Parameters:
         ///   - writer: The snapshot's file, not touched by anyone else until ``finish()``.
@@ -57,15 +64,20 @@ extension Snapshot {
             guard let queue else {
                 defer { completion() }
                 guard failure == nil else { return }
-                do { try body(writer) } catch { failure = error }
+                do { try body(writer) } catch { fail(error) }
                 return
             }
             let item = WorkItem(body: body, completion: completion)
             queue.async { [self] in
                 defer { item.completion() }
                 guard failure == nil else { return }
-                do { try item.body(writer) } catch { failure = error }
+                do { try item.body(writer) } catch { fail(error) }
             }
+        }
+
+        private func fail(_ error: any Error) {
+            failure = error
+            failed.store(true, ordering: .relaxed)
         }
 
         /// Waits for every append, then throws the first error any of them met.

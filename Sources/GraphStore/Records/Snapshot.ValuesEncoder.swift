@@ -71,7 +71,8 @@ extension Snapshot {
         ///   relationships.
         func write(count: Int, code: Int, concurrently: Bool, to file: Appender) throws {
             let batch = chunksPerBatch * objectsPerChunk
-            for start in stride(from: 0, to: count, by: batch) {
+            // After a failed append nothing more reaches the file: the caller's finish() throws.
+            for start in stride(from: 0, to: count, by: batch) where !file.hasFailed {
                 try encodeAndAppend(start..<Swift.min(start + batch, count), code: code, concurrently: concurrently, to: file)
             }
         }

@@ -125,7 +125,7 @@ enum Snapshot {
             serialCounts.append((code, issued))
             let concurrent = concurrently && columns.readsOnly(entity: code)
             var next = 0
-            while next < issued {
+            while next < issued && !writer.hasFailed {
                 let filled: Int
                 (filled, next) = graph.liveObjects(of: type, from: next, into: values.objects, serials: values.serials)
                 guard filled > 0 else { continue }
