@@ -181,4 +181,33 @@ struct SearchControllerBaseRequestChangeTests {
             expectReproduces(batches[1].replayed, from: middle, to: after, "text \"\(text)\": the commit's callbacks")
         }
     }
+
+    @Test("The base fetches again with an uncommitted insert; the search stays right through the next commits", arguments: ["", "ap"])
+    func baseFetchesAgain(text: String) throws {
+        let (graph, items, base, search, delegate) = try Self.searchOverLocations(text: text)
+        let added = graph.insert(Item())
+        added.name = "apricot new"
+        added.quantity = 2
+        added.location = items[0].location
+        base.performFetch()
+        delegate.events = []
+        for step in 0..<6 {
+            let before = rendered(search)
+            delegate.events = []
+            switch step {
+            case 0: break
+            case 1: added.name = "banana new"
+            case 2: added.name = "apricot again"
+            case 3: items[5].name = "apple 5b"
+            case 4: graph.delete(items[6])
+            default: added.quantity = 0
+            }
+            _ = try graph.commit()
+            let after = rendered(search)
+            #expect(after == referenceFetch(
+                graph, predicate: { text.isEmpty || $0.name.range(of: text, options: [.caseInsensitive, .diacriticInsensitive]) != nil },
+                section: { $0.location?.name ?? "" }, sort: [{ compare($0.name, $1.name) }]), "text \"\(text)\", step \(step)")
+            delegate.expectAtMostOneBatch(from: before, to: after, "text \"\(text)\", step \(step)")
+        }
+    }
 }
