@@ -7,12 +7,14 @@ extension Snapshot {
     /// writes of one batch of records then run while the next batch is encoded.
     ///
     /// `@unchecked Sendable` without a lock; what guards each field:
+    /// - ``queue``: immutable (a `DispatchQueue` is thread-safe).
     /// - ``writer``: used only by the work items of ``queue``, which run one at a time in
     ///   order, or, without a queue, by the caller alone; the caller touches it again only
     ///   after ``finish()`` waited for every item.
     /// - ``failure``: written only by the work items; read by the items that follow (same
-    ///   queue) and by the caller after ``finish()``. The caller may ask ``hasFailed``, an
-    ///   atomic flag set with it, at any time.
+    ///   queue) and by the caller after ``finish()``.
+    /// - ``failed``: an `Atomic`, set with ``failure``; the caller reads it (``hasFailed``)
+    ///   at any time.
     final class Appender: @unchecked Sendable {
         private let writer: RecordWriter
         private let queue: DispatchQueue?
@@ -61,23 +63,21 @@ extension Snapshot {
         ///   - body: Appends records.
         ///   - completion: Hands back whatever `body` borrowed.
         func run(_ body: @escaping (RecordWriter) throws -> Void, completion: @escaping () -> Void = {}) {
-            guard let queue else {
-                defer { completion() }
-                guard failure == nil else { return }
-                do { try body(writer) } catch { fail(error) }
-                return
-            }
+            guard let queue else { return perform(WorkItem(body: body, completion: completion)) }
             let item = WorkItem(body: body, completion: completion)
-            queue.async { [self] in
-                defer { item.completion() }
-                guard failure == nil else { return }
-                do { try item.body(writer) } catch { fail(error) }
-            }
+            queue.async { [self] in perform(item) }
         }
 
-        private func fail(_ error: any Error) {
-            failure = error
-            failed.store(true, ordering: .relaxed)
+        /// Runs an item's body unless an earlier one failed, then its completion.
+        private func perform(_ item: WorkItem) {
+            defer { item.completion() }
+            guard failure == nil else { return }
+            do {
+                try item.body(writer)
+            } catch {
+                failure = error
+                failed.store(true, ordering: .relaxed)
+            }
         }
 
         /// Waits for every append, then throws the first error any of them met.
@@ -89,8 +89,10 @@ extension Snapshot {
         }
     }
 
-    /// A work item sent to the queue. `@unchecked Sendable`: its closures capture the
-    /// buffers the caller hands over, which the caller leaves alone until the completion ran.
+    /// A work item sent to the queue. `@unchecked Sendable`; what guards each field:
+    /// - `body` and `completion`: immutable closures that capture the buffers the caller
+    ///   hands over (lanes, copied records), which the caller leaves alone until the
+    ///   completion ran; they run on the queue only.
     private struct WorkItem: @unchecked Sendable {
         let body: (RecordWriter) throws -> Void
         let completion: () -> Void

@@ -37,14 +37,6 @@ struct SearchControllerExcludedWriteTests {
         }
     }
 
-    /// The base's section name: the location's, or through a closure that reads how many
-    /// items the location holds too while it is called "attic" (several keys).
-    private static func sectionName(_ item: Item, readsItems: Bool) -> String {
-        guard let location = item.location else { return "" }
-        if readsItems && location.name == "attic" { return "attic \(location.items.count)" }
-        return location.name
-    }
-
     @Test(arguments: testSeeds(count: 20))
     func writesToExcludedAndShownRowsMatchAFreshFetch(seed: UInt64) throws {
         var rng = SeededGenerator(seed: seed)
@@ -85,7 +77,7 @@ struct SearchControllerExcludedWriteTests {
             }
         }
         let sectionKey = closureKey
-            ? SectionKey<Item> { Self.sectionName($0, readsItems: true) }
+            ? SectionKey<Item> { $0.locationSectionName(readsItems: true) }
             : SectionKey(\.location?.name)
         var sortKeys = [SortKey(\Item.name), SortKey(\.quantity, ascending: false)]
         if sortsByLocation { sortKeys.insert(SortKey { $0.location?.name.count ?? -1 }, at: 1) }
@@ -107,7 +99,7 @@ struct SearchControllerExcludedWriteTests {
                     included(item)
                         && (text.isEmpty || searched.string(item).range(of: text, options: [.caseInsensitive, .diacriticInsensitive]) != nil)
                 },
-                section: { Self.sectionName($0, readsItems: closureKey) },
+                section: { $0.locationSectionName(readsItems: closureKey) },
                 sort: sort)
         }
         func shown(_ item: Item) -> Bool { search.indexPath(for: item) != nil }
@@ -181,7 +173,7 @@ struct SearchControllerExcludedWriteTests {
                 + "closure key \(closureKey), base filter \(baseFilter), sorts by location \(sortsByLocation)"
             #expect(after == reference(), "\(context)")
             #expect(rendered(base) == referenceFetch(
-                graph, predicate: included, section: { Self.sectionName($0, readsItems: closureKey) },
+                graph, predicate: included, section: { $0.locationSectionName(readsItems: closureKey) },
                 sort: [{ compare($0.name, $1.name) }]
                     + (sortsByLocation ? [{ compare($0.location?.name.count ?? -1, $1.location?.name.count ?? -1) }] : [])
                     + [{ compare($0.quantity, $1.quantity, ascending: false) }]), "\(context): the base")

@@ -18,15 +18,6 @@ struct SearchControllerRelatedRenameTests {
     /// location's items too.
     private static let locationNames = ["Fridge", "Pantry", "attic", "Éclair shelf", "basement", "cellar"]
 
-    /// The section key of the base: the location's name, or through a closure that reads
-    /// the location's items as well while the location is called "attic" (so a rename can
-    /// change what the key reads).
-    private static func sectionName(_ item: Item, readsItems: Bool) -> String {
-        guard let location = item.location else { return "" }
-        if readsItems && location.name == "attic" { return "attic \(location.items.count)" }
-        return location.name
-    }
-
     @Test(arguments: testSeeds(count: 16))
     func renamesMovesAndTextChangesMatchAFreshFetch(seed: UInt64) throws {
         var rng = SeededGenerator(seed: seed)
@@ -48,7 +39,7 @@ struct SearchControllerRelatedRenameTests {
         _ = try graph.commit()
 
         let sectionKey = closureKey
-            ? SectionKey<Item> { Self.sectionName($0, readsItems: true) }
+            ? SectionKey<Item> { $0.locationSectionName(readsItems: true) }
             : SectionKey(\.location?.name)
         let base = ResultsController(graph: graph, request: FetchRequest(
             Item.self, predicate: baseFiltered ? .greaterOrEqual(\.quantity, 1) : nil,
@@ -65,7 +56,7 @@ struct SearchControllerRelatedRenameTests {
                     (!baseFiltered || item.quantity >= 1)
                         && (text.isEmpty || item.name.range(of: text, options: [.caseInsensitive, .diacriticInsensitive]) != nil)
                 },
-                section: { Self.sectionName($0, readsItems: closureKey) },
+                section: { $0.locationSectionName(readsItems: closureKey) },
                 sort: [{ compare($0.name, $1.name) }, { compare($0.quantity, $1.quantity, ascending: false) }])
         }
         #expect(rendered(search) == reference(), "seed \(seed): the first fetch")

@@ -19,3 +19,14 @@ final class Item: GraphObject {
         "\(name)|\(quantity)|\(listed)|\(note)|\(location.map { "\($0.objectID)" } ?? "-")"
     }
 }
+
+extension Item {
+    /// A section name for the search suites: the location's name, or, with `readsItems`, a
+    /// closure's that reads how many items the location holds too while it is called
+    /// "attic" (several keys, so a rename can change what the key reads).
+    func locationSectionName(readsItems: Bool) -> String {
+        guard let location else { return "" }
+        if readsItems && location.name == "attic" { return "attic \(location.items.count)" }
+        return location.name
+    }
+}
