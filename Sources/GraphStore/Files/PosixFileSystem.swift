@@ -20,7 +20,7 @@ package struct PosixFileSystem: StoreFileSystem {
     package init() {}
 
     package func openFile(_ path: String, create: Bool) throws -> any StoreFile {
-        let flags = O_RDWR | O_APPEND | O_CLOEXEC | (create ? O_CREAT : 0)
+        let flags = O_RDWR | O_CLOEXEC | (create ? O_CREAT : 0)
         let fd = try retrying(.open, path) { open(path, flags, 0o644) }
         return PosixFile(path: path, descriptor: fd)
     }
@@ -165,7 +165,7 @@ private let posixSyncFileRange: (@convention(c) (Int32, Int64, Int64, UInt32) ->
 /// `SYNC_FILE_RANGE_WRITE`: start write-back of the range's dirty pages, without waiting.
 private let posixSyncFileRangeWrite: UInt32 = 2
 
-/// An open POSIX file (`O_APPEND`, so every write goes to the end).
+/// An open POSIX file, written with `pwrite` at the offsets its writer chooses.
 ///
 /// The descriptor is owned: it is closed by ``close()`` or when the object is released.
 final class PosixFile: StoreFile {
@@ -208,12 +208,14 @@ final class PosixFile: StoreFile {
         return bytes
     }
 
-    func append(_ bytes: UnsafeRawBufferPointer) throws {
+    func write(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws {
         let fd = try open(.write)
         var written = 0
         while written < bytes.count {
             // A short write is not an error: write the rest.
-            let count = try retrying(.write, path) { write(fd, bytes.baseAddress! + written, bytes.count - written) }
+            let count = try retrying(.write, path) {
+                pwrite(fd, bytes.baseAddress! + written, bytes.count - written, off_t(offset) + off_t(written))
+            }
             if count == 0 { throw StoreFileError(.write, path: path, code: EIO) }
             written += count
         }

@@ -515,13 +515,13 @@ private final class SimulatedFile: StoreFile {
         }
     }
 
-    func append(_ bytes: UnsafeRawBufferPointer) throws {
+    func write(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws {
         let written = [UInt8](bytes)
         try withInode(.write) { state, file in
             try state.begin(.write, path: path)
             // A crash in `begin` replaced the inode: write nothing back over it.
-            file.changes.append(FileChange(kind: .write(offset: file.content.count, bytes: written), status: .pending))
-            file.content.append(contentsOf: written)
+            file.changes.append(FileChange(kind: .write(offset: Int(offset), bytes: written), status: .pending))
+            overwrite(&file.content, at: Int(offset), with: written)
         }
     }
 

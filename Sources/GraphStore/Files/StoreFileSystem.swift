@@ -10,12 +10,12 @@ import Dispatch
 /// ``StoreFile/sync()`` of that file, and a create, rename or remove only after
 /// ``syncDirectory(_:)`` of the directory that holds the name.
 package protocol StoreFileSystem: Sendable {
-    /// Opens a file for reading and appending.
+    /// Opens a file for reading and writing.
     ///
     /// - Parameters:
     ///   - path: The file.
     ///   - create: Whether to create the file when it does not exist (it is never truncated).
-    /// - Returns: A handle; appends go to the end of the file.
+    /// - Returns: A handle; each write says where it goes.
     /// - Throws: ``StoreFileError`` (`ENOENT` when the file is missing and `create` is false).
     func openFile(_ path: String, create: Bool) throws -> any StoreFile
 
@@ -85,7 +85,7 @@ package protocol StoreFileSystem: Sendable {
     func lockFile(_ path: String) throws -> any StoreLock
 }
 
-/// An open file: read anywhere, append at the end, sync, truncate.
+/// An open file: read and write anywhere, sync, truncate.
 ///
 /// Not `Sendable`: a handle belongs to one isolation domain (the store's).
 package protocol StoreFile: AnyObject {
@@ -107,12 +107,17 @@ package protocol StoreFile: AnyObject {
     /// - Complexity: O(`count`).
     func read(at offset: UInt64, count: Int) throws -> [UInt8]
 
-    /// Appends bytes at the end of the file: all of them, or throws.
+    /// Writes bytes at `offset` (`pwrite`): all of them, or throws.
     ///
-    /// - Parameter bytes: The bytes.
+    /// Bytes already there are replaced; a write past the end grows the file, and a gap
+    /// between the old end and `offset` reads as zeros.
+    ///
+    /// - Parameters:
+    ///   - bytes: The bytes.
+    ///   - offset: Where the first byte goes.
     /// - Throws: ``StoreFileError``; some of the bytes may have been written.
     /// - Complexity: O(`bytes.count`).
-    func append(_ bytes: UnsafeRawBufferPointer) throws
+    func write(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws
 
     /// Makes the file's data durable (`fdatasync`).
     ///
@@ -174,7 +179,7 @@ public struct StoreFileError: Error, Equatable, Sendable, CustomStringConvertibl
         case open
         /// Reading a file's bytes.
         case read
-        /// Appending bytes to a file.
+        /// Writing bytes to a file.
         case write
         /// Making a file's data durable (`fdatasync`); never retried after it fails.
         case sync

@@ -7,7 +7,10 @@ import Foundation
 /// each damaged span *followed by an intact record* (damage in the middle of the file),
 /// just before that record. Damage with nothing intact after it is the file's torn
 /// ``tail``, the normal result of a crash during an append, available once `next()` returned
-/// `nil`. A bad or foreign header throws from the initializer.
+/// `nil`. Zeros from the end of the last record (or from a block's start after it) to the end
+/// of the file are not damage: a writer preallocates them (``RecordWriter/preallocation``),
+/// and a record whose write never reached the disk leaves them as they were. A bad or foreign
+/// header throws from the initializer.
 ///
 /// After a bad fragment the reader first trusts its length field: when a valid fragment
 /// follows exactly there, it resumes at once; otherwise it skips to the next 32 KiB block and
@@ -186,6 +189,12 @@ package struct RecordReader {
             position = paddingEnd
             return nil
         }
+        if bytes[position] == 0, partialStart == nil, damageStart == nil, isZeroToEnd(from: position) {
+            // Preallocated space, or records never written: the end of the records.
+            position = end
+            finish()
+            return nil
+        }
         guard end - position >= headerSize else {
             markDamage(at: position, bytes[position...].allSatisfy { $0 == 0 } ? .zeroedRegion : .truncatedHeader)
             position = end
@@ -210,6 +219,25 @@ package struct RecordReader {
             }
             position = resynchronize(from: position + 1, blockEnd: min(position + blockLeft, end))
             return nil
+        }
+    }
+
+    /// Whether every byte from `start` to the end of the file is zero.
+    ///
+    /// - Complexity: O(bytes to the first non-zero one), eight at a time.
+    private func isZeroToEnd(from start: Int) -> Bool {
+        bytes.withUnsafeBytes { raw in
+            var index = start
+            let end = raw.count
+            while index + 8 <= end {
+                if raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) != 0 { return false }
+                index += 8
+            }
+            while index < end {
+                if raw[index] != 0 { return false }
+                index += 1
+            }
+            return true
         }
     }
 

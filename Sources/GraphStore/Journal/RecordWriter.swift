@@ -5,7 +5,14 @@ import Glibc
 ///
 /// A record is written in chunks of at most about ``chunkSize`` bytes (one write for a
 /// commit of ordinary size), and a record of any size can be streamed in parts
-/// (``beginRecord()``); ``sync()`` makes everything appended durable. The writer is *fail-stop*: after any failed write, sync or
+/// (``beginRecord()``); ``sync()`` makes everything appended durable.
+///
+/// A writer with a ``preallocation`` keeps zeros written ahead of its last record, so that
+/// most appends overwrite bytes already in the file: `fdatasync` then has no file size to
+/// write, which on many file systems saves a metadata write per sync. A reader takes zeros
+/// to the end of the file for the end of the records (``RecordReader``).
+///
+/// The writer is *fail-stop*: after any failed write, sync or
 /// truncation, every later call throws ``RecordFileError/poisoned(path:cause:)`` and the file
 /// is never synced again, because on Linux a second `fsync` after a failed one can report
 /// success for data that is already lost. The store must be reopened, which recovers from
@@ -17,8 +24,11 @@ package final class RecordWriter {
     package private(set) var path: String
     /// The file's header.
     package let header: RecordFileHeader
-    /// The offset just past the last appended record: the file's size as this writer wrote it.
+    /// The offset just past the last appended record: where the next one goes.
     package private(set) var endOffset: UInt64
+    /// The file's size as this writer left it: ``endOffset``, plus the zeros written ahead of
+    /// it (``preallocation``) or kept from an earlier writer.
+    package private(set) var allocatedEnd: UInt64
     /// The sequence number the next appended record gets.
     package private(set) var nextSequence: UInt64
     /// The failure that stopped the writer, if any.
@@ -30,6 +40,13 @@ package final class RecordWriter {
 
     /// The default ``chunkSize``: 512 KiB, sixteen blocks.
     package static let defaultChunkSize = 512 << 10
+
+    /// At most how many bytes of zeros a write that reaches the end of the allocated file
+    /// adds after itself, so that the appends that follow overwrite zeros instead of growing
+    /// the file; 0 (the default) adds none. Each time the file runs out of zeros it gets as
+    /// many more as it holds already (at least two blocks), up to this: a small file stays
+    /// small.
+    package var preallocation = 0
 
     /// Whether records appended whole (``append(_:)-(UnsafeRawBufferPointer)``) stay buffered
     /// until about ``chunkSize`` bytes are framed, instead of being written one by one: a
@@ -49,16 +66,23 @@ package final class RecordWriter {
     private var isRecordOpen = false
     /// Whether the open record's next fragment is its first.
     private var isFirstFragment = true
-    /// The file offset just past the open record's framed bytes (written or buffered).
+    /// The file offset just past the framed bytes (written or buffered).
     private var framedEnd: UInt64 = 0
-    /// The file offset just past what of the open record was written.
-    private var writtenEnd: UInt64 = 0
+    /// The file offset just past what was written: where `buffer`'s first byte goes.
+    private var writtenEnd: UInt64
+    /// ``allocatedEnd`` when the open record began: what ``abandonRecord()`` restores.
+    private var allocatedAtBegin: UInt64 = 0
 
-    private init(path: String, header: RecordFileHeader, file: any StoreFile, endOffset: UInt64, nextSequence: UInt64) {
+    private init(
+        path: String, header: RecordFileHeader, file: any StoreFile, endOffset: UInt64, allocatedEnd: UInt64,
+        nextSequence: UInt64
+    ) {
         self.path = path
         self.header = header
         self.file = file
         self.endOffset = endOffset
+        self.allocatedEnd = allocatedEnd
+        self.writtenEnd = endOffset
         self.nextSequence = nextSequence
         self.saltChecksum = RecordFormat.saltChecksum(header.salt)
     }
@@ -93,14 +117,16 @@ package final class RecordWriter {
         let file = try fileSystem.openFile(path, create: true)
         if try file.size() > 0 { try file.truncate(to: 0) }
         let bytes = header.encoded()
-        try bytes.withUnsafeBytes { try file.append($0) }
+        try bytes.withUnsafeBytes { try file.write($0, at: 0) }
+        let end = UInt64(bytes.count)
         return RecordWriter(
-            path: path, header: header, file: file, endOffset: UInt64(bytes.count), nextSequence: firstSequence)
+            path: path, header: header, file: file, endOffset: end, allocatedEnd: end, nextSequence: firstSequence)
     }
 
     /// Opens an existing file to append after a point the caller chose from a
     /// ``RecordReader`` scan (usually ``RecordScan/validEnd``), cutting off everything after it
-    /// (a torn tail) and syncing the cut.
+    /// (a torn tail) and syncing the cut, unless it is all zeros (space an earlier writer
+    /// preallocated, which the new one reuses).
     ///
     /// - Parameters:
     ///   - path: The file.
@@ -109,7 +135,9 @@ package final class RecordWriter {
     ///   - endOffset: Where the next record goes (at least the header's size).
     ///   - nextSequence: The sequence number of the next record.
     /// - Returns: A writer positioned at `endOffset`.
-    /// - Throws: ``StoreFileError`` when the file cannot be opened, cut or synced.
+    /// - Throws: ``StoreFileError`` when the file cannot be opened, read, cut or synced.
+    /// - Complexity: O(*z*) for *z* bytes after `endOffset` (they are read to check they are
+    ///   zeros).
     package static func append(
         path: String,
         fileSystem: any StoreFileSystem,
@@ -119,13 +147,28 @@ package final class RecordWriter {
     ) throws -> RecordWriter {
         require(endOffset >= UInt64(RecordFormat.fileHeaderSize), "a record file's data starts after its header")
         let file = try fileSystem.openFile(path, create: false)
-        let size = try file.size()
+        var size = try file.size()
         require(endOffset <= size, "the append point is past the end of \(path)")
-        if size > endOffset {
+        if try !isZero(file, from: endOffset, to: size) {
             try file.truncate(to: endOffset)
             try file.sync()
+            size = endOffset
         }
-        return RecordWriter(path: path, header: header, file: file, endOffset: endOffset, nextSequence: nextSequence)
+        return RecordWriter(
+            path: path, header: header, file: file, endOffset: endOffset, allocatedEnd: size, nextSequence: nextSequence)
+    }
+
+    /// Whether the bytes `start..<end` of a file are all zeros, read a block at a time until
+    /// one is not.
+    private static func isZero(_ file: any StoreFile, from start: UInt64, to end: UInt64) throws -> Bool {
+        var offset = start
+        while offset < end {
+            let count = Int(min(end - offset, UInt64(RecordFormat.blockSize)))
+            let bytes = try file.read(at: offset, count: count)
+            guard bytes.count == count, bytes.allSatisfy({ $0 == 0 }) else { return false }
+            offset += UInt64(count)
+        }
+        return true
     }
 
     /// Scans a file and opens it to append after its last intact record, cutting a torn tail.
@@ -278,7 +321,7 @@ package final class RecordWriter {
         try writeBuffer()
         isRecordOpen = true
         framedEnd = endOffset
-        writtenEnd = endOffset
+        allocatedAtBegin = allocatedEnd
         isFirstFragment = true
         pending.removeAll(keepingCapacity: true)
         buffer.removeAll(keepingCapacity: true)
@@ -302,7 +345,7 @@ package final class RecordWriter {
             pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: rest.prefix(taken)))
             rest = UnsafeRawBufferPointer(rebasing: rest.dropFirst(taken))
             frameFragments(final: false)
-            if buffer.count >= chunkSize { try writeBuffer() }
+            if buffer.count >= chunkSize { try writeBuffer(preallocating: false) }
         }
     }
 
@@ -334,9 +377,10 @@ package final class RecordWriter {
         return (sequence, start)
     }
 
-    /// Drops the open record: what of it was written is cut off the file and the cut is
-    /// synced, so the file is as it was before ``beginRecord()`` (with anything appended
-    /// before it synced too). Nothing happens on disk when no chunk was written yet.
+    /// Drops the open record: what of it was written is cut off the file, or overwritten
+    /// with zeros where it overwrote preallocated zeros, and that is synced, so the file is
+    /// as it was before ``beginRecord()`` (with anything appended before it synced too).
+    /// Nothing happens on disk when no chunk was written yet.
     ///
     /// - Throws: ``RecordFileError/poisoned(path:cause:)`` when the cut or its sync fails
     ///   (the writer then takes nothing more; the record is a torn tail for the next open).
@@ -348,10 +392,21 @@ package final class RecordWriter {
         shrinkBuffers()
         if let failure { throw RecordFileError.poisoned(path: path, cause: failure) }
         guard writtenEnd > endOffset else { return }
-        do {
-            try file.truncate(to: endOffset)
-        } catch {
-            throw poison(error, .truncate)
+        // The zeros the record overwrote are written again, and what it added is cut.
+        let zeroed = min(writtenEnd, allocatedAtBegin)
+        if zeroed > endOffset {
+            do {
+                try writeZeros(from: endOffset, to: zeroed)
+            } catch {
+                throw poison(error, .write)
+            }
+        }
+        if allocatedEnd > allocatedAtBegin {
+            do {
+                try file.truncate(to: allocatedAtBegin)
+            } catch {
+                throw poison(error, .truncate)
+            }
         }
         do {
             try file.sync()
@@ -359,19 +414,50 @@ package final class RecordWriter {
             throw poison(error, .sync)
         }
         writtenEnd = endOffset
+        allocatedEnd = allocatedAtBegin
     }
 
-    /// Writes the framed bytes of the open record.
-    private func writeBuffer() throws {
+    /// Writes the framed bytes at ``writtenEnd``, then, when they reach past the zeros
+    /// written ahead and `preallocating`, more zeros (``preallocation``).
+    ///
+    /// - Parameter preallocating: Whether to add zeros; `false` for a chunk in the middle of
+    ///   a streamed record, which the next chunk follows (zeros there would be written twice).
+    private func writeBuffer(preallocating: Bool = true) throws {
         guard !buffer.isEmpty else { return }
         do {
-            try buffer.withUnsafeBytes { try file.append($0) }
+            try buffer.withUnsafeBytes { try file.write($0, at: writtenEnd) }
         } catch {
             throw poison(error, .write)
         }
         writtenEnd += UInt64(buffer.count)
         buffer.removeAll(keepingCapacity: true)
+        guard writtenEnd > allocatedEnd else { return }
+        allocatedEnd = writtenEnd
+        guard preallocation > 0, preallocating else { return }
+        let ahead = min(UInt64(preallocation), max(2 * UInt64(RecordFormat.blockSize), writtenEnd))
+        let target = writtenEnd + ahead
+        do {
+            try writeZeros(from: allocatedEnd, to: target)
+        } catch {
+            throw poison(error, .write)
+        }
+        allocatedEnd = target
     }
+
+    /// Writes zeros over `start..<end`, a chunk at a time.
+    private func writeZeros(from start: UInt64, to end: UInt64) throws {
+        try Self.zeros.withUnsafeBytes { zeros in
+            var offset = start
+            while offset < end {
+                let count = Int(min(end - offset, UInt64(zeros.count)))
+                try file.write(UnsafeRawBufferPointer(rebasing: zeros.prefix(count)), at: offset)
+                offset += UInt64(count)
+            }
+        }
+    }
+
+    /// The zeros preallocation writes, a chunk at a time.
+    private static let zeros = [UInt8](repeating: 0, count: 256 << 10)
 
     /// Frames a whole record, `prefix` then `payload`, into `buffer` from ``framedEnd`` on,
     /// the last fragment marked so: the fragments ``frameFragments(final:)`` makes of the same

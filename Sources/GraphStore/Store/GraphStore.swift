@@ -57,6 +57,18 @@ public final class GraphStore {
     package var journalChunkSize = RecordWriter.defaultChunkSize {
         didSet { journal?.chunkSize = journalChunkSize }
     }
+    /// At most how many bytes of zeros the journal keeps written ahead of its last record
+    /// (``RecordWriter/preallocation``), so that a commit overwrites zeros instead of growing
+    /// the file: its sync then writes no file size. Tests make it small, to grow it often.
+    package var journalPreallocation = GraphStore.defaultJournalPreallocation {
+        didSet { journal?.preallocation = journalPreallocation }
+    }
+    /// The default ``journalPreallocation``: 1 MiB.
+    package static let defaultJournalPreallocation = 1 << 20
+
+    /// Where the journal's next record goes: the bytes of records it holds, header included
+    /// (its file may be longer: see ``journalPreallocation``); `nil` once the store stopped.
+    package var journalEnd: UInt64? { journal?.endOffset }
 
     private var snapshotPath: String { directory + "/snapshot" }
     private var journalPath: String { directory + "/journal" }
@@ -131,6 +143,7 @@ public final class GraphStore {
                     path: path + "/journal", fileSystem: fileSystem, header: scan.header, endOffset: scan.validEnd,
                     nextSequence: (scan.records.last?.sequence).map { $0 + 1 } ?? loaded.nextSequence)
             }
+            journal?.preallocation = journalPreallocation
         } else {
             if loaded.needsRewrite {
                 // Keep the damaged files for inspection; the store goes on from what was read.
@@ -346,6 +359,9 @@ public final class GraphStore {
         // Both replaced files lost their names; their blocks are freed as they close.
         previousSnapshot?.closeInBackground(releases)
         journal?.closeInBackground(releases)
+        // No zeros written ahead yet: the first commit adds them, so that a compaction writes
+        // no more than the graph.
+        newJournal.preallocation = journalPreallocation
         journal = newJournal
         generation = next
         lastSync = .now

@@ -13,28 +13,35 @@ struct PosixFileSystemTests {
         return path
     }
 
-    @Test("files: create, append, read, size, truncate, sync, rename, remove, list, directory sync")
+    @Test("files: create, write, overwrite, read, size, truncate, sync, rename, remove, list, directory sync")
     func fileOperations() throws {
         let fileSystem = PosixFileSystem()
         let directory = try makeDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let file = try fileSystem.openFile(directory + "/a", create: true)
         let big = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
-        try big.withUnsafeBytes { try file.append($0) }
-        try [UInt8]([1, 2, 3]).withUnsafeBytes { try file.append($0) }
+        try big.withUnsafeBytes { try file.write($0, at: 0) }
+        try [UInt8]([1, 2, 3]).withUnsafeBytes { try file.write($0, at: 300_000) }
         try file.sync()
         #expect(try file.size() == 300_003)
         #expect(try fileSystem.fileSize(directory + "/a") == 300_003)
         #expect(try file.read(at: 300_000, count: 10) == [1, 2, 3])
         #expect(try fileSystem.readFile(directory + "/a") == big + [1, 2, 3])
+        // Writes go where they are told, not to the end: an overwrite keeps the size, and a
+        // write past the end leaves a gap of zeros.
+        try [UInt8]([4, 5]).withUnsafeBytes { try file.write($0, at: 1) }
+        #expect(try file.size() == 300_003)
+        #expect(try file.read(at: 0, count: 4) == [big[0], 4, 5, big[3]])
+        try [UInt8]([6]).withUnsafeBytes { try file.write($0, at: 300_005) }
+        #expect(try file.read(at: 300_000, count: 10) == [1, 2, 3, 0, 0, 6])
         try file.truncate(to: 5)
-        #expect(try fileSystem.readFile(directory + "/a") == Array(big.prefix(5)))
+        #expect(try fileSystem.readFile(directory + "/a") == [big[0], 4, 5, big[3], big[4]])
         try fileSystem.rename(directory + "/a", to: directory + "/b")
         try fileSystem.syncDirectory(directory)
         #expect(try fileSystem.listDirectory(directory) == ["b"])
         // The handle still writes to the renamed file.
-        try [UInt8]([9]).withUnsafeBytes { try file.append($0) }
-        #expect(try fileSystem.readFile(directory + "/b") == Array(big.prefix(5)) + [9])
+        try [UInt8]([9]).withUnsafeBytes { try file.write($0, at: 5) }
+        #expect(try fileSystem.readFile(directory + "/b") == [big[0], 4, 5, big[3], big[4], 9])
         file.close()
         #expect(throws: StoreFileError.self) { try file.sync() }
         try fileSystem.remove(directory + "/b")

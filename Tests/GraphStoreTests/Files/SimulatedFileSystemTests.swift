@@ -13,7 +13,8 @@ struct SimulatedFileSystemTests {
     }
 
     func append(_ file: any StoreFile, _ bytes: [UInt8]) throws {
-        try bytes.withUnsafeBytes { try file.append($0) }
+        let end = try file.size()
+        try bytes.withUnsafeBytes { try file.write($0, at: end) }
     }
 
     @Test("a failure is injected at the n-th write, sync, truncate, rename, remove and directory sync")
@@ -107,6 +108,33 @@ struct SimulatedFileSystemTests {
         }
         // The handle from before the power loss is dead.
         #expect(throws: StoreFileError.self) { try self.append(file, [1]) }
+    }
+
+    @Test("an unsynced overwrite of synced bytes is kept, dropped, torn or garbled over them", arguments: testSeeds(count: 20))
+    func overwriteAndPowerLoss(seed: UInt64) throws {
+        let fileSystem = try makeFileSystem()
+        let file = try fileSystem.openFile("/db/a", create: true)
+        try fileSystem.syncDirectory("/db")
+        // Synced zeros, as a preallocating writer leaves them, then a record over them.
+        try [UInt8](repeating: 0, count: 64).withUnsafeBytes { try file.write($0, at: 0) }
+        try file.sync()
+        let record = [UInt8](1...20)
+        try record.withUnsafeBytes { try file.write($0, at: 10) }
+        let report = fileSystem.simulatePowerLoss(seed: seed)
+        let after = try fileSystem.readFile("/db/a")
+        #expect(after.count == 64, "seed \(seed): an overwrite never changes the size")
+        #expect(after[..<10].allSatisfy { $0 == 0 } && after[30...].allSatisfy { $0 == 0 }, "seed \(seed)")
+        switch try #require(report.writes["/db/a"]?.first) {
+        case .applied: #expect(Array(after[10..<30]) == record, "seed \(seed)")
+        case .dropped: #expect(after.allSatisfy { $0 == 0 }, "seed \(seed)")
+        case .torn(let count):
+            #expect(Array(after[10..<10 + count]) == Array(record.prefix(count)), "seed \(seed)")
+            #expect(after[(10 + count)...].allSatisfy { $0 == 0 }, "seed \(seed)")
+        case .garbled(let start, let count):
+            for index in 0..<record.count where !(start..<start + count).contains(index) {
+                #expect(after[10 + index] == record[index], "seed \(seed), byte \(index)")
+            }
+        }
     }
 
     @Test("names are durable only after a directory sync")

@@ -234,4 +234,123 @@ struct RecordWriterHoldingTests {
         writer.close()
         #expect(try fileSystem.readFile("/d/f").count == Int(scan.validEnd))
     }
+
+    // MARK: Preallocation
+
+    @Test("A preallocating writer keeps zeros ahead of its records, more as the file grows, up to its limit")
+    func preallocationGrows() throws {
+        let fileSystem = SimulatedFileSystem()
+        let writer = try RecordWriterTests.newWriter(fileSystem)
+        writer.preallocation = 200_000
+        let block = UInt64(RecordFormat.blockSize)
+        var sizes: [UInt64] = []
+        for round in 0..<300 {
+            try writer.append([UInt8](repeating: UInt8(truncatingIfNeeded: round), count: 1_000))
+            let size = try fileSystem.fileSize(RecordFixture.path)
+            #expect(size == writer.allocatedEnd && size > writer.endOffset)
+            if sizes.last != size { sizes.append(size) }
+        }
+        try writer.sync()
+        // Each growth adds what the file holds (at least two blocks), at most the limit.
+        #expect(sizes.count >= 3)
+        #expect(sizes[0] > 2 * block && sizes[0] < 2 * block + 2_000)
+        for (before, after) in zip(sizes, sizes.dropFirst()) {
+            #expect(after - before >= min(200_000, before) && after - before <= 200_000 + 2_000)
+        }
+        let bytes = try fileSystem.readFile(RecordFixture.path)
+        #expect(bytes[Int(writer.endOffset)...].allSatisfy { $0 == 0 })
+        // The reader ends cleanly at the zeros.
+        let scan = try RecordScan(bytes: bytes, path: RecordFixture.path, mode: .refuse)
+        #expect(scan.records.count == 300 && scan.tail == nil && scan.validEnd == writer.endOffset)
+        // Nothing grows the file until its zeros are used up: a write lands in them.
+        let writes = fileSystem.count(of: .write)
+        let size = try fileSystem.fileSize(RecordFixture.path)
+        try writer.append([1])
+        let sizeAfter = try fileSystem.fileSize(RecordFixture.path)
+        #expect(fileSystem.count(of: .write) == writes + 1 && sizeAfter == size)
+    }
+
+    @Test("A streamed record adds zeros after its last chunk only, so none of its bytes is written twice")
+    func streamedRecordPreallocatesOnce() throws {
+        let fileSystem = SimulatedFileSystem()
+        let writer = try RecordWriterTests.newWriter(fileSystem)
+        writer.preallocation = 100_000
+        writer.chunkSize = 8 << 10
+        try writer.beginRecord()
+        let part = [UInt8](repeating: 6, count: 1_000)
+        var writes = fileSystem.count(of: .write)
+        var sizes: [UInt64] = []
+        for _ in 0..<300 {
+            try writer.continueRecord(part)
+            let count = fileSystem.count(of: .write)
+            if count > writes {
+                // A chunk: data only, the file ends with it.
+                #expect(count == writes + 1)
+                sizes.append(try fileSystem.fileSize(RecordFixture.path))
+                writes = count
+            }
+        }
+        #expect(sizes.count >= 5 && zip(sizes, sizes.dropFirst()).allSatisfy { $0 < $1 })
+        _ = try writer.finishRecord()
+        // The last chunk, then the zeros after it.
+        #expect(fileSystem.count(of: .write) == writes + 2)
+        #expect(try fileSystem.fileSize(RecordFixture.path) == writer.endOffset + 100_000)
+    }
+
+    @Test("Opening to append reuses preallocated zeros, and cuts a torn record written in them")
+    func reopenKeepsZeros() throws {
+        let fileSystem = SimulatedFileSystem()
+        let writer = try RecordWriterTests.newWriter(fileSystem)
+        writer.preallocation = 100_000
+        for size in [10, 50_000, 20] { try writer.append([UInt8](repeating: 3, count: size)) }
+        try writer.sync()
+        let end = writer.endOffset
+        let size = try fileSystem.fileSize(RecordFixture.path)
+        writer.close()
+        // Clean zeros: kept, and the next record goes where the zeros begin.
+        let (reopened, scan) = try RecordWriter.openForAppend(path: RecordFixture.path, fileSystem: fileSystem, firstSequence: 1)
+        #expect(scan.tail == nil && scan.records.count == 3)
+        #expect(reopened.endOffset == end && reopened.allocatedEnd == size)
+        #expect(try fileSystem.fileSize(RecordFixture.path) == size)
+        reopened.preallocation = 100_000
+        // A record whose end never reached the disk: its first fragment, then zeros.
+        try reopened.append([UInt8](repeating: 4, count: 40_000))
+        try reopened.sync()
+        let recordEnd = reopened.endOffset
+        reopened.close()
+        let blockEnd = (end / UInt64(RecordFormat.blockSize) + 1) * UInt64(RecordFormat.blockSize)
+        #expect(recordEnd > blockEnd, "the record has a fragment in the next block")
+        fileSystem.corrupt(RecordFixture.path, at: Int(blockEnd), with: [UInt8](repeating: 0, count: Int(recordEnd - blockEnd)))
+        let (afterTear, tornScan) = try RecordWriter.openForAppend(path: RecordFixture.path, fileSystem: fileSystem, firstSequence: 1)
+        #expect(tornScan.records.count == 3)
+        let tail = try #require(tornScan.tail, "a first fragment followed by zeros is a torn record")
+        #expect(tail.offset == end && tail.afterSequence == 3)
+        // The torn record is cut, zeros and all: nothing of it can follow a later record.
+        #expect(try fileSystem.fileSize(RecordFixture.path) == end)
+        #expect(afterTear.endOffset == end && afterTear.allocatedEnd == end && afterTear.nextSequence == 4)
+        try afterTear.append([5])
+        try afterTear.sync()
+        let final = try RecordScan(bytes: try fileSystem.readFile(RecordFixture.path), path: RecordFixture.path, mode: .refuse)
+        #expect(final.records.map(\.sequence) == [1, 2, 3, 4] && final.tail == nil)
+    }
+
+    @Test("A byte that is not zero among the preallocated zeros makes them a torn tail, reported whole")
+    func garbageInZeros() throws {
+        let fileSystem = SimulatedFileSystem()
+        let writer = try RecordWriterTests.newWriter(fileSystem)
+        writer.preallocation = 100_000
+        for size in [10, 20] { try writer.append([UInt8](repeating: 3, count: size)) }
+        try writer.sync()
+        let end = Int(writer.endOffset)
+        let size = Int(try fileSystem.fileSize(RecordFixture.path))
+        writer.close()
+        for offset in [end, end + 1, end + 7, size / 2, size - 1] {
+            var bytes = try fileSystem.readFile(RecordFixture.path)
+            bytes[offset] = 0x5A
+            let scan = try RecordScan(bytes: bytes, path: RecordFixture.path, mode: .refuse)
+            #expect(scan.records.count == 2 && scan.validEnd == UInt64(end), "byte \(offset)")
+            let tail = try #require(scan.tail, "byte \(offset)")
+            #expect(tail.offset == UInt64(end) && tail.length == UInt64(size - end), "byte \(offset)")
+        }
+    }
 }

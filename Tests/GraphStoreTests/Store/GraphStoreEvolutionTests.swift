@@ -174,7 +174,7 @@ struct GraphStoreEvolutionTests {
         try copy.createDirectory("/store")
         for name in try fileSystem.listDirectory("/store") where name != "LOCK" {
             let file = try copy.openFile("/store/" + name, create: true)
-            try fileSystem.readFile("/store/" + name).withUnsafeBytes { try file.append($0) }
+            try fileSystem.readFile("/store/" + name).withUnsafeBytes { try file.write($0, at: 0) }
             try file.sync()
             file.close()
         }
