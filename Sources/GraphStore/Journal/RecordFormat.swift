@@ -40,6 +40,14 @@ import Foundation
 /// A record is one `full` fragment, or `first`, any number of `middle`, then `last`. The
 /// concatenated payload is the 8-byte sequence number followed by the record's bytes.
 /// Sequence numbers grow by one per record.
+///
+/// ## The end of the records
+///
+/// A journal may hold zeros after its last record, written ahead so that the next records
+/// overwrite them instead of growing the file (``RecordWriter/preallocation``). Zeros from a
+/// fragment boundary to the end of the file end the records cleanly; a reader of version 2
+/// before this rule (FetchedResultsKit 0.1.0) takes them for a torn tail, drops nothing with
+/// them, and cuts them off.
 package enum RecordFormat {
     /// The size of a block.
     package static let blockSize = 32_768

@@ -378,10 +378,22 @@ package struct RecordReader {
             markDamage(at: partialStart, .truncatedFragment)
         }
         if let damageStart {
+            // The zeros after the last damaged byte are preallocated space, not the tail's.
+            let end = RecordReader.dataEnd(of: bytes)
             tail = Damage(
-                offset: UInt64(damageStart), length: UInt64(bytes.count - damageStart), reason: damageReason,
+                offset: UInt64(damageStart), length: UInt64(max(end, damageStart) - damageStart), reason: damageReason,
                 afterSequence: lastSequence, beforeSequence: nil)
         }
+    }
+
+    /// The offset just past the last byte of a file that is not zero: where its data ends,
+    /// before any preallocated zeros.
+    ///
+    /// - Parameter bytes: The file.
+    /// - Returns: The offset, 0 for a file of zeros.
+    /// - Complexity: O(trailing zeros).
+    package static func dataEnd(of bytes: [UInt8]) -> Int {
+        (bytes.lastIndex { $0 != 0 } ?? -1) + 1
     }
 }
 

@@ -143,7 +143,7 @@ extension GraphStore {
                         // Those commits never were durable: the end of the journal, not damage.
                         let dropped = scan.records.filter { $0.offset > first.offset }
                         report.unsyncedRecordsDropped = dropped.count
-                        report.tornTailBytes = UInt64(bytes.count) - first.offset
+                        report.tornTailBytes = UInt64(max(RecordReader.dataEnd(of: bytes), Int(first.offset))) - first.offset
                         scan.records.removeAll { $0.offset > first.offset }
                         scan.damages = []
                         scan.tail = nil

@@ -93,7 +93,8 @@ extension GraphStore {
         /// The number of journal commits replayed on top of the snapshot.
         public var replayedCommits = 0
         /// The bytes of a torn last record dropped from the journal (a crash during a
-        /// commit's write; that commit never returned), or 0.
+        /// commit's write; that commit never returned), or 0. The journal's preallocated
+        /// zeros after them are not counted.
         public var tornTailBytes: UInt64 = 0
         /// With ``Durability/deferred(interval:)``: journal records written after the last sync
         /// the journal proves, dropped because a power loss kept only some of them (those

@@ -334,7 +334,7 @@ struct RecordWriterHoldingTests {
         #expect(final.records.map(\.sequence) == [1, 2, 3, 4] && final.tail == nil)
     }
 
-    @Test("A byte that is not zero among the preallocated zeros makes them a torn tail, reported whole")
+    @Test("A byte that is not zero among the preallocated zeros is a torn tail, which ends with it")
     func garbageInZeros() throws {
         let fileSystem = SimulatedFileSystem()
         let writer = try RecordWriterTests.newWriter(fileSystem)
@@ -350,7 +350,8 @@ struct RecordWriterHoldingTests {
             let scan = try RecordScan(bytes: bytes, path: RecordFixture.path, mode: .refuse)
             #expect(scan.records.count == 2 && scan.validEnd == UInt64(end), "byte \(offset)")
             let tail = try #require(scan.tail, "byte \(offset)")
-            #expect(tail.offset == UInt64(end) && tail.length == UInt64(size - end), "byte \(offset)")
+            // The tail ends with its last byte that is not zero.
+            #expect(tail.offset == UInt64(end) && tail.length == UInt64(offset + 1 - end), "byte \(offset)")
         }
     }
 }
