@@ -124,6 +124,35 @@ private struct PlainFile {
     }
 }
 
+/// A file of zeros, written and synced at set-up, whose bytes are then overwritten with
+/// `pwrite(2)` and synced: the physical limit of a write that does not change the file's size.
+private struct ZeroFilledFile {
+    let file: PlainFile
+    let size: Int
+    private(set) var offset = 0
+
+    init(path: String, size: Int) {
+        file = PlainFile(path: path, truncate: true)
+        self.size = size
+        [UInt8](repeating: 0, count: size).withUnsafeBytes { file.writeAndSync($0) }
+    }
+
+    /// Writes `bytes` over the zeros after the last write (from the start again when they
+    /// run out) and syncs them.
+    mutating func overwriteAndSync(_ bytes: UnsafeRawBufferPointer) {
+        precondition(bytes.count <= size, "\(bytes.count) bytes do not fit in \(size)")
+        if offset + bytes.count > size { offset = 0 }
+        var written = 0
+        while written < bytes.count {
+            let count = pwrite(file.descriptor, bytes.baseAddress! + written, bytes.count - written, off_t(offset + written))
+            precondition(count > 0, "pwrite to \(file.path) failed: errno \(errno)")
+            written += count
+        }
+        precondition(fdatasync(file.descriptor) == 0, "fdatasync of \(file.path) failed: errno \(errno)")
+        offset += bytes.count
+    }
+}
+
 /// Writes and syncs `count` bytes to a new file of `directory` (then removes it, untimed).
 private func writeAndSyncNewFile(_ buffer: [UInt8], count: Int, in directory: TemporaryDirectory, _ stopwatch: inout Stopwatch) {
     let path = directory.url.path + "/baseline"
@@ -174,6 +203,23 @@ private func filler(count: Int) -> [UInt8] {
         state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
         return UInt8(truncatingIfNeeded: state >> 33)
     }
+}
+
+/// Makes `commits` durable commits of `shape` on `bench`'s store, each timed: the slowest, in
+/// microseconds, and how many of them made the journal's file longer.
+private func commitTail(_ shape: CommitShape, _ bench: BenchStore, commits: Int) -> (slowest: Int, extending: Int) {
+    var slowest = Duration.zero
+    var extending = 0
+    for _ in 0..<commits {
+        shape.write()
+        let size = bench.directory.size(of: "journal")
+        let start = BenchmarkClock.now
+        precondition(shape.commit()?.deleted.count == 10)
+        slowest = max(slowest, BenchmarkClock.now - start)
+        if bench.directory.size(of: "journal") > size { extending += 1 }
+    }
+    let parts = slowest.components
+    return (Int(parts.seconds) * 1_000_000 + Int(parts.attoseconds / 1_000_000_000_000), extending)
 }
 
 /// The commits of the open row's journal: each renames eight items, deletes one and inserts
@@ -263,11 +309,18 @@ func storeBenchmarks() -> [Benchmark] {
         Benchmark("store.commit.120.1m", baseline: "write + fdatasync of the record's bytes", runs: 15) {
             // The graph group's commit of 120 changes (100 renames, 10 deletes, 10 inserts),
             // durable when it returns, on a store of a million items; the baseline appends as
-            // many bytes as the commit added to the journal to a plain file and syncs it.
+            // many bytes as the commit added to the journal to a plain file and syncs it. The
+            // journal writes its records over zeros it wrote ahead (extending the file now and
+            // then): the reference writes the same bytes over a synced file of zeros, and the
+            // extra fields give the slowest of a thousand commits and how many of them
+            // extended the file.
             let bench = BenchStore(options: benchOptions(synchronous: true))
             let shape = CommitShape(graph: bench.store.graph, count: storeObjects)
             compactBenchStore(bench.store)
+            let tail = commitTail(shape, bench, commits: 1_000)
+            compactBenchStore(bench.store)
             let plain = PlainFile(path: bench.directory.url.path + "/baseline", truncate: true)
+            var zeros = ZeroFilledFile(path: bench.directory.url.path + "/zeros", size: 4 << 20)
             var recordBytes = 0
             let buffer = filler(count: 1 << 20)
             return .init(
@@ -285,7 +338,13 @@ func storeBenchmarks() -> [Benchmark] {
                         stopwatch.measure { plain.writeAndSync(UnsafeRawBufferPointer(rebasing: bytes[0..<recordBytes])) }
                     }
                     withExtendedLifetime(bench) {}
-                }
+                },
+                extra: ["slowest of 1,000 commits µs": tail.slowest, "of which extended the file": tail.extending],
+                reference: (name: "pwrite over zeros + fdatasync", body: { stopwatch in
+                    buffer.withUnsafeBytes { bytes in
+                        stopwatch.measure { zeros.overwriteAndSync(UnsafeRawBufferPointer(rebasing: bytes[0..<recordBytes])) }
+                    }
+                })
             )
         },
         Benchmark("store.open.1m", baseline: "graph.insert.1m's populate of the same objects", runs: 5) {

@@ -45,7 +45,8 @@ package final class RecordWriter {
     /// adds after itself, so that the appends that follow overwrite zeros instead of growing
     /// the file; 0 (the default) adds none. Each time the file runs out of zeros it gets as
     /// many more as it holds already (at least two blocks), up to this: a small file stays
-    /// small.
+    /// small. When the disk has no room for the zeros, the record written before them stands
+    /// and the writer goes on without them.
     package var preallocation = 0
 
     /// Whether records appended whole (``append(_:)-(UnsafeRawBufferPointer)``) stay buffered
@@ -438,10 +439,21 @@ package final class RecordWriter {
         let target = writtenEnd + ahead
         do {
             try writeZeros(from: allocatedEnd, to: target)
+        } catch let error as StoreFileError where Self.meansNoSpace(error.code) {
+            // The record is written; only the zeros ahead found no room. Some of them may
+            // be in the file (zeros, which end the records as the end of the file does):
+            // the next record goes where it would have gone, and its write tries again.
+            return
         } catch {
             throw poison(error, .write)
         }
         allocatedEnd = target
+    }
+
+    /// Whether an `errno` says the file system (or the user's quota, or the file's size
+    /// limit) has no room for more bytes.
+    private static func meansNoSpace(_ code: Int32) -> Bool {
+        code == ENOSPC || code == EDQUOT || code == EFBIG
     }
 
     /// Writes zeros over `start..<end`, a chunk at a time.

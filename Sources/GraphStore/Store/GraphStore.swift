@@ -359,9 +359,6 @@ public final class GraphStore {
         // Both replaced files lost their names; their blocks are freed as they close.
         previousSnapshot?.closeInBackground(releases)
         journal?.closeInBackground(releases)
-        // No zeros written ahead yet: the first commit adds them, so that a compaction writes
-        // no more than the graph.
-        newJournal.preallocation = journalPreallocation
         journal = newJournal
         generation = next
         lastSync = .now
@@ -374,6 +371,9 @@ public final class GraphStore {
                 throw Self.mapped(error)
             }
         }
+        // No zeros written ahead yet: the first commit adds them, so that a compaction writes
+        // no more than the graph.
+        newJournal.preallocation = journalPreallocation
     }
 
     /// Waits until the files that compactions replaced are closed and their blocks freed.

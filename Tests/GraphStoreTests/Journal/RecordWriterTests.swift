@@ -297,6 +297,34 @@ struct RecordWriterHoldingTests {
         #expect(try fileSystem.fileSize(RecordFixture.path) == writer.endOffset + 100_000)
     }
 
+    @Test("No room for the zeros is not a failure: the record stands and the next write tries again; no room for a record is")
+    func noSpaceForZeros() throws {
+        let fileSystem = SimulatedFileSystem()
+        let writer = try RecordWriterTests.newWriter(fileSystem)
+        writer.preallocation = 100_000
+        // The first write is the record's, the second the zeros'.
+        fileSystem.injectFailure(.write, atOccurrence: 2, code: ENOSPC)
+        try writer.append([1, 2, 3])
+        #expect(!writer.isPoisoned && writer.allocatedEnd == writer.endOffset)
+        #expect(try fileSystem.fileSize(RecordFixture.path) == writer.endOffset)
+        let writes = fileSystem.count(of: .write)
+        try writer.append([4])
+        #expect(fileSystem.count(of: .write) == writes + 2, "the next record's write adds the zeros")
+        #expect(writer.allocatedEnd > writer.endOffset)
+        try writer.sync()
+        let scan = try RecordScan(bytes: try fileSystem.readFile(RecordFixture.path), path: RecordFixture.path, mode: .refuse)
+        #expect(scan.records.map { Array($0.payload) } == [[1, 2, 3], [4]] && scan.tail == nil)
+        // Any other failure of the zeros' write, and no room for a record, stop the writer.
+        for (occurrence, code) in [(2, EIO), (1, ENOSPC)] {
+            let other = SimulatedFileSystem()
+            let stopped = try RecordWriterTests.newWriter(other)
+            stopped.preallocation = 100_000
+            other.injectFailure(.write, atOccurrence: occurrence, code: code)
+            #expect(throws: RecordFileError.self) { try stopped.append([1]) }
+            #expect(stopped.isPoisoned, "write \(occurrence) failing with errno \(code)")
+        }
+    }
+
     @Test("Opening to append reuses preallocated zeros, and cuts a torn record written in them")
     func reopenKeepsZeros() throws {
         let fileSystem = SimulatedFileSystem()

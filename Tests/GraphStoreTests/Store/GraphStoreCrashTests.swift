@@ -22,9 +22,9 @@ struct GraphStoreCrashTests {
     }
 
     /// The journal's preallocations the crash tests run with: the default, whose zeros the
-    /// commits overwrite, and a small one, which makes nearly every commit write zeros past
-    /// its record as well.
-    static let preallocations = [GraphStore.defaultJournalPreallocation, 300]
+    /// commits overwrite, and a small one, smaller than nearly every record, so that nearly
+    /// every commit writes zeros past its record as well.
+    static let preallocations = [GraphStore.defaultJournalPreallocation, 32]
 
     /// Power is cut at every operation of a seeded workload (commits, and compactions every
     /// 25 commits); after the reboot the store opens to the state of some commit between the
@@ -64,6 +64,54 @@ struct GraphStoreCrashTests {
         #expect(crashPoints > 150)
     }
 
+    /// With deferred durability, power is cut at every operation of a seeded workload
+    /// (commits, a flush every four, a compaction every 25): the store opens, without
+    /// reporting damage, to the state of some commit between the last flush (or compaction)
+    /// and the one in flight.
+    @Test(arguments: testSeeds(count: 2), preallocations)
+    func deferredPowerLossAtEveryOperation(seed: UInt64, preallocation: Int) throws {
+        let options = GraphStore.Options(durability: .deferred(interval: .seconds(3_600)), minimumCompactionBytes: 8 << 10)
+        var crashPoints = 0
+        for crashAfter in 0..<240 {
+            let fileSystem = SimulatedFileSystem()
+            var workload = StoreWorkload(seed: seed)
+            let store = try GraphStore.open(path: Self.path, schema: storeSchema, options: options, fileSystem: fileSystem)
+            store.journalPreallocation = preallocation
+            // Every committed state since the last one made durable.
+            var candidates = [dump(store.graph)]
+            fileSystem.scheduleCrash(afterOperations: crashAfter, seed: seed &+ UInt64(crashAfter))
+            commits: for step in 0..<70 {
+                for _ in 0..<Int.random(in: 1...4, using: &workload.rng) { workload.edit(store.graph) }
+                let attempted = dump(store.graph)
+                do {
+                    try store.graph.commit()
+                    candidates.append(attempted)
+                    if step % 25 == 24 {
+                        try store.compact()
+                        candidates = [attempted]
+                    } else if step % 4 == 3 {
+                        try store.flush()
+                        candidates = [attempted]
+                    }
+                } catch {
+                    candidates.append(attempted)
+                    break commits
+                }
+                if fileSystem.crashed { break }
+            }
+            guard fileSystem.crashed else { break }
+            crashPoints += 1
+            store.close()
+            let reopened = try GraphStore.open(path: Self.path, schema: storeSchema, options: options, fileSystem: fileSystem)
+            let state = dump(reopened.graph)
+            let context = "seed \(seed), preallocation \(preallocation), crash after \(crashAfter) operations"
+            #expect(candidates.contains(state), "\(context): \(reopened.openReport)")
+            #expect(reopened.openReport.damage.isEmpty, "\(context): \(reopened.openReport)")
+            reopened.close()
+        }
+        #expect(crashPoints > 100)
+    }
+
     /// The n-th write, sync, rename or directory sync fails: the commit (or compaction)
     /// throws, the graph in memory keeps its pending changes, later commits are refused, and
     /// reopening gives the old or the new state.
@@ -73,7 +121,7 @@ struct GraphStoreCrashTests {
             let fileSystem = SimulatedFileSystem()
             var workload = StoreWorkload(seed: UInt64(occurrence))
             let store = try Self.open(fileSystem, journalPreallocation: preallocation)
-            fileSystem.injectFailure(operation, atOccurrence: fileSystem.count(of: operation) + occurrence)
+            fileSystem.injectFailure(operation, atOccurrence: occurrence)
             var durable = dump(store.graph)
             var failedWith: [String]?
             for step in 0..<40 {
