@@ -72,6 +72,16 @@ struct RawByteWriter: ~Copyable {
     @inline(__always)
     mutating func varint(_ value: Int) { varint(UInt64(value)) }
 
+    /// The same byte `count` times.
+    ///
+    /// - Complexity: O(`count`).
+    mutating func byte(_ value: UInt8, repeated count: Int) {
+        guard count > 0 else { return }
+        reserve(count)
+        (base + self.count).update(repeating: value, count: count)
+        self.count &+= count
+    }
+
     /// A signed integer, zigzag-encoded so small negatives stay short.
     @inline(__always)
     mutating func signed(_ value: Int64) {
