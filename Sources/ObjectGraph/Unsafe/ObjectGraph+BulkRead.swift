@@ -52,6 +52,81 @@ extension ObjectGraph {
     }
 }
 
+/// The objects of one class in a graph, by serial, read in place: what a snapshot's
+/// encoders scan, from several threads at once, while the graph is not changed.
+///
+/// A view of the entity's table: valid while the graph is not changed (no insert, delete,
+/// commit or rollback), which the holder guarantees for as long as it keeps the view. Reads
+/// only, so any number of threads may read it at once; the objects it hands out are
+/// unretained (the table keeps them alive).
+package struct ObjectSlots {
+    /// Slot `i`: the address of the live object with serial `i`, or 0.
+    private let slots: UnsafeBufferPointer<UInt>
+
+    fileprivate init(slots: UnsafeBufferPointer<UInt>) {
+        self.slots = slots
+    }
+
+    /// The serials the entity has issued (``ObjectGraph/serialCount(of:)``).
+    package var count: Int { slots.count }
+
+    /// The first serial from `start` on whose object is live; ``count`` when there is none.
+    ///
+    /// - Complexity: O(*s*) for the *s* serials looked at.
+    package func firstLive(from start: Int) -> Int {
+        var serial = Swift.max(start, 0)
+        while serial < slots.count && slots[serial] == 0 { serial &+= 1 }
+        return Swift.min(serial, slots.count)
+    }
+
+    /// The end of the run of live objects from serial `start`: the first serial from `start`
+    /// on, below `limit`, whose object is not live; `limit` (at most ``count``) when there
+    /// is none.
+    ///
+    /// - Complexity: O(*s*) for the *s* serials looked at.
+    package func liveRunEnd(from start: Int, limit: Int) -> Int {
+        let limit = Swift.min(limit, slots.count)
+        var serial = Swift.max(start, 0)
+        while serial < limit && slots[serial] != 0 { serial &+= 1 }
+        return Swift.max(serial, Swift.min(start, limit))
+    }
+
+    /// Fills a buffer with the live objects from serial `start` on, in serial order,
+    /// unretained; it stops when the buffer is full or the serials run out.
+    ///
+    /// - Parameters:
+    ///   - start: The first serial to look at.
+    ///   - objects: Where the objects go, from its start.
+    /// - Returns: How many objects were filled in, and the serial of the last one (-1 for
+    ///   none).
+    /// - Complexity: O(*s*) for the *s* serials looked at.
+    package func liveObjects(from start: Int, into objects: UnsafeMutableBufferPointer<Unmanaged<GraphObject>>) -> (count: Int, last: Int) {
+        var serial = Swift.max(start, 0)
+        var count = 0
+        var last = -1
+        while serial < slots.count && count < objects.count {
+            if let object = UnsafeRawPointer(bitPattern: slots[serial]) {
+                objects[count] = Unmanaged.fromOpaque(object)
+                last = serial
+                count &+= 1
+            }
+            serial &+= 1
+        }
+        return (count, last)
+    }
+}
+
+extension ObjectGraph {
+    /// The objects of a class by serial, read in place (see ``ObjectSlots``): every object of
+    /// the view is of class `type` exactly.
+    ///
+    /// - Parameter type: The objects' class (registered, or registered now).
+    /// - Complexity: O(1).
+    package func objectSlots(of type: GraphObject.Type) -> ObjectSlots {
+        _entity(for: type).objects.withSlots { ObjectSlots(slots: $0) }
+    }
+}
+
 extension ToOneStorage {
     /// For each object, the serial of the object its relationship holds when that object is
     /// of class `destination`; -1 when it holds nothing; -2 when it holds an object of
