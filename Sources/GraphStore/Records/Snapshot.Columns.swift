@@ -66,8 +66,8 @@ extension Snapshot {
         }
 
         /// Writes the body of the values record of `objects`, live objects of the entity
-        /// `code` in serial order, unretained, the first with serial `first` and the last with
-        /// serial `last`; `scratch` holds as many integers as there are objects.
+        /// `code` in serial order (at least one), unretained, with their `serials`; `scratch`
+        /// holds as many integers as there are objects.
         ///
         /// Each attribute's column is written by its codec's loop for the attribute's type, and
         /// each to-one relationship's from the serials its slots hold, read in place.
@@ -75,10 +75,10 @@ extension Snapshot {
         /// - Complexity: O(*k* + *r*) for *k* objects and *r* references of to-many
         ///   relationships.
         func write(
-            _ objects: UnsafeBufferPointer<Unmanaged<GraphObject>>, first: Int, last: Int, code: Int,
+            _ objects: UnsafeBufferPointer<Unmanaged<GraphObject>>, serials: UnsafeBufferPointer<Int>, code: Int,
             to writer: inout RawByteWriter, scratch: UnsafeMutableBufferPointer<Int>
         ) throws(GraphStoreError) {
-            guard !objects.isEmpty else { return }
+            guard let first = serials.first, let last = serials.last else { return }
             writer.varint(first)
             writer.varint(last)
             writer.varint(columns[code].count)

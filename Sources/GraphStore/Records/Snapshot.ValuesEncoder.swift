@@ -20,11 +20,9 @@ extension Snapshot {
     /// - ``chunksPerBatch`` and ``columns``: immutable; the codecs only read the graph, which
     ///   no one changes during the call (entities with to-many columns, whose reads may
     ///   write deferred inverses, are never split: ``ColumnEncoder/readsOnly(entity:)``).
-    /// - ``spans`` and ``slots``: written only by ``write(_:slots:code:concurrently:to:)``,
-    ///   before and after its batches; during a batch both threads read them, each its own
-    ///   disjoint range of chunks, and each gathers its chunks' objects into its own lane
-    ///   (``ObjectSlots`` is a view that only reads, of a graph no one changes during the
-    ///   call; the appender reads the lanes' records alone).
+    /// - ``objects`` and ``serials``: written by the caller only between calls of
+    ///   ``write(count:code:concurrently:to:)``; during a batch each thread reads its own
+    ///   disjoint range of chunks (the appender reads the lanes alone).
     /// - ``laneSets``: the arrays are immutable. A set belongs to the caller from its
     ///   `available.wait()` until it hands the set to the appender; then to the appender's
     ///   work item until its completion resets the lanes and signals `available`. While the
@@ -33,64 +31,68 @@ extension Snapshot {
     final class ValuesEncoder: @unchecked Sendable {
         /// Chunks encoded per batch (objects per batch: this times ``Snapshot/objectsPerChunk``).
         let chunksPerBatch: Int
+        /// Live objects of one entity, unretained, in serial order, and their serials: the
+        /// caller's list of objects (one objects record's), encoded a batch at a time.
+        let objects: UnsafeMutableBufferPointer<Unmanaged<GraphObject>>
+        let serials: UnsafeMutableBufferPointer<Int>
         private let columns: ColumnEncoder
         private let laneSets: [LaneSet]
         /// The set the next batch is encoded into.
         private var nextSet = 0
-        /// The chunks of the list being written, and the objects of its entity.
-        private var spans: [ChunkSpan] = []
-        private var slots: ObjectSlots?
 
         /// - Parameters:
         ///   - columns: How each entity's values are written.
         ///   - chunksPerBatch: Chunks per batch (at least 1).
-        init(columns: ColumnEncoder, chunksPerBatch: Int) {
+        ///   - objectsPerList: The most objects a list holds (``objects`` and ``serials``).
+        init(columns: ColumnEncoder, chunksPerBatch: Int, objectsPerList: Int) {
             require(chunksPerBatch >= 1, "internal inconsistency: a batch of no chunks")
             self.columns = columns
             self.chunksPerBatch = chunksPerBatch
+            objects = .allocate(capacity: objectsPerList)
+            serials = .allocate(capacity: objectsPerList)
             laneSets = [LaneSet(), LaneSet()]
         }
 
-        /// Appends the values records of the chunks `spans` of the entity `code`, one record
-        /// per chunk.
+        deinit {
+            objects.deallocate()
+            serials.deallocate()
+        }
+
+        /// Appends the values records of the first `count` of ``objects``, live objects of the
+        /// entity `code`, ``Snapshot/objectsPerChunk`` objects each (the last one fewer).
         ///
         /// - Parameters:
-        ///   - spans: The chunks, in serial order.
-        ///   - slots: The entity's objects, by serial.
+        ///   - count: How many of ``objects`` and ``serials`` the caller filled.
         ///   - code: The entity's code in the schema.
         ///   - concurrently: Whether a batch may be split between two threads (only when
         ///     the entity's columns read the graph and nothing else).
         ///   - file: The snapshot being written.
-        /// - Complexity: O(*s* + *r*) for *s* serials the chunks span and *r* references of
-        ///   to-many relationships.
-        func write(_ spans: [ChunkSpan], slots: ObjectSlots, code: Int, concurrently: Bool, to file: Appender) throws {
-            self.spans = spans
-            self.slots = slots
-            defer {
-                self.spans = []
-                self.slots = nil
-            }
+        /// - Complexity: O(*k* + *r*) for *k* objects and *r* references of to-many
+        ///   relationships.
+        func write(count: Int, code: Int, concurrently: Bool, to file: Appender) throws {
+            let batch = chunksPerBatch * objectsPerChunk
             // After a failed append nothing more reaches the file: the caller's finish() throws.
-            for start in stride(from: 0, to: spans.count, by: chunksPerBatch) where !file.hasFailed {
-                try encodeAndAppend(start..<Swift.min(start + chunksPerBatch, spans.count), code: code, concurrently: concurrently, to: file)
+            for start in stride(from: 0, to: count, by: batch) where !file.hasFailed {
+                try encodeAndAppend(start..<Swift.min(start + batch, count), code: code, concurrently: concurrently, to: file)
             }
         }
 
-        /// Encodes the chunks `batch` of ``spans`` into the next set of lanes, and hands their
-        /// records to `file`.
+        /// Encodes the objects at `batch` of ``objects`` in chunks into the next set of lanes,
+        /// and hands their records to `file`.
         private func encodeAndAppend(_ batch: Range<Int>, code: Int, concurrently: Bool, to file: Appender) throws {
             let setIndex = nextSet
             let set = laneSets[setIndex]
             nextSet = 1 - nextSet
             // The set's records of two batches ago are appended.
             set.available.wait()
-            if concurrently && batch.count > 1 {
-                let split = batch.lowerBound + (batch.count + 1) / 2
+            let chunks = (batch.count + objectsPerChunk - 1) / objectsPerChunk
+            if concurrently && chunks > 1 {
+                let split = (chunks + 1) / 2
                 DispatchQueue.concurrentPerform(iterations: 2) { lane in
-                    encode(laneSets[setIndex].lanes[lane], chunks: lane == 0 ? batch.lowerBound..<split : split..<batch.upperBound, code: code)
+                    encode(laneSets[setIndex].lanes[lane], chunks: lane == 0 ? 0..<split : split..<chunks, of: batch, code: code)
                 }
             } else {
-                encode(set.lanes[0], chunks: batch, code: code)
+                encode(set.lanes[0], chunks: 0..<chunks, of: batch, code: code)
             }
             for lane in set.lanes {
                 if let failure = lane.failure {
@@ -107,26 +109,21 @@ extension Snapshot {
             }, completion: set.release)
         }
 
-        /// Encodes chunks of ``spans`` into a lane.
-        private func encode(_ lane: Lane, chunks: Range<Int>, code: Int) {
-            guard let slots else { preconditionFailure("internal inconsistency: a batch without its entity's objects") }
+        /// Encodes chunks of a batch (chunk 0 starts at the batch's start) into a lane.
+        private func encode(_ lane: Lane, chunks: Range<Int>, of batch: Range<Int>, code: Int) {
             for chunk in chunks {
+                let start = batch.lowerBound + chunk * objectsPerChunk
+                let range = start..<Swift.min(start + objectsPerChunk, batch.upperBound)
                 do {
-                    try lane.encode(spans[chunk], of: slots, columns: columns, code: code)
+                    try lane.encode(
+                        UnsafeBufferPointer(rebasing: objects[range]), serials: UnsafeBufferPointer(rebasing: serials[range]),
+                        columns: columns, code: code)
                 } catch {
                     lane.failure = error
                     return
                 }
             }
         }
-    }
-
-    /// A chunk of a list of live objects: the serials of its first and last objects, and how
-    /// many live objects lie from one to the other (at most ``Snapshot/objectsPerChunk``).
-    struct ChunkSpan: Equatable {
-        var first: Int
-        var last: Int
-        var count: Int
     }
 
     /// The lanes of a batch, one per thread, and whether they are free for the next batch.
@@ -150,29 +147,21 @@ extension Snapshot {
         var records: [Range<Int>] = []
         /// The error that stopped this lane's encoding.
         var failure: GraphStoreError?
-        /// The objects of the chunk being encoded, unretained: gathered by the thread that
-        /// encodes them, so that their references are written in its own cache.
-        private let objects = UnsafeMutableBufferPointer<Unmanaged<GraphObject>>.allocate(capacity: objectsPerChunk)
         private let scratch = UnsafeMutableBufferPointer<Int>.allocate(capacity: objectsPerChunk)
 
-        deinit {
-            objects.deallocate()
-            scratch.deallocate()
-        }
+        deinit { scratch.deallocate() }
 
-        /// Encodes the values record of the chunk `span` of `slots` after the records already
-        /// encoded.
-        func encode(_ span: ChunkSpan, of slots: ObjectSlots, columns: ColumnEncoder, code: Int) throws(GraphStoreError) {
-            let (count, last) = slots.liveObjects(from: span.first, into: UnsafeMutableBufferPointer(rebasing: objects[0..<span.count]))
-            require(count == span.count && last == span.last, "internal inconsistency: a chunk's objects changed while it was written")
+        /// Encodes the values record of `objects` after the records already encoded.
+        func encode(
+            _ objects: UnsafeBufferPointer<Unmanaged<GraphObject>>, serials: UnsafeBufferPointer<Int>, columns: ColumnEncoder,
+            code: Int
+        ) throws(GraphStoreError) {
             // Room for the header, which needs the count, filled in once the body is written.
             let start = writer.count
             writer.reserve(recordHeaderRoom)
             writer.count += recordHeaderRoom
-            try columns.write(
-                UnsafeBufferPointer(rebasing: objects[0..<count]), first: span.first, last: span.last, code: code, to: &writer,
-                scratch: scratch)
-            let header = recordHeader(.values, code: code, count: count)
+            try columns.write(objects, serials: serials, code: code, to: &writer, scratch: scratch)
+            let header = recordHeader(.values, code: code, count: objects.count)
             let headerStart = start + recordHeaderRoom - header.bytes.count
             header.bytes.withUnsafeBytes { writer.overwrite(at: headerStart, with: $0) }
             records.append(headerStart..<writer.count)

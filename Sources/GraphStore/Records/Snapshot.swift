@@ -111,34 +111,32 @@ enum Snapshot {
         }
         writer.append(inverses.bytes)
         let columns = ColumnEncoder(schema: schema, derived: derived)
-        let values = ValuesEncoder(columns: columns, chunksPerBatch: chunksPerBatch)
+        let values = ValuesEncoder(columns: columns, chunksPerBatch: chunksPerBatch, objectsPerList: objectsPerList)
         var serialCounts: [(Int, Int)] = []
         var total = 0
         // One buffer for every objects record, filled straight from the graph's tables: the
-        // table of each entity is read in place, a list of objects at a time: its serials go
-        // to an objects record, and its chunks to the values encoder, whose threads each
-        // gather their own chunks' objects (unretained) and read their values in place, each
-        // column by a loop of its own type.
+        // objects unretained, their values read in place, each column by a loop of its own
+        // type. The table of each entity is read once: each list of objects goes to an
+        // objects record, then to the values records of its objects.
         var chunk = Chunk(capacity: 1 << 16)
-        var spans: [ChunkSpan] = []
         for (code, entity) in schema.entities.enumerated() {
+            let type = entity.description.objectType
             let issued = graph.serialCount(of: entity.description)
             serialCounts.append((code, issued))
-            guard issued > 0 else { continue }
-            let slots = graph.objectSlots(of: entity.description.objectType)
             let concurrent = concurrently && columns.readsOnly(entity: code)
             var next = 0
             while next < issued && !writer.hasFailed {
-                spans.removeAll(keepingCapacity: true)
                 let filled: Int
-                (filled, next) = chunk.writeList(of: slots, from: next, limit: objectsPerList, spans: &spans)
+                (filled, next) = graph.liveObjects(of: type, from: next, into: values.objects, serials: values.serials)
                 guard filled > 0 else { continue }
+                // The objects record: each serial as the difference from the one before.
+                chunk.writeSerials(UnsafeBufferPointer(rebasing: values.serials[0..<filled]))
                 chunk.count = filled
                 total += filled
                 chunk.emit(.objects, code: code, to: writer)
                 // Its objects' values records, objectsPerChunk objects each (the entity's last
                 // one fewer).
-                try values.write(spans, slots: slots, code: code, concurrently: concurrent, to: writer)
+                try values.write(count: filled, code: code, concurrently: concurrent, to: writer)
             }
         }
         var trailer = ByteWriter()
@@ -169,41 +167,24 @@ enum Snapshot {
             writer.count = Self.headerRoom
         }
 
-        /// Writes the serials of an objects record: the live objects of `slots` from serial
-        /// `start` on, up to `limit` of them, each as the difference from the one before it
-        /// (the first from -1); and appends to `spans` their chunks of
-        /// ``Snapshot/objectsPerChunk`` objects (the last one fewer).
+        /// Writes each of `serials` (increasing) as the difference from the one before it,
+        /// the first from -1: when they have no gaps, every difference after the first is 1,
+        /// written as a run of bytes.
         ///
-        /// The table is read a run of live objects at a time: a run's differences after the
-        /// first are 1, written as a run of bytes.
-        ///
-        /// - Returns: How many live objects were listed, and the serial after the last one
-        ///   looked at (`slots.count` once all were).
-        /// - Complexity: O(*s*) for the *s* serials looked at.
-        mutating func writeList(of slots: ObjectSlots, from start: Int, limit: Int, spans: inout [ChunkSpan]) -> (count: Int, next: Int) {
-            var serial = start
-            var count = 0
-            var previous = -1
-            while count < limit {
-                serial = slots.firstLive(from: serial)
-                guard serial < slots.count else { break }
-                // A run of live objects, cut where the list is full.
-                let runEnd = slots.liveRunEnd(from: serial + 1, limit: serial + (limit - count))
-                writer.varint(serial - previous)
-                writer.byte(1, repeated: runEnd - serial - 1)
-                previous = runEnd - 1
-                // The run's objects, into the chunk being filled and the ones after it.
-                while serial < runEnd {
-                    let filled = count % objectsPerChunk
-                    if filled == 0 { spans.append(ChunkSpan(first: serial, last: serial, count: 0)) }
-                    let taken = Swift.min(objectsPerChunk - filled, runEnd - serial)
-                    spans[spans.count - 1].last = serial + taken - 1
-                    spans[spans.count - 1].count += taken
-                    count += taken
-                    serial += taken
-                }
+        /// - Complexity: O(*k*) for *k* serials.
+        mutating func writeSerials(_ serials: UnsafeBufferPointer<Int>) {
+            guard let first = serials.first, let last = serials.last else { return }
+            writer.varint(first + 1)
+            if last - first == serials.count - 1 {
+                writer.byte(1, repeated: serials.count - 1)
+                return
             }
-            return (count, serial)
+            writer.reserve(serials.count * 10)
+            var previous = first
+            for serial in serials.dropFirst() {
+                writer.varint(serial - previous)
+                previous = serial
+            }
         }
 
         /// Appends the record and empties the chunk.

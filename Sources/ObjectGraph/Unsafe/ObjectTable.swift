@@ -40,16 +40,6 @@ internal final class _ObjectTable: Sequence {
         return _Unretained(Unmanaged.fromOpaque(pointer))
     }
 
-    /// Runs `body` with the slots `0..<count`, read in place: each the address of an object
-    /// (unretained, the table keeps it), or 0. The pointer stays valid until the table next
-    /// changes (an insert that grows it, a delete, a rollback).
-    ///
-    /// - Complexity: O(1), plus `body`.
-    @inline(__always)
-    func withSlots<Result>(_ body: (UnsafeBufferPointer<UInt>) throws -> Result) rethrows -> Result {
-        try body(UnsafeBufferPointer(start: slots, count: count))
-    }
-
     /// The address of the object with a serial, for a cache hint: `nil` when its slot is
     /// empty. Never to be dereferenced.
     ///
