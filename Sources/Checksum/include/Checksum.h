@@ -22,7 +22,9 @@ int frk_crc32c_hardware_available(void);
 /// `frk_crc32c_hardware_available()` returns 1; `bytes` may be unaligned, and `NULL` when
 /// `count` is 0.
 ///
-/// Complexity: O(`count`), eight bytes per instruction.
+/// Complexity: O(`count`), eight bytes per instruction; on x86-64, buffers of 768 bytes or
+/// more in three interleaved streams (about three times as fast), joined by table look-ups
+/// (tables of 8 KiB made on the first such call).
 uint32_t frk_crc32c_hardware_update(uint32_t crc, const void *bytes, size_t count);
 
 #endif

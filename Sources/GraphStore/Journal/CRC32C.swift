@@ -4,7 +4,8 @@ import Checksum
 /// fragment and file header the store writes.
 ///
 /// Computed by the processor's CRC-32C instruction where it has one (SSE 4.2 on x86-64, the
-/// CRC extension on arm64; the `Checksum` C target), eight bytes per instruction. Elsewhere
+/// CRC extension on arm64; the `Checksum` C target), eight bytes per instruction, and on
+/// x86-64 three streams at once for long buffers (a record's fragment). Elsewhere
 /// computed slicing-by-8 (``softwareUpdate(_:_:)``): eight 256-entry tables let the loop fold
 /// eight bytes per step with eight table look-ups and no data-dependent branch. Both give
 /// the same checksums.

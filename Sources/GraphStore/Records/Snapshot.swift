@@ -130,12 +130,7 @@ enum Snapshot {
                 (filled, next) = graph.liveObjects(of: type, from: next, into: values.objects, serials: values.serials)
                 guard filled > 0 else { continue }
                 // The objects record: each serial as the difference from the one before.
-                chunk.writer.reserve(filled * 10)
-                var previous = -1
-                for serial in values.serials[0..<filled] {
-                    chunk.writer.varint(serial - previous)
-                    previous = serial
-                }
+                chunk.writeSerials(UnsafeBufferPointer(rebasing: values.serials[0..<filled]))
                 chunk.count = filled
                 total += filled
                 chunk.emit(.objects, code: code, to: writer)
@@ -170,6 +165,26 @@ enum Snapshot {
             writer = RawByteWriter(capacity: capacity)
             writer.reserve(Self.headerRoom)
             writer.count = Self.headerRoom
+        }
+
+        /// Writes each of `serials` (increasing) as the difference from the one before it,
+        /// the first from -1: when they have no gaps, every difference after the first is 1,
+        /// written as a run of bytes.
+        ///
+        /// - Complexity: O(*k*) for *k* serials.
+        mutating func writeSerials(_ serials: UnsafeBufferPointer<Int>) {
+            guard let first = serials.first, let last = serials.last else { return }
+            writer.varint(first + 1)
+            if last - first == serials.count - 1 {
+                writer.byte(1, repeated: serials.count - 1)
+                return
+            }
+            writer.reserve(serials.count * 10)
+            var previous = first
+            for serial in serials.dropFirst() {
+                writer.varint(serial - previous)
+                previous = serial
+            }
         }
 
         /// Appends the record and empties the chunk.

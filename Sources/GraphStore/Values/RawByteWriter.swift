@@ -72,6 +72,45 @@ struct RawByteWriter: ~Copyable {
     @inline(__always)
     mutating func varint(_ value: Int) { varint(UInt64(value)) }
 
+    /// The same byte `count` times.
+    ///
+    /// - Complexity: O(`count`).
+    mutating func byte(_ value: UInt8, repeated count: Int) {
+        guard count > 0 else { return }
+        reserve(count)
+        (base + self.count).update(repeating: value, count: count)
+        self.count &+= count
+    }
+
+    /// Runs `body` with the address of the first free byte, `room` bytes reserved; `body`
+    /// writes at most `room` bytes there and returns the address after the last.
+    ///
+    /// - Complexity: O(`room`) when the writer grows, O(1) otherwise, plus `body`.
+    @inline(__always)
+    mutating func withRoom(_ room: Int, _ body: (UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8>) {
+        reserve(room)
+        let start = base + count
+        let written = body(start) - start
+        require(written >= 0 && written <= room, "internal inconsistency: \(written) bytes written in room for \(room)")
+        count &+= written
+    }
+
+    /// Writes a varint at `target`, in room for ten bytes (the bytes `varint(_:)` writes).
+    ///
+    /// - Returns: The address after it.
+    @inline(__always)
+    static func put(_ value: UInt64, at target: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        var value = value
+        var target = target
+        while value >= 0x80 {
+            target.pointee = UInt8(truncatingIfNeeded: value) | 0x80
+            value >>= 7
+            target += 1
+        }
+        target.pointee = UInt8(truncatingIfNeeded: value)
+        return target + 1
+    }
+
     /// A signed integer, zigzag-encoded so small negatives stay short.
     @inline(__always)
     mutating func signed(_ value: Int64) {

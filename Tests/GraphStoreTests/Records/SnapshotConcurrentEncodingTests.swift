@@ -51,12 +51,12 @@ struct SnapshotConcurrentEncodingTests {
     /// The bytes of a snapshot file written with a fixed header.
     private static func snapshotBytes(
         of graph: ObjectGraph, schema: StoreSchema, concurrently: Bool, chunksPerBatch: Int,
-        objectsPerList: Int = Snapshot.objectsPerList
+        objectsPerList: Int = Snapshot.objectsPerList, graphID: UUID? = nil
     ) throws -> [UInt8] {
         let fileSystem = SimulatedFileSystem()
         try fileSystem.createDirectory("/s")
         let header = RecordFileHeader(
-            kind: .snapshot, schemaFingerprint: schema.fingerprint, graphID: graph.identifier, generation: 1, salt: 0x5EED)
+            kind: .snapshot, schemaFingerprint: schema.fingerprint, graphID: graphID ?? graph.identifier, generation: 1, salt: 0x5EED)
         let writer = try RecordWriter.create(path: "/s/snapshot", fileSystem: fileSystem, header: header, firstSequence: 0)
         writer.holdsWholeRecords = true
         try Snapshot.write(
@@ -88,6 +88,27 @@ struct SnapshotConcurrentEncodingTests {
         let concurrent = Set(schema.entities.indices.filter { columns.readsOnly(entity: $0) }.map { schema.entities[$0].description.name })
         #expect(concurrent.isSuperset(of: ["Gauge", "Part", "Song"]), "\(concurrent)")
         #expect(!concurrent.contains("Playlist"), "\(concurrent)")
+    }
+
+    /// The file's length and CRC-32C, with a fixed graph identifier, as 0.1.0's encoder wrote
+    /// it (lists of every size, gaps in the serials, batches ending inside lists): the format
+    /// is released, so a faster encoder must write the same bytes.
+    @Test("The file is byte for byte the one 0.1.0's encoder wrote",
+          arguments: [
+              (Snapshot.objectsPerList, 1, 462_633, 4_289_172_423 as UInt32), (3 * Snapshot.objectsPerChunk, 2, 462_673, 2_006_654_912),
+              (2 * Snapshot.objectsPerChunk, 3, 462_713, 3_803_240_618),
+          ])
+    func sameBytesAsBefore(objectsPerList: Int, chunksPerBatch: Int, count: Int, checksum: UInt32) throws {
+        let schema = try StoreSchema([Gauge.self, Bin.self, Part.self, Playlist.self, Song.self])
+        let graph = try Self.makeGraph(seed: 5, scale: 6 * Snapshot.objectsPerChunk + 1_000)
+        let identifier = UUID(uuidString: "00000000-0000-4000-8000-00000000F17E")!
+        for concurrently in [false, true] {
+            let bytes = try Self.snapshotBytes(
+                of: graph, schema: schema, concurrently: concurrently, chunksPerBatch: chunksPerBatch, objectsPerList: objectsPerList,
+                graphID: identifier)
+            #expect(bytes.count == count, "lists of \(objectsPerList), concurrently: \(concurrently)")
+            #expect(CRC32C.checksum(bytes) == checksum, "lists of \(objectsPerList), concurrently: \(concurrently)")
+        }
     }
 
     @Test("A store compacted with concurrent encoding reopens to the same graph")

@@ -14,7 +14,12 @@ struct RawByteWriterTests {
         let texts = ["", "Item", "aé€🍎", String(repeating: "long text ", count: 20)]
         for step in 0..<5_000 {
             let value = UInt64.random(in: 0...UInt64.max, using: &rng) >> UInt64.random(in: 0...63, using: &rng)
-            switch step % 7 {
+            switch step % 8 {
+            case 7:
+                // A run of one byte, as an objects record's serials without gaps are written.
+                let run = Int(value % 300)
+                raw.byte(UInt8(truncatingIfNeeded: value >> 9), repeated: run)
+                plain.bytes.append(contentsOf: repeatElement(UInt8(truncatingIfNeeded: value >> 9), count: run))
             case 0:
                 raw.varint(value)
                 plain.varint(value)

@@ -1,0 +1,57 @@
+import Checksum
+import Testing
+import TestSupport
+
+@testable import GraphStore
+
+/// The checksums of record-sized buffers: long enough for the processor's three-stream steps
+/// (three blocks of 256 bytes from 768 bytes on, three of 8 KiB from 24 KiB on), which the
+/// short lengths of `CRC32CTests` never reach.
+@Suite("CRC32C of record-sized buffers")
+struct RecordChecksumTests {
+    /// Lengths on each side of every step's threshold and of a values record's fragments.
+    static let lengths = [
+        767, 768, 769, 775, 776, 1_535, 1_536, 1_543, 2_000, 3 * 256 * 11 + 7,
+        24_575, 24_576, 24_577, 24_576 + 768, 24_576 + 767, 32_768, 49_152 + 1_000, 73_728 + 5, 100_003,
+    ]
+
+    @Test("The processor's streams and the tables agree on long buffers, from every alignment, extending any checksum",
+          arguments: testSeeds(count: 2))
+    func longBuffersMatchSoftware(seed: UInt64) {
+        var random = SeededGenerator(seed: seed)
+        let hardware = frk_crc32c_hardware_available() != 0
+        var buffer = [UInt8](repeating: 0, count: 100_003 + 8)
+        for index in buffer.indices { buffer[index] = UInt8.random(in: 0...255, using: &random) }
+        buffer.withUnsafeBytes { all in
+            for start in 0..<8 {
+                for count in Self.lengths {
+                    let bytes = UnsafeRawBufferPointer(rebasing: all[start..<(start + count)])
+                    let initial = start % 2 == 0 ? CRC32C.empty : UInt32.random(in: 0...UInt32.max, using: &random)
+                    let software = CRC32C.softwareUpdate(initial, bytes)
+                    #expect(CRC32C.update(initial, bytes) == software, "seed \(seed), start \(start), count \(count)")
+                    if hardware {
+                        let computed = frk_crc32c_hardware_update(initial, bytes.baseAddress, bytes.count)
+                        #expect(computed == software, "seed \(seed), start \(start), count \(count)")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test("A long run of zeros and one of ones, whose blocks are alike: the known checksums")
+    func uniformBuffers() {
+        // The checksum of n zero bytes, and of n 0xFF bytes, by the bit-at-a-time definition.
+        func reference(_ byte: UInt8, count: Int) -> UInt32 {
+            var crc: UInt32 = ~0
+            for _ in 0..<count {
+                crc ^= UInt32(byte)
+                for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0x82F6_3B78 : crc >> 1 }
+            }
+            return ~crc
+        }
+        for count in [768, 24_576, 30_000] {
+            #expect(CRC32C.checksum([UInt8](repeating: 0, count: count)) == reference(0, count: count), "zeros, count \(count)")
+            #expect(CRC32C.checksum([UInt8](repeating: 0xFF, count: count)) == reference(0xFF, count: count), "ones, count \(count)")
+        }
+    }
+}
