@@ -375,7 +375,7 @@ func storeBenchmarks() -> [Benchmark] {
                 }
             )
         },
-        Benchmark("store.compact.1m", baseline: "write + fdatasync of the snapshot's bytes to a new file", runs: 5) {
+        Benchmark("store.compact.1m", baseline: "write + fdatasync of the snapshot's bytes to a new file", runs: 9) {
             // A compaction of a million items: the snapshot written and synced, a new journal,
             // both renamed into place with the directory synced. Besides the baseline, the
             // row times "the mandated sequence": the steps the issue requires of a compaction
