@@ -67,7 +67,7 @@ public final class GraphStore {
     package static let defaultJournalPreallocation = 1 << 20
 
     /// Where the journal's next record goes: the bytes of records it holds, header included
-    /// (its file may be longer: see ``journalPreallocation``); `nil` once the store stopped.
+    /// (its file may be longer: see ``journalPreallocation``); `nil` once the store is closed.
     package var journalEnd: UInt64? { journal?.endOffset }
 
     private var snapshotPath: String { directory + "/snapshot" }
