@@ -32,15 +32,33 @@ struct CRC32CTests {
     /// every alignment, extending any checksum; and `update` agrees with both.
     @Test("hardware and software agree", arguments: testSeeds(count: 4))
     func hardwareMatchesSoftware(seed: UInt64) {
+        let buffer = Self.expectMethodsAgree(seed: seed, lengths: Array(0...300)) { _, count in count % 3 == 0 }
+        buffer.withUnsafeBytes { all in
+            // Split anywhere, the two halves chain to the checksum of the whole.
+            let whole = CRC32C.softwareUpdate(CRC32C.empty, all)
+            for split in [0, 1, 7, 8, 9, 150, 307, all.count] {
+                let head = CRC32C.update(CRC32C.empty, UnsafeRawBufferPointer(rebasing: all[..<split]))
+                #expect(CRC32C.update(head, UnsafeRawBufferPointer(rebasing: all[split...])) == whole, "seed \(seed), split \(split)")
+            }
+        }
+    }
+
+    /// Checks that `update` and the processor's instruction (where there is one) give the
+    /// tables' checksum for every length of `lengths` from each start 0 to 7 of a seeded
+    /// random buffer, extending the empty checksum where `extendsEmpty(start, count)` and a
+    /// random one elsewhere.
+    ///
+    /// - Returns: The buffer (the longest length plus 8 bytes), for further checks.
+    static func expectMethodsAgree(seed: UInt64, lengths: [Int], extendsEmpty: (Int, Int) -> Bool) -> [UInt8] {
         var random = SeededGenerator(seed: seed)
         let hardware = frk_crc32c_hardware_available() != 0
-        var buffer = [UInt8](repeating: 0, count: 300 + 8)
+        var buffer = [UInt8](repeating: 0, count: (lengths.max() ?? 0) + 8)
         for index in buffer.indices { buffer[index] = UInt8.random(in: 0...255, using: &random) }
         buffer.withUnsafeBytes { all in
             for start in 0..<8 {
-                for count in 0...300 {
+                for count in lengths {
                     let bytes = UnsafeRawBufferPointer(rebasing: all[start..<(start + count)])
-                    let initial = count % 3 == 0 ? CRC32C.empty : UInt32.random(in: 0...UInt32.max, using: &random)
+                    let initial = extendsEmpty(start, count) ? CRC32C.empty : UInt32.random(in: 0...UInt32.max, using: &random)
                     let software = CRC32C.softwareUpdate(initial, bytes)
                     #expect(CRC32C.update(initial, bytes) == software, "seed \(seed), start \(start), count \(count)")
                     if hardware {
@@ -49,12 +67,7 @@ struct CRC32CTests {
                     }
                 }
             }
-            // Split anywhere, the two halves chain to the checksum of the whole.
-            let whole = CRC32C.softwareUpdate(CRC32C.empty, all)
-            for split in [0, 1, 7, 8, 9, 150, 307, all.count] {
-                let head = CRC32C.update(CRC32C.empty, UnsafeRawBufferPointer(rebasing: all[..<split]))
-                #expect(CRC32C.update(head, UnsafeRawBufferPointer(rebasing: all[split...])) == whole, "seed \(seed), split \(split)")
-            }
         }
+        return buffer
     }
 }
