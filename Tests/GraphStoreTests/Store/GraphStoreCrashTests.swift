@@ -26,53 +26,22 @@ struct GraphStoreCrashTests {
     /// every commit writes zeros past its record as well.
     static let preallocations = [GraphStore.defaultJournalPreallocation, 32]
 
-    /// Power is cut at every operation of a seeded workload (commits, and compactions every
-    /// 25 commits); after the reboot the store opens to the state of some commit between the
-    /// last one reported durable and the one in flight.
-    @Test(arguments: testSeeds(count: 4), preallocations)
-    func powerLossAtEveryOperation(seed: UInt64, preallocation: Int) throws {
-        var crashPoints = 0
-        for crashAfter in stride(from: 0, to: 260, by: 1) {
-            let fileSystem = SimulatedFileSystem()
-            var workload = StoreWorkload(seed: seed)
-            let store = try Self.open(fileSystem, journalPreallocation: preallocation)
-            var durable = dump(store.graph)
-            var inFlight: [String]?
-            fileSystem.scheduleCrash(afterOperations: crashAfter, seed: seed &+ UInt64(crashAfter))
-            commits: for step in 0..<90 {
-                for _ in 0..<Int.random(in: 1...4, using: &workload.rng) { workload.edit(store.graph) }
-                let attempted = dump(store.graph)
-                do {
-                    try store.graph.commit()
-                    durable = attempted
-                    if step % 25 == 24 { try store.compact() }
-                } catch {
-                    inFlight = attempted
-                    break commits
-                }
-                if fileSystem.crashed { break }
-            }
-            guard fileSystem.crashed else { break }
-            crashPoints += 1
-            store.close()
-            let reopened = try Self.open(fileSystem, journalPreallocation: preallocation)
-            let state = dump(reopened.graph)
-            #expect(state == durable || state == inFlight, "seed \(seed), preallocation \(preallocation), crash after \(crashAfter) operations: \(reopened.openReport)\(difference(state, durable))\(difference(state, inFlight))")
-            #expect(reopened.openReport.damage.isEmpty, "seed \(seed), preallocation \(preallocation), crash after \(crashAfter): \(reopened.openReport)")
-            reopened.close()
-        }
-        #expect(crashPoints > 150)
-    }
+    /// The power-loss cases: every seed with each preallocation, synchronous, and two seeds
+    /// with each preallocation under deferred durability.
+    static let powerLossCases: [(seed: UInt64, preallocation: Int, deferred: Bool)] =
+        testSeeds(count: 4).flatMap { seed in preallocations.map { (seed, $0, false) } }
+        + testSeeds(count: 2).flatMap { seed in preallocations.map { (seed, $0, true) } }
 
-    /// With deferred durability, power is cut at every operation of a seeded workload
-    /// (commits, a flush every four, a compaction every 25): the store opens, without
-    /// reporting damage, to the state of some commit between the last flush (or compaction)
-    /// and the one in flight.
-    @Test(arguments: testSeeds(count: 2), preallocations)
-    func deferredPowerLossAtEveryOperation(seed: UInt64, preallocation: Int) throws {
-        let options = GraphStore.Options(durability: .deferred(interval: .seconds(3_600)), minimumCompactionBytes: 8 << 10)
+    /// Power is cut at every operation of a seeded workload (commits, compactions every 25
+    /// commits and, under deferred durability, a flush every four); after the reboot the store
+    /// opens, reporting no damage, to the state of some commit between the last one made
+    /// durable (reported durable, flushed or compacted) and the one in flight.
+    @Test(arguments: powerLossCases)
+    func powerLossAtEveryOperation(seed: UInt64, preallocation: Int, deferred: Bool) throws {
+        let options = GraphStore.Options(
+            durability: deferred ? .deferred(interval: .seconds(3_600)) : .synchronous, minimumCompactionBytes: 8 << 10)
         var crashPoints = 0
-        for crashAfter in 0..<240 {
+        for crashAfter in 0..<260 {
             let fileSystem = SimulatedFileSystem()
             var workload = StoreWorkload(seed: seed)
             let store = try GraphStore.open(path: Self.path, schema: storeSchema, options: options, fileSystem: fileSystem)
@@ -80,16 +49,16 @@ struct GraphStoreCrashTests {
             // Every committed state since the last one made durable.
             var candidates = [dump(store.graph)]
             fileSystem.scheduleCrash(afterOperations: crashAfter, seed: seed &+ UInt64(crashAfter))
-            commits: for step in 0..<70 {
+            commits: for step in 0..<90 {
                 for _ in 0..<Int.random(in: 1...4, using: &workload.rng) { workload.edit(store.graph) }
                 let attempted = dump(store.graph)
                 do {
                     try store.graph.commit()
-                    candidates.append(attempted)
+                    candidates = deferred ? candidates + [attempted] : [attempted]
                     if step % 25 == 24 {
                         try store.compact()
                         candidates = [attempted]
-                    } else if step % 4 == 3 {
+                    } else if deferred && step % 4 == 3 {
                         try store.flush()
                         candidates = [attempted]
                     }
@@ -104,12 +73,12 @@ struct GraphStoreCrashTests {
             store.close()
             let reopened = try GraphStore.open(path: Self.path, schema: storeSchema, options: options, fileSystem: fileSystem)
             let state = dump(reopened.graph)
-            let context = "seed \(seed), preallocation \(preallocation), crash after \(crashAfter) operations"
-            #expect(candidates.contains(state), "\(context): \(reopened.openReport)")
+            let context = "seed \(seed), preallocation \(preallocation), deferred \(deferred), crash after \(crashAfter) operations"
+            #expect(candidates.contains(state), "\(context): \(reopened.openReport)\(difference(state, candidates.last))")
             #expect(reopened.openReport.damage.isEmpty, "\(context): \(reopened.openReport)")
             reopened.close()
         }
-        #expect(crashPoints > 100)
+        #expect(crashPoints > (deferred ? 100 : 150), "seed \(seed), preallocation \(preallocation), deferred \(deferred)")
     }
 
     /// The n-th write, sync, rename or directory sync fails: the commit (or compaction)
