@@ -45,6 +45,12 @@ extension GroceryApp {
     /// - Complexity: O(n log n) for n items when any item was ticked; O(1) otherwise.
     func forgetTicked() {
         guard !ticked.ids.isEmpty else { return }
+        let shopScreens = [panes[ListKind.shop.rawValue].screen] + (searchPane.map { $0.list.kind == .shop ? [$0.screen] : [] } ?? [])
+        // The rows that go are the ticked items still off the list (a second press relisted some).
+        let leaving = { (id: ObjectID) in
+            self.ticked.contains(id) && self.store.graph.object(with: id, as: Item.self)?.listed != true
+        }
+        for screen in shopScreens { screen.selectNearestRemaining(leaving: leaving) }
         ticked.removeAll()
         panes[ListKind.shop.rawValue].list.refetch()
         if let searchPane, searchPane.list.kind == .shop { searchPane.list.refetch() }

@@ -73,10 +73,13 @@ public struct FrameRenderer: Sendable {
             left += " " + cell
             styledLeft += " " + (position == frame.activeTab ? style(cell, .activeTab) : cell)
         }
-        let room = width - left.count - 1
+        // At least one space stands between the tabs and the summary (an active last tab ends
+        // in "]"), and one after it.
+        let gap = left.hasSuffix(" ") ? "" : " "
+        let room = width - left.count - gap.count - 1
         guard room > 0 else { return fit(left, width: width) }
         let summary = fit(frame.summary, width: room, alignRight: true)
-        return styledLeft + summary + " "
+        return styledLeft + gap + summary + " "
     }
 
     private func line(_ line: Frame.Line, width: Int) -> String {

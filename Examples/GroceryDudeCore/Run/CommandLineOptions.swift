@@ -80,8 +80,8 @@ public struct CommandLineOptions: Sendable, Hashable {
           Ctrl-D or Delete asks to delete (y deletes, any other key keeps the item);
           Ctrl-U undoes the last change (list, add, edit, delete) and Ctrl-Y redoes it;
           Ctrl-O imports 5000 items in the background (an import cannot be undone);
-          Ctrl-Z suspends (so undo is Ctrl-U, not Ctrl-Z); Ctrl-Q quits.
-          While the terminal is too small, only Ctrl-Q (and resizing) does anything.
+          Ctrl-Z suspends (so undo is Ctrl-U, not Ctrl-Z); Ctrl-Q or Ctrl-C quits.
+          While the terminal is too small, only Ctrl-Q, Ctrl-C (and resizing) do anything.
 
         script commands, one per line (# starts a comment):
           \(ScriptParser.syntax.joined(separator: "\n  "))

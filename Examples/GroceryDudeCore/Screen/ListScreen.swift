@@ -145,6 +145,35 @@ public final class ListScreen {
         return true
     }
 
+    /// Before a refresh takes some rows away, puts the selection on the row a shopper expects
+    /// to land on: the first row at or after the cursor that stays, or else the last one
+    /// before it. The cursor moves to that item when the screen next reads its list.
+    ///
+    /// Without it, a refresh that removes the selected row and rows above it would keep the
+    /// cursor's position and land past the next item that stays.
+    ///
+    /// - Parameter isLeaving: Whether an item's row is about to go.
+    /// - Complexity: O(k (s + log n)) for the k rows read, s sections and n rows.
+    public func selectNearestRemaining(leaving isLeaving: (ObjectID) -> Bool) {
+        func staying(_ flat: Int) -> ObjectID? {
+            guard let path = indexPath(ofFlat: flat), let id = list.item(at: path)?.objectID, !isLeaving(id)
+            else { return nil }
+            return id
+        }
+        for flat in cursor..<max(cursor, totalRows) {
+            if let id = staying(flat) {
+                selectedID = id
+                return
+            }
+        }
+        for flat in (0..<cursor).reversed() {
+            if let id = staying(flat) {
+                selectedID = id
+                return
+            }
+        }
+    }
+
     /// Forgets the marks of the last animated batch.
     public func clearMarks() {
         marked = []

@@ -52,6 +52,39 @@ struct GroceryAppShopTests {
         #expect(!screenText(app).contains("[✓]"))
     }
 
+    /// After a refresh the cursor is on the next item still to get: the first row after the
+    /// ticked ones, not the row that slid into the cursor's old position.
+    @Test func aRefreshPutsTheCursorOnTheNextItemToGet() throws {
+        let app = GroceryApp()
+        app.switchTab(to: .shop)
+        let screen = app.visibleScreen
+        app.press(.enter)
+        app.press(.down)
+        app.press(.enter)
+        app.press(.down)
+        let next = try #require(screen.selectedItemID)
+        app.press(.up)
+        app.press(.control("l"))
+        #expect(screen.selectedItemID == next, "\(screenText(app))")
+        #expect(screen.selectedIndexPath == IndexPath(row: 0, section: 0))
+    }
+
+    /// Ticking the last rows and refreshing puts the cursor on the last row that stays.
+    @Test func aRefreshAfterTickingTheLastRowsSelectsTheLastRowThatStays() throws {
+        let app = GroceryApp()
+        app.switchTab(to: .shop)
+        let screen = app.visibleScreen
+        screen.setCursor(screen.totalRows - 3)
+        let stays = try #require(screen.selectedItemID)
+        app.press(.down)
+        app.press(.enter)
+        app.press(.down)
+        app.press(.enter)
+        app.press(.up)
+        app.press(.control("l"))
+        #expect(screen.selectedItemID == stays, "\(screenText(app))")
+    }
+
     /// Shop's title says how many items are left to get, counting ticked ones as got.
     @Test func theTitleSaysHowManyItemsAreLeftToGet() throws {
         let app = GroceryApp()

@@ -187,6 +187,7 @@ struct GroceryDudeBinaryTests {
         #expect(run.output.contains("Ctrl-Z suspends (so undo is Ctrl-U, not Ctrl-Z)"))
         #expect(run.output.contains("Ctrl-U undoes the last change"))
         #expect(run.output.contains("Ctrl-Y redoes it"))
+        #expect(run.output.contains("Ctrl-Q or Ctrl-C quits"))
         #expect(run.output.contains("--store DIR"))
         #expect(run.output.contains("--in-memory"))
         #expect(run.output.contains("$XDG_DATA_HOME/grocery-dude/"))

@@ -31,6 +31,19 @@ struct FrameRendererTests {
         ])
     }
 
+    /// With the last tab active the title still keeps a space before the summary, however
+    /// narrow the terminal.
+    @Test(arguments: [40, 45, 50, 80])
+    func theSummaryNeverTouchesTheActiveLastTab(width: Int) {
+        var frame = Self.sample
+        frame.activeTab = 1
+        frame.summary = "9 left to get"
+        let title = FrameRenderer(size: TerminalSize(width: width, height: 10)).render(frame)[0]
+        #expect(title.count == width)
+        #expect(title.hasPrefix(" Grocery Dude   Prepare  [Shop] "), "\(title)")
+        if width >= 46 { #expect(title.hasSuffix(" 9 left to get "), "\(title)") }
+    }
+
     @Test(arguments: [TerminalSize(width: 40, height: 10), TerminalSize(width: 80, height: 24), TerminalSize(width: 57, height: 13)])
     func everyLineFillsTheWidth(size: TerminalSize) {
         let lines = FrameRenderer(size: size).render(Self.sample)
