@@ -304,6 +304,30 @@ private func peakMemoryRise<Input>(preparing prepare: () -> Input, _ body: (cons
     return max(0, residentMemory().peak - start) >> 20
 }
 
+/// The whole of an import as an app makes it, in MiB above the process's level before it:
+/// the peak while the batch is built and imported into a new store, and the resident size
+/// with the store still open afterwards (the store's own size).
+private func importFootprint(count: Int) -> (peak: Int, after: Int) {
+    releaseFreedMemory()
+    if let file = FileHandle(forWritingAtPath: "/proc/self/clear_refs") {
+        file.write(Data("5".utf8))
+        try? file.close()
+    }
+    let start = residentMemory().current
+    let directory = TemporaryDirectory()
+    let store = openBenchStore(at: directory.url, options: benchOptions(synchronous: true))
+    do {
+        try store.graph.apply(importBatch(count: count)) { _ in }
+    } catch {
+        preconditionFailure("the benchmark's import failed: \(error)")
+    }
+    releaseFreedMemory()
+    let (after, peak) = residentMemory()
+    precondition(store.graph.count(of: BenchItem.self) == count)
+    store.close()
+    return (max(0, peak - start) >> 20, max(0, after - start) >> 20)
+}
+
 func storeBenchmarks() -> [Benchmark] {
     [
         Benchmark("store.commit.120.1m", baseline: "write + fdatasync of the record's bytes", runs: 15) {
@@ -410,7 +434,9 @@ func storeBenchmarks() -> [Benchmark] {
             // baseline builds the same objects in memory. The extra fields give how far the
             // process's resident memory rose above its level with the batch built, during
             // the store's import and during the same import into a graph without a store:
-            // the record adds a chunk, not a copy of the data.
+            // the record adds a chunk, not a copy of the data. The last two fields follow an
+            // app's whole import, from before its batch is built: the peak, and the resident
+            // size with the store open afterwards.
             func storeImport(_ batch: consuming GraphBatch, _ stopwatch: inout Stopwatch) {
                 let directory = TemporaryDirectory()
                 let store = openBenchStore(at: directory.url, options: benchOptions(synchronous: true))
@@ -439,6 +465,7 @@ func storeBenchmarks() -> [Benchmark] {
             var unused = Stopwatch()
             let storePeak = peakMemoryRise(preparing: { importBatch(count: storeObjects) }) { storeImport($0, &unused) }
             let memoryPeak = peakMemoryRise(preparing: { importBatch(count: storeObjects) }) { memoryImport($0) }
+            let footprint = importFootprint(count: storeObjects)
             return .init(
                 subject: { stopwatch in
                     let batch = importBatch(count: storeObjects)
@@ -451,7 +478,10 @@ func storeBenchmarks() -> [Benchmark] {
                     let items = stopwatch.measure { populate(graph, count: storeObjects) }
                     precondition(items.count == storeObjects)
                 },
-                extra: ["peak MiB store import": storePeak, "peak MiB memory import": memoryPeak]
+                extra: [
+                    "peak MiB store import": storePeak, "peak MiB memory import": memoryPeak,
+                    "peak MiB batch built and imported": footprint.peak, "MiB store after import": footprint.after,
+                ]
             )
         },
         Benchmark("store.bytes-per-object", baseline: "JSONEncoder of Codable structs, written and synced", runs: 1) {

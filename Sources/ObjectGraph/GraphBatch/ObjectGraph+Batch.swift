@@ -75,7 +75,8 @@ extension ObjectGraph {
             _importProgress = nil
         }
         do {
-            try _applyOperations(batch.takeOperations(), insertions: batch.insertions)
+            let count = batch.count
+            try _applyOperations(batch.takeOperations(), count: count, insertions: batch.insertions)
             return try commit(author: author)
         } catch {
             rollback()
@@ -95,10 +96,15 @@ extension ObjectGraph {
 
     /// Applies the operations, releasing each one's values and relationships once they are
     /// in the graph (the array is most often the only owner of them).
-    private func _applyOperations(_ operations: consuming [GraphBatch.Operation], insertions: Int) throws(CommitError) {
+    ///
+    /// - Parameter count: The batch's ``GraphBatch/count``: its operations, counting each
+    ///   insert of a run.
+    private func _applyOperations(
+        _ operations: consuming [GraphBatch.Operation], count: Int, insertions: Int
+    ) throws(CommitError) {
         var made: [GraphObject?] = Array(repeating: nil, count: insertions)
         var uniqueIndexes: [Int: [AnyHashable: GraphObject]] = [:]
-        let units = 2 * operations.count
+        let units = 2 * count
         var done = 0
         if _importProgress != nil {
             do {
@@ -135,6 +141,12 @@ extension ObjectGraph {
                     uniqueIndexes[description.number]?[key] = object
                 }
                 operations[position] = .insert(description, [:], related, slot: slot)
+            case .insertRun(var run):
+                try _insertRows(of: run, made: &made, uniqueIndexes: &uniqueIndexes, done: &done)
+                // The run's values go now; its references after the relationships.
+                run.values = []
+                operations[position] = .insertRun(run)
+                continue
             case .upsert(let description, let values, let related, let slot):
                 guard let unique = description.uniqueAttribute, let value = values[unique.name] else {
                     throw .missingUniqueValue(entity: description.name)
@@ -180,6 +192,11 @@ extension ObjectGraph {
                 guard let madeObject = made[slot] else { requirementFailure("internal inconsistency: a batch object was not made") }
                 (object, relationships) = (madeObject, related)
                 operations[position] = .insert(description, [:], [:], slot: slot)
+            case .insertRun(var run):
+                try _relateRows(of: run, made: made, resolve: resolve, done: &done)
+                run.targets = []
+                operations[position] = .insertRun(run)
+                continue
             case .upsert(let description, _, let related, let slot):
                 guard let madeObject = made[slot] else { requirementFailure("internal inconsistency: a batch object was not made") }
                 (object, relationships) = (madeObject, related)
@@ -214,6 +231,66 @@ extension ObjectGraph {
             _delete(object)
         }
         _checkInvariants()
+    }
+
+    /// Inserts a run's objects and stores their values: each name is looked up once for the
+    /// run. A row with a value that does not fit its attribute goes down the checked path of
+    /// ``_setValues(_:of:)``, which throws for it.
+    private func _insertRows(
+        of run: GraphBatch.InsertRun, made: inout [GraphObject?], uniqueIndexes: inout [Int: [AnyHashable: GraphObject]],
+        done: inout Int
+    ) throws(CommitError) {
+        let description = run.entity
+        let accessors = run.valueNames.map { name in description.indexByName[name].flatMap { description.attributeAccessors[$0] } }
+        let width = accessors.count
+        let unique = description.uniqueAttribute.flatMap { uniqueIndexes[description.number] != nil ? $0 : nil }
+        for row in 0..<run.count {
+            let object = description.objectType.init()
+            _insert(object)
+            made[run.firstSlot + row] = object
+            var stored = true
+            for column in 0..<width {
+                guard let accessor = accessors[column], accessor.storeIfCast(object, run.values[row * width + column]) else {
+                    stored = false
+                    break
+                }
+            }
+            if stored {
+                _checkInvariants(around: object)
+            } else {
+                try _setValues(run.values(ofRow: row), of: object)
+            }
+            if let unique, let key = description.accessors[unique.index.rawValue].hashable(object) {
+                uniqueIndexes[description.number]?[key] = object
+            }
+            done += 1
+            try _reportApplying(done)
+        }
+    }
+
+    /// Relates a run's objects to the objects its rows name.
+    private func _relateRows(
+        of run: GraphBatch.InsertRun, made: [GraphObject?],
+        resolve: (GraphBatch.Reference) throws(CommitError) -> GraphObject, done: inout Int
+    ) throws(CommitError) {
+        let width = run.relationshipNames.count
+        // Relationships are set in name order, as for a lone insert.
+        let order = run.relationshipNames.indices.sorted { run.relationshipNames[$0] < run.relationshipNames[$1] }
+        for row in 0..<run.count {
+            guard let object = made[run.firstSlot + row] else {
+                requirementFailure("internal inconsistency: a batch object was not made")
+            }
+            for column in order {
+                let target = try resolve(run.targets[row * width + column])
+                if width == 1 && object._flags == GraphObject._insertedFlag {
+                    try _setRelationship(named: run.relationshipNames[column], of: object, toOne: target)
+                } else {
+                    try _setRelationship(named: run.relationshipNames[column], of: object, to: [target])
+                }
+            }
+            done += 1
+            try _reportApplying(done)
+        }
     }
 
     /// Sets attributes by name, with the setter's recording.

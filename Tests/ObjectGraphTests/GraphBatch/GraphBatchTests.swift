@@ -92,6 +92,68 @@ struct GraphBatchTests {
         #expect(try graph.apply(batch)?.inserted.count == 1)
     }
 
+    /// An import's many inserts of one shape (kept as rows, not a dictionary each) give the
+    /// same objects as the object API, across runs of several thousand, other shapes in
+    /// between, and references to existing objects and to ones the batch inserted.
+    @Test func manyInsertsOfOneShapeApplyAsTheirValuesSay() throws {
+        let (graph, home, shop, _, _, _) = try groceryGraph()
+        var batch = GraphBatch()
+        let late = GraphBatch.Reference.existing(shop.objectID)
+        var laterLocations: [GraphBatch.Reference] = []
+        var references: [GraphBatch.Reference] = []
+        let count = 9_000
+        for index in 0..<count {
+            if index % 3_001 == 7 {
+                // Another shape between the rows: a location, and an item with two relations.
+                laterLocations.append(batch.insert(Location.self, values: ["name": "L\(index)"]))
+                references.append(
+                    batch.insert(
+                        Item.self, values: ["name": "odd \(index)"],
+                        relationships: ["location": [.existing(home.objectID)], "tags": []]))
+                continue
+            }
+            let location = laterLocations.last ?? late
+            references.append(
+                batch.insert(
+                    Item.self, values: ["name": "Item \(index)", "quantity": index, "note": index % 2 == 0 ? nil as String? : "n"],
+                    relationships: ["location": [location]]))
+        }
+        #expect(batch.count == count + laterLocations.count)
+        try graph.apply(batch)
+        let items = graph.objects(of: Item.self).filter { $0.name.hasPrefix("Item ") }
+        #expect(items.count == count - laterLocations.count)
+        for item in items {
+            let index = Int(item.name.dropFirst(5))!
+            #expect(item.quantity == index && item.note == (index % 2 == 0 ? nil : "n"), "\(item.name)")
+            let expected = index < 7 ? "Shop" : "L\(3_001 * ((index - 7) / 3_001) + 7)"
+            #expect(item.location?.name == expected, "\(item.name)")
+        }
+        #expect(graph.objects(of: Item.self).filter { $0.name.hasPrefix("odd ") }.allSatisfy { $0.location === home })
+        #expect(!graph.hasChanges)
+    }
+
+    /// A value of the wrong type in the middle of many inserts of one shape fails the whole
+    /// batch with the attribute's name, and the graph is left as it was.
+    @Test func aWrongValueAmongManyInsertsFailsTheBatch() throws {
+        let (graph, _, _, _, _, _) = try groceryGraph()
+        let before = graph.count(of: Item.self)
+        var batch = GraphBatch()
+        for index in 0..<5_000 {
+            let quantity: any Sendable = index == 4_500 ? "many" : index
+            batch.insert(Item.self, values: ["name": "Item \(index)", "quantity": quantity])
+        }
+        do {
+            try graph.apply(batch)
+            Issue.record("applied a batch with a wrong value")
+        } catch {
+            guard case .typeMismatch("Item", "quantity") = error else {
+                Issue.record("\(error)")
+                return
+            }
+        }
+        #expect(graph.count(of: Item.self) == before && !graph.hasChanges)
+    }
+
     @Test func aFailingBatchLeavesTheGraphUnchanged() throws {
         let (graph, home, _, milk, eggs, _) = try groceryGraph()
         let other = ObjectGraph()
