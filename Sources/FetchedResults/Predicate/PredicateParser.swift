@@ -10,7 +10,6 @@ struct PredicateParser {
 
     private var lexer: PredicateLexer
     private var current: PredicateLexer.Token
-    private var lexError: PredicateSyntaxError?
     private var arguments: [PredicateValue]
     private var nextArgument = 0
     private var depth = 0

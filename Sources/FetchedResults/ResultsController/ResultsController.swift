@@ -8,7 +8,7 @@ import Observation
 /// let controller = ResultsController(graph: graph, request: FetchRequest(
 ///     Item.self, sortedBy: [SortKey(\.name, comparison: .localizedStandard)],
 ///     sectionKey: SectionKey(\.location?.name)))
-/// try controller.performFetch()
+/// controller.performFetch()
 /// controller.delegate = listAdapter
 /// ```
 ///

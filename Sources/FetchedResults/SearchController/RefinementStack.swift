@@ -56,9 +56,6 @@ struct RefinementStack {
             levels.append(Level(needle: needle, removed: removed, removedRanks: ranks))
         }
     }
-
-    /// The needle of the top level: the current text (empty when there is no level).
-    var topNeedle: FoldedText? { levels.last?.needle }
 }
 
 @available(*, unavailable)

@@ -89,17 +89,6 @@ package enum CRC32C {
         ((crc >> 15) | (crc << 17)) &+ 0xA282_EAD8
     }
 
-    /// The checksum whose masked form is `masked`; the inverse of ``mask(_:)``.
-    ///
-    /// - Parameter masked: A stored checksum.
-    /// - Returns: The checksum it masks.
-    /// - Complexity: O(1).
-    @inlinable
-    package static func unmask(_ masked: UInt32) -> UInt32 {
-        let rotated = masked &- 0xA282_EAD8
-        return (rotated >> 17) | (rotated << 15)
-    }
-
     @inlinable
     static func _update(
         _ crc: UInt32,

@@ -75,14 +75,6 @@ struct IndexDiff<ID: RowIdentifier> {
 }
 
 extension ResultsIndex {
-    /// Changes the window; the caller diffs the old rows with the new ones.
-    mutating func setWindow(offset: Int, limit: Int?) {
-        require(offset >= 0, "fetchOffset must not be negative, got \(offset)")
-        require(limit.map { $0 >= 0 } ?? true, "fetchLimit must not be negative, got \(limit ?? 0)")
-        self.offset = offset
-        self.limit = limit
-    }
-
     /// Applies the changed rows of one commit and returns the changes of the window.
     ///
     /// Rows that did not change keep their relative order, so only the changed rows and the

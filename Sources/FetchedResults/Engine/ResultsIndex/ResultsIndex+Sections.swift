@@ -37,15 +37,6 @@ extension ResultsIndex {
         }
     }
 
-    /// The visible position of the section with this handle, or `nil` when it has no row in
-    /// the window.
-    func visibleSectionIndex(ofHandle handle: Int32) -> Int? {
-        guard Int(handle) < directoryPosition.count, directoryPosition[Int(handle)] >= 0 else { return nil }
-        let position = Int(directoryPosition[Int(handle)])
-        let range = visibleDirectoryRange
-        return range.contains(position) ? position - range.lowerBound : nil
-    }
-
     /// The index path of the row at `rank`, or `nil` when the rank is outside the window.
     ///
     /// - Complexity: O(log s).
