@@ -73,7 +73,7 @@ private func dumpProducts(_ graph: ObjectGraph) -> [String] {
 }
 
 private let productNames = ["apple", "bread", "pear", "kiwi", "banana", "fig", "plum"]
-private let aisleNames = ["Fridge", "Pantry", "Shed", "Closed"]
+private let aisleNames = ["Fridge", "Pantry", "Shed", "Cellar", "Closed"]
 
 /// Random work on the product graph: every relationship shape, moves into and out of
 /// sections, groups that edit, then delete, then insert.
@@ -144,7 +144,7 @@ private struct ProductEdits {
         case 9: if let badge = badges.randomElement(using: &rng) { graph.delete(badge) }
         case 10: products.randomElement(using: &rng)?.crate = live(UndoCrate.self, in: graph).randomElement(using: &rng)
         case 11: if let crate = live(UndoCrate.self, in: graph).randomElement(using: &rng) { graph.delete(crate) }
-        case 12: if aisles.count < 5 { graph.insert(UndoAisle()).name = aisleNames.randomElement(using: &rng)! }
+        case 12: if aisles.count < 6 { graph.insert(UndoAisle()).name = aisleNames.randomElement(using: &rng)! }
         case 13: if let aisle = aisles.randomElement(using: &rng), aisles.count > 2 { graph.delete(aisle) }
         case 14: graph.insert(UndoCrate()).label = "crate \(Int.random(in: 0..<99, using: &rng))"
         default: graph.insert(UndoBadge()).label = "badge \(Int.random(in: 0..<99, using: &rng))"
@@ -165,10 +165,10 @@ struct ResultsControllerUndoRandomizedTests {
     func everyUndoAndRedoMatchesAFreshFetchAndReplays(seed: UInt64) throws {
         var edits = ProductEdits(rng: SeededGenerator(seed: seed))
         let graph = ObjectGraph()
-        for name in aisleNames.prefix(3) { graph.insert(UndoAisle()).name = name }
+        for name in aisleNames.prefix(4) { graph.insert(UndoAisle()).name = name }
         for label in ["red", "blue"] { graph.insert(UndoBadge()).label = label }
         for label in ["crate 1", "crate 2"] { graph.insert(UndoCrate()).label = label }
-        for _ in 0..<16 { edits.insertProduct(graph) }
+        for _ in 0..<10 { edits.insertProduct(graph) }
         try graph.commit()
         let undo = GraphUndoManager()
         graph.undoManager = undo
@@ -234,7 +234,15 @@ struct ResultsControllerUndoRandomizedTests {
                 if let badge = edits.live(UndoBadge.self, in: graph).randomElement(using: &edits.rng) { badge.products.insert(product) }
             }
             try commit("\(context): edit")
-            for product in products where !product.isDeleted {
+            // Some of the edited products go, and now and then one that shares an aisle with
+            // an edited product that stays: undoing brings it back while the other leaves.
+            var doomed = products.filter { _ in Int.random(in: 0..<3, using: &edits.rng) > 0 }
+            if let stays = products.first(where: { product in !doomed.contains { $0 === product } }), let aisle = stays.aisle,
+               let neighbour = aisle.products.first(where: { $0 !== stays }) {
+                doomed.append(neighbour)
+            }
+            let aisles = doomed.compactMap(\.aisle)
+            for product in doomed where !product.isDeleted {
                 if Int.random(in: 0..<3, using: &edits.rng) == 0, let crate = product.crate, !crate.isDeleted {
                     graph.delete(crate)
                 } else {
@@ -242,9 +250,24 @@ struct ResultsControllerUndoRandomizedTests {
                 }
             }
             try commit("\(context): delete")
-            for _ in 0..<Int.random(in: 0...2, using: &edits.rng) { edits.insertProduct(graph) }
+            // New products where the deleted ones were.
+            for aisle in aisles where !aisle.isDeleted && Bool.random(using: &edits.rng) { edits.insertProduct(graph).aisle = aisle }
+            for _ in 0..<Int.random(in: 0...1, using: &edits.rng) { edits.insertProduct(graph) }
             if Bool.random(using: &edits.rng) { edits.edit(graph) }
             try commit("\(context): insert")
+        }
+
+        /// One commit of the shape: a product leaves an aisle, a new one enters it and
+        /// another moves in from elsewhere (or from no aisle).
+        func swapIntoAisle(_ context: String) throws {
+            let aisles = edits.live(UndoAisle.self, in: graph)
+            guard let aisle = aisles.filter({ !$0.products.isEmpty }).randomElement(using: &edits.rng) else { return }
+            graph.delete(aisle.products.randomElement(using: &edits.rng)!)
+            edits.insertProduct(graph).aisle = aisle
+            if let mover = edits.live(UndoProduct.self, in: graph).filter({ $0.aisle !== aisle }).randomElement(using: &edits.rng) {
+                mover.aisle = aisle
+            }
+            try commit(context)
         }
 
         for index in 0..<40 {
@@ -252,6 +275,7 @@ struct ResultsControllerUndoRandomizedTests {
             case 0..<3 where undo.canUndo: try step("undo at \(index)") { try undo.undo() }
             case 3 where undo.canRedo: try step("redo at \(index)") { try undo.redo() }
             case 4..<7: try group("group \(index)")
+            case 7: try swapIntoAisle("swap into an aisle at \(index)")
             default:
                 for _ in 0..<Int.random(in: 1...4, using: &edits.rng) { edits.edit(graph) }
                 try commit("commit \(index)")
