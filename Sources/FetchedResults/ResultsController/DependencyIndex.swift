@@ -187,8 +187,13 @@ struct DependencyIndex {
     /// last evaluation. A caller that evaluates many objects reads their entries first, in
     /// a tight loop, so that these reads (cache misses in a large column) overlap.
     ///
+    /// An object's entry changes only when that object is recorded or removed, with one
+    /// exception: the entry of a removed object (its stale entry still listed) becomes
+    /// ``Entry/noKey`` when recording or removing another object frees or compacts the list
+    /// that holds it. ``record(_:reads:entry:sectionStart:)`` reads such an entry again.
+    ///
     /// - Parameter id: An object of ``entity``.
-    /// - Returns: The entry, valid until the index changes.
+    /// - Returns: The entry, valid until the object is recorded or removed (see above).
     /// - Complexity: O(1).
     func entry(of id: ObjectID) -> Entry {
         let serial = id.entitySerial
@@ -205,7 +210,9 @@ struct DependencyIndex {
     }
 
     /// Records the reads of one evaluation of `id` as ``record(_:reads:)`` does, given its
-    /// entry as ``entry(of:)`` returned it since the index last changed.
+    /// entry as ``entry(of:)`` returned it since the object was last recorded or removed
+    /// (other objects may have been recorded since: a removed object's entry that they
+    /// cleared is read again).
     ///
     /// - Parameters:
     ///   - id: The evaluated object, of ``entity``.
@@ -215,9 +222,15 @@ struct DependencyIndex {
     ///     read before it was made outside the section key. By default every read was.
     mutating func record<Reads: Sequence<PropertyRead>>(_ id: ObjectID, reads: Reads, entry: Entry, sectionStart: Int = .max) {
         assert(id.entity === entity, "internal inconsistency: \(id) is not of the evaluated entity")
-        assert(entry == self.entry(of: id), "internal inconsistency: the entry of \(id) changed since it was read")
         let serial = id.entitySerial
         var previous = entry
+        if previous.removedHandle != nil {
+            // A removed object's entry, read before other objects were recorded: one of them
+            // may have freed or compacted the list that held its stale entry since (an undo
+            // brings an object back while others leave its key), so it is read again.
+            previous = self.entry(of: id)
+        }
+        assert(previous == self.entry(of: id), "internal inconsistency: the entry of \(id) changed since it was read")
         if let staleHandle = previous.removedHandle {
             // Evaluated again after `remove(_:)` (a member that left an ordered relationship
             // and came back): its stale entry goes first, so it is never listed twice.

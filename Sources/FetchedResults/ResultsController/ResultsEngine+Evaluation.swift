@@ -42,7 +42,7 @@ extension ResultsEngine {
     ///   - reads: A scratch buffer for the reads.
     ///   - extractors: The request's closures (``extractors``), read once by the caller.
     ///   - dependencyEntry: The object's ``DependencyIndex/entry(of:)``, when the caller read
-    ///     it since the dependencies last changed.
+    ///     it since the object was last recorded or removed there.
     /// - Returns: The object's keys, or `nil` when the predicate excludes it.
     func evaluateKeys(
         _ object: Object, id: ObjectID, reads: inout [PropertyRead], extractors: RequestExtractors, dependencyEntry: DependencyIndex.Entry? = nil

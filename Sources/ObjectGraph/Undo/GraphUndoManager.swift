@@ -58,6 +58,8 @@ public final class GraphUndoManager {
     internal var replaying: _Replay?
 
     internal enum _Replay { case undo(String?), redo(String?) }
+    /// Whether the commit of the undo or redo in progress recorded its reverse.
+    private var replayRecorded = false
 
     /// Makes a manager; assign it to ``ObjectGraph/undoManager`` to start recording.
     ///
@@ -134,7 +136,8 @@ public final class GraphUndoManager {
     }
 
     /// Reverses the last step, as one commit tagged ``undoAuthor``; its reverse becomes the
-    /// step ``redo()`` reapplies.
+    /// step ``redo()`` reapplies. A step whose reverse changes nothing (a group that inserted
+    /// an object and deleted it again) commits nothing, and still becomes redoable.
     ///
     /// - Throws: ``UndoError``: nothing to undo, pending changes, a conflict with a commit
     ///   that was not recorded, or the commit's error; nothing changes and the step stays.
@@ -166,12 +169,17 @@ public final class GraphUndoManager {
         guard !graph.hasChanges else { throw .pendingChanges }
         guard step.conflicts.isEmpty else { throw .conflict(step.conflicts.sorted()) }
         replaying = mode
+        replayRecorded = false
         defer { replaying = nil }
         do {
             try graph._reverse(step)
         } catch {
             throw .commitFailed(error)
         }
+        // A commit that changed nothing (the undo of a group that inserted an object and
+        // deleted it again) records nothing: its reverse, which changes nothing either,
+        // still moves to the other stack.
+        if !replayRecorded { record(_UndoStep(actionName: step.actionName)) }
     }
 
     /// Records a commit: on the redo stack for an undo, on the undo stack otherwise (which
@@ -181,9 +189,11 @@ public final class GraphUndoManager {
         case .undo(let name):
             step.actionName = name
             redoSteps.append(step)
+            replayRecorded = true
         case .redo(let name):
             step.actionName = name
             undoSteps.append(step)
+            replayRecorded = true
             trim()
         case nil:
             redoSteps.removeAll()

@@ -32,6 +32,13 @@ internal final class _UndoStep {
         self.keys = keys
     }
 
+    /// A step that changes nothing: the reverse of a step whose replay changed nothing.
+    init(actionName: String?) {
+        self.actionName = actionName
+        records = []
+        keys = []
+    }
+
     /// Adds a later commit's records to this group.
     func append(_ other: _UndoStep) {
         records += other.records
@@ -154,15 +161,19 @@ extension ObjectGraph {
                 }
             }
             // Then the old values, inverses kept in step; ordered relationships last, so
-            // their members end at their old positions.
+            // their members end at their old positions. The attributes of the objects this
+            // record deleted are back already; those of an object a later commit of a group
+            // deleted (back, as inserted, since an earlier record) are set like any other, so
+            // a group gives back the values from before its first commit.
             var ordered: [(GraphObject, _GraphEntity, Int, [GraphObject])] = []
-            for (object, originals) in record.deleted + record.updated {
+            let changed = record.deleted.map { ($0.object, $0.originals, true) } + record.updated.map { ($0.object, $0.originals, false) }
+            for (object, originals, deletedHere) in changed {
                 let entity = _state(of: object)
                 for (index, saved) in originals.reversed() {
                     let accessor = entity.description.accessors[index]
                     switch accessor.kind {
                     case nil:
-                        if object._flags & GraphObject._insertedFlag == 0 {
+                        if !deletedHere {
                             _setAttribute(object, index: index, accessor.savedAttribute(saved), direct: true)
                         }
                     case .toOne:

@@ -144,6 +144,31 @@ struct DependencyIndexTests {
         run.expectAgreement(serials: serials, "after evaluating removed serials again")
     }
 
+    /// A commit reads every pending object's entry first, then records the evaluations one
+    /// by one. An object brought back (an undone delete) still holds its stale entry when
+    /// its entry is read; recording another object before it can free or compact the list
+    /// that held the stale entry. Recording the returning object with the entry read before
+    /// must neither trap nor list it twice. (Before the fix: "removed serial 1 missing from
+    /// the dependents of …" or the assertion that the entry changed since it was read.)
+    @Test(arguments: [false, true])
+    func aRemovedEntryReadBeforeAnotherRecordDroppedItStillRecords(compacts: Bool) {
+        var run = DependencyRun(locations: 1, seed: 3)
+        let key = run.fixture.keys[0]
+        // Freed: serials 0 and 1 read the key, 1 is removed, 0 stops reading it.
+        // Compacted: serials 0 to 3 read it, 1 and 2 are removed, 3 stops reading it.
+        let serials = compacts ? 0..<4 : 0..<2
+        for serial in serials { run.record(serial, reading: [key]) }
+        run.remove(1)
+        if compacts { run.remove(2) }
+        let leaving = compacts ? 3 : 0
+        let entries = [leaving, 1].map { run.index.entry(of: run.fixture.item($0)) }
+        run.index.record(run.fixture.item(leaving), reads: [PropertyRead](), entry: entries[0])
+        run.model.reads[leaving] = nil
+        run.index.record(run.fixture.item(1), reads: [PropertyRead(objectID: key.object, property: key.property)], entry: entries[1])
+        run.model.reads[1] = [key]
+        run.expectAgreement(serials: 0..<4, "compacts: \(compacts)")
+    }
+
     /// A removed object evaluated again while its stale entry is still listed: reading the
     /// same key lists it once; reading another key drops the stale entry.
     @Test

@@ -83,6 +83,71 @@ private struct Edits {
     }
 }
 
+extension Edits {
+    /// One group's worth of the shapes a single-commit history never makes: some objects
+    /// edited (values, their location's name, to-one, to-many and ordered moves) in one
+    /// commit, then deleted (with a cascade now and then) in the next, then new objects
+    /// inserted where they were; or an object inserted and deleted again (a group that
+    /// changes nothing). Commits what it does; returns whether any commit changed something.
+    mutating func editThenDeleteThenInsert(_ graph: ObjectGraph) throws -> Bool {
+        var changed = false
+        if Int.random(in: 0..<5, using: &rng) == 0 {
+            let jam = graph.insert(Item())
+            jam.name = "passing \(Int.random(in: 0..<99, using: &rng))"
+            jam.location = graph.objects(of: Location.self).randomElement(using: &rng)
+            changed = try graph.commit() != nil || changed
+            graph.delete(jam)
+            return try graph.commit() != nil || changed
+        }
+        let locations = graph.objects(of: Location.self)
+        let tags = graph.objects(of: Tag.self)
+        let victims = Array(graph.objects(of: Item.self).shuffled(using: &rng).prefix(Int.random(in: 1...2, using: &rng)))
+        for item in victims {
+            item.quantity = Int.random(in: 0..<9, using: &rng)
+            item.name = "edited \(Int.random(in: 0..<99, using: &rng))"
+            item.note = Bool.random(using: &rng) ? nil : "edited"
+            if Bool.random(using: &rng) { item.location?.name = "renamed \(Int.random(in: 0..<99, using: &rng))" }
+            if Bool.random(using: &rng) { item.location = locations.randomElement(using: &rng) }
+            if let tag = tags.randomElement(using: &rng) {
+                if item.tags.contains(tag) { item.tags.remove(tag) } else { item.tags.insert(tag) }
+            }
+        }
+        let song = graph.objects(of: Song.self).randomElement(using: &rng)
+        if let song {
+            song.title = "edited \(Int.random(in: 0..<99, using: &rng))"
+            if let list = song.playlist, list.songs.count > 1 { list.songs = list.songs.shuffled(using: &rng) }
+            if Bool.random(using: &rng) { song.playlist = graph.objects(of: Playlist.self).randomElement(using: &rng) }
+        }
+        let folder = graph.objects(of: Folder.self).randomElement(using: &rng)
+        if let folder {
+            folder.name = "edited \(Int.random(in: 0..<99, using: &rng))"
+            for file in folder.files { file.name = "edited \(Int.random(in: 0..<99, using: &rng))" }
+        }
+        changed = try graph.commit() != nil || changed
+        for item in victims {
+            if Int.random(in: 0..<3, using: &rng) == 0, let location = item.location, !location.isDeleted { graph.delete(location) }
+            if !item.isDeleted { graph.delete(item) }
+        }
+        if let song, !song.isDeleted, Bool.random(using: &rng) { graph.delete(song) }
+        if let folder, Bool.random(using: &rng) {
+            // A cascade to the files; the notes (deny) leave first.
+            for note in folder.notes { note.folder = nil }
+            graph.delete(folder)
+        }
+        changed = try graph.commit() != nil || changed
+        for _ in 0..<Int.random(in: 0...2, using: &rng) {
+            let item = graph.insert(Item())
+            item.name = "inserted \(Int.random(in: 0..<99, using: &rng))"
+            item.location = graph.objects(of: Location.self).randomElement(using: &rng)
+        }
+        if Bool.random(using: &rng), let list = graph.objects(of: Playlist.self).randomElement(using: &rng) {
+            let song = graph.insert(Song())
+            list.songs.insert(song, at: Int.random(in: 0...list.songs.count, using: &rng))
+        }
+        return try graph.commit() != nil || changed
+    }
+}
+
 @Suite("Undo and redo of commits")
 struct UndoTests {
     private func makeGraph() throws -> (ObjectGraph, GraphUndoManager) {
@@ -121,6 +186,110 @@ struct UndoTests {
             try undo.undo()
             #expect(dump(graph) == before, "seed \(seed): undo of a new commit")
         }
+    }
+
+    /// Random groups of commits that edit objects, delete them and insert others, between
+    /// ordinary commits: undoing every step gives back each earlier graph exactly (values,
+    /// relationships, order, ObjectIDs), down to the start, and redoing every step gives
+    /// back each later one, up to the end.
+    @Test(arguments: testSeeds(count: 12))
+    func undoingGroupsThatEditThenDeleteRestoresEveryEarlierGraph(seed: UInt64) throws {
+        let (graph, undo) = try makeGraph()
+        var edits = Edits(rng: SeededGenerator(seed: seed))
+        // Something to edit: a playlist of songs, a folder of files.
+        for _ in 0..<3 { edits.edit(graph) }
+        try graph.commit()
+        undo.removeAllActions()
+        var states = [dump(graph)]
+        for _ in 0..<30 {
+            var changed: Bool
+            if Bool.random(using: &edits.rng) {
+                undo.beginUndoGrouping()
+                changed = try edits.editThenDeleteThenInsert(graph)
+                if Bool.random(using: &edits.rng) {
+                    edits.edit(graph)
+                    changed = try graph.commit() != nil || changed
+                }
+                undo.endUndoGrouping()
+            } else {
+                for _ in 0..<Int.random(in: 1...3, using: &edits.rng) { edits.edit(graph) }
+                changed = try graph.commit() != nil
+            }
+            if changed { states.append(dump(graph)) }
+        }
+        let steps = states.count - 1
+        for step in (0..<steps).reversed() {
+            try undo.undo()
+            #expect(dump(graph) == states[step], "seed \(seed): undo to \(step)")
+        }
+        #expect(!undo.canUndo, "seed \(seed)")
+        for step in 1...max(1, steps) where steps > 0 {
+            try undo.redo()
+            #expect(dump(graph) == states[step], "seed \(seed): redo to \(step)")
+        }
+        #expect(!undo.canRedo, "seed \(seed)")
+    }
+
+    /// Issue 31, point 7: a group that edits objects and then deletes them is undone to the
+    /// values from before the group, not to those the deletion found.
+    @Test
+    func undoingAGroupThatEditsThenDeletesRestoresTheValuesFromBeforeTheGroup() throws {
+        let (graph, home, shop, milk, _, _) = try groceryGraph()
+        let undo = GraphUndoManager()
+        graph.undoManager = undo
+        let fresh = graph.insert(Tag())
+        fresh.label = "fresh"
+        milk.quantity = 1
+        home.name = "Fridge"
+        try graph.commit()
+        let start = dump(graph)
+        undo.beginUndoGrouping()
+        milk.quantity = 2
+        home.name = "Cellar"
+        milk.tags.insert(fresh)
+        try graph.commit()
+        milk.location = shop
+        try graph.commit()
+        graph.delete(milk)
+        graph.delete(home)
+        try graph.commit()
+        undo.endUndoGrouping()
+        let end = dump(graph)
+        try undo.undo()
+        #expect(milk.quantity == 1 && home.name == "Fridge")
+        #expect(milk.location === home && milk.tags.isEmpty && !shop.items.contains(milk))
+        #expect(dump(graph) == start)
+        try undo.redo()
+        #expect(dump(graph) == end)
+        try undo.undo()
+        #expect(dump(graph) == start)
+    }
+
+    /// Issue 31, point 8: the undo of a group that inserts an item and deletes it again
+    /// commits nothing, and the step still becomes redoable (and undoable again).
+    @Test
+    func anUndoThatChangesNothingStillMovesTheStepToTheRedoStack() throws {
+        let (graph, undo) = try makeGraph()
+        let state = dump(graph)
+        undo.beginUndoGrouping()
+        let jam = graph.insert(Item())
+        jam.name = "Jam"
+        try graph.commit()
+        graph.delete(jam)
+        try graph.commit()
+        undo.setActionName("Add and Remove Jam")
+        undo.endUndoGrouping()
+        #expect(undo.canUndo && undo.undoActionName == "Add and Remove Jam")
+        var heard: [GraphChanges] = []
+        let token = graph.addObserver { heard.append($0) }
+        try undo.undo()
+        #expect(dump(graph) == state && heard.isEmpty)
+        #expect(!undo.canUndo)
+        #expect(undo.canRedo && undo.redoActionName == "Add and Remove Jam")
+        try undo.redo()
+        #expect(dump(graph) == state && heard.isEmpty)
+        #expect(undo.canUndo && !undo.canRedo && undo.undoActionName == "Add and Remove Jam")
+        withExtendedLifetime(token) {}
     }
 
     @Test func undoBringsDeletedObjectsBackWithTheirIDsAndPositions() throws {
