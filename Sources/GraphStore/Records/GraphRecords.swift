@@ -495,10 +495,12 @@ struct GraphRecordDecoder {
             // The entity's serials issued (as `serialCount(of:)`, without looking the entity up).
             if !apply {
                 inserted.append((code, nil))
-            } else if serial >= objects[code]?.count ?? graph.serialCount(of: current.description) {
+            } else if objects[code]?[serial] == nil {
+                // A new serial, or one issued before whose object was deleted: undo and redo
+                // bring a deleted object back with its serial.
                 inserted.append((code, graph.restoreObject(of: type, serial: serial)))
             } else {
-                // The serial was issued already: only a salvage that lost records gets here.
+                // The serial is live: only a salvage that lost records gets here.
                 losses.skippedChanges += 1
                 inserted.append((code, nil))
             }
