@@ -193,6 +193,8 @@ extension GraphStore {
                 let closedThrough = marker.flatMap { $0.describes(header) ? $0.lastSequence : nil }
                 let intact = scan.records
                 var unsynced: [RecordReader.Record] = []
+                var unreadable: Set<UInt64> = []
+                var decoder: GraphRecordDecoder?
                 var followingDamage: [RecordReader.Record] = []
                 if let first = scan.damages.first {
                     let provenByClose = closedThrough.map { $0 > (first.afterSequence ?? 0) } ?? false
@@ -227,7 +229,9 @@ extension GraphStore {
                 }
                 // The end of the journal: acknowledged records the close proved and the file
                 // no longer holds, or an unfinished last write.
-                let lastInFile = intact.last?.sequence
+                // (With no intact record, not even the schema record, the journal holds nothing
+                // past the snapshot.)
+                let lastInFile = intact.last?.sequence ?? includedSequence
                 let missingEnd = try acknowledgedEnd(
                     closedThrough: closedThrough, lastInFile: lastInFile, scan: scan, bytes: bytes, marker: marker,
                     path: journalPath, refuse: mode == .refuse)
@@ -254,19 +258,19 @@ extension GraphStore {
                         ? try GraphRecordDecoder.schema(of: first.payload, current: schema, path: journalPath, sequence: first.sequence)
                         : try FileSchema(text: schema.text, current: schema)
                     schemaChanged = schemaChanged || !file.isCurrent
-                    var decoder = GraphRecordDecoder(graph: graph, file: file, path: journalPath)
+                    var replay = GraphRecordDecoder(graph: graph, file: file, path: journalPath)
+                    defer { decoder = replay }
                     if !hasSnapshot {
                         report.lostSnapshot = LostSnapshot(
                             generation: generation, throughSequence: first.sequence - 1,
-                            objectsByEntity: startsWithSchema ? decoder.snapshotCounts(in: first.payload) : nil)
+                            objectsByEntity: startsWithSchema ? replay.snapshotCounts(in: first.payload) : nil)
                     }
-                    var unreadable: Set<UInt64> = []
                     for record in scan.records.dropFirst(startsWithSchema ? 1 : 0) where record.sequence > includedSequence {
                         if record.payload.first == GraphRecordType.synced.rawValue { continue }
                         do {
                             // A mode that goes on after an unreadable record needs it applied
                             // whole or not at all.
-                            try decoder.applyCommit(record.payload, sequence: record.sequence, checkFirst: mode != .refuse)
+                            try replay.applyCommit(record.payload, sequence: record.sequence, checkFirst: mode != .refuse)
                             report.replayedCommits += 1
                         } catch {
                             if case .incompatibleSchema = error { throw error }
@@ -283,16 +287,16 @@ extension GraphStore {
                             unreadable.insert(record.sequence)
                         }
                     }
-                    report.cutReferences += decoder.losses.cutReferences
-                    report.skippedChanges += decoder.losses.skippedChanges
+                    report.cutReferences += replay.losses.cutReferences
+                    report.skippedChanges += replay.losses.skippedChanges
                     nextSequence = max(nextSequence, (scan.records.last?.sequence ?? 0) + 1)
-                    report.droppedCommits = droppedCommits(
-                        report: report, unsynced: unsynced, followingDamage: followingDamage, unreadable: unreadable,
-                        missingEnd: missingEnd, tornAfter: report.tornTailBytes > 0 && unsynced.isEmpty ? lastInFile : nil,
-                        decoder: &decoder)
                 } else if mode == .refuse {
                     throw .damaged(file: journalPath, offset: scan.validEnd, afterSequence: nil, reason: "the journal has no schema record")
                 }
+                report.droppedCommits = droppedCommits(
+                    report: report, unsynced: unsynced, followingDamage: followingDamage, unreadable: unreadable,
+                    missingEnd: missingEnd, tornAfter: report.tornTailBytes > 0 && unsynced.isEmpty ? lastInFile : nil,
+                    schemaSequence: includedSequence + 1, decoder: &decoder)
                 damaged = damaged || !report.damage.isEmpty
                 journal = scan
             }
@@ -363,18 +367,19 @@ extension GraphStore {
     static func droppedCommits(
         report: OpenReport, unsynced: [RecordReader.Record], followingDamage: [RecordReader.Record], unreadable: Set<UInt64>,
         missingEnd: (sequences: ClosedRange<UInt64>, reason: String, cause: DroppedCommit.Cause)?, tornAfter: UInt64?,
-        decoder: inout GraphRecordDecoder
+        schemaSequence: UInt64, decoder: inout GraphRecordDecoder?
     ) -> [DroppedCommit] {
         var dropped: [UInt64: DroppedCommit] = [:]
         func add(_ record: RecordReader.Record, _ cause: DroppedCommit.Cause, acknowledged: Bool = true) {
             guard record.payload.first == GraphRecordType.commit.rawValue else { return }
-            let summary = decoder.summary(of: record.payload, sequence: record.sequence)
+            let summary = decoder?.summary(of: record.payload, sequence: record.sequence)
             dropped[record.sequence] = DroppedCommit(
                 sequence: record.sequence, cause: cause, wasAcknowledged: acknowledged, changes: summary?.changes,
                 changesByEntity: summary?.changesByEntity ?? [:], actionName: summary?.actionName, author: summary?.author)
         }
         for range in report.lostSequences {
-            for sequence in range where dropped[sequence] == nil {
+            // (The journal's schema record, lost too, is no commit.)
+            for sequence in range where dropped[sequence] == nil && sequence != schemaSequence {
                 let cause: DroppedCommit.Cause = unreadable.contains(sequence) ? .unreadable
                     : missingEnd.flatMap { $0.sequences.contains(sequence) ? $0.cause : nil } ?? .damaged
                 dropped[sequence] = DroppedCommit(sequence: sequence, cause: cause, wasAcknowledged: true)
