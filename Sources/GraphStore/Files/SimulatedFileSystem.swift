@@ -105,6 +105,17 @@ package final class SimulatedFileSystem: StoreFileSystem {
         state.withLock { $0.crashCount > 0 }
     }
 
+    /// Cancels a crash scheduled by ``scheduleCrash(afterOperations:seed:)`` that has not
+    /// happened yet.
+    package func cancelScheduledCrash() {
+        state.withLock { $0.scheduledCrash = nil }
+    }
+
+    /// How many scheduled crashes have happened.
+    package var crashCount: Int {
+        state.withLock { $0.crashCount }
+    }
+
     /// Loses the power now and reboots into what survived.
     ///
     /// - Parameter seed: Decides the fate of every unsynced write and name change.

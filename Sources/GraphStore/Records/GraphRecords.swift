@@ -96,10 +96,19 @@ struct GraphRecordEncoder {
         return writer.bytes
     }
 
-    func schemaRecord() -> [UInt8] {
+    /// A ``GraphRecordType/schema`` record: the schema's text, then, in a journal, the live
+    /// objects of each entity in the snapshot the journal follows (by entity code). Readers
+    /// before FetchedResultsKit 0.2 read the text and ignore what follows it.
+    ///
+    /// - Parameter snapshotCounts: In a journal, the snapshot's live objects by entity code.
+    func schemaRecord(snapshotCounts: [Int]? = nil) -> [UInt8] {
         var writer = ByteWriter()
         writer.byte(GraphRecordType.schema.rawValue)
         writer.string(schema.text)
+        if let snapshotCounts {
+            writer.varint(snapshotCounts.count)
+            for count in snapshotCounts { writer.varint(count) }
+        }
         return writer.bytes
     }
 
@@ -236,6 +245,16 @@ struct GraphRecordEncoder {
             state.writer.varint(code)
             state.writer.varint(count)
         }
+        // Optional tagged fields, so that a dropped commit can be named in the open report
+        // (only when the commit has them: most records stay as they were).
+        if let actionName = commit.actionName {
+            state.writer.byte(CommitField.actionName.rawValue)
+            state.writer.string(actionName)
+        }
+        if let author = commit.changes.author {
+            state.writer.byte(CommitField.author.rawValue)
+            state.writer.string(author)
+        }
         try commit.reportWritingProgress(completed: state.total, total: state.total)
         try state.flush(ifOver: 1, sink)
     }
@@ -312,6 +331,22 @@ private struct CommitRecordState {
     }
 }
 
+/// The optional fields at the end of a commit record, each a tag byte and a string.
+enum CommitField: UInt8 {
+    /// The action name given to `commit(actionName:)`.
+    case actionName = 1
+    /// The commit's author tag.
+    case author = 2
+}
+
+/// What a commit record holds, counted without applying it (for a commit that opening drops).
+struct CommitSummary {
+    var changes = GraphStore.ChangeCounts()
+    var changesByEntity: [String: GraphStore.ChangeCounts] = [:]
+    var actionName: String?
+    var author: String?
+}
+
 /// What reading records left out, for the open report.
 struct RecordLosses {
     /// References to objects that do not exist, dropped.
@@ -329,6 +364,8 @@ struct GraphRecordDecoder {
     let file: FileSchema
     let path: String
     var losses = RecordLosses()
+    /// While ``summary(of:sequence:)`` reads a record: what it counted so far.
+    private var summary: CommitSummary?
 
     /// By file entity code, then property position: the reader of the codec of an attribute
     /// saved with the kind it has now (`nil` for a relationship, a removed property, or one
@@ -451,6 +488,36 @@ struct GraphRecordDecoder {
         }
     }
 
+    /// The live objects of each entity in the snapshot a journal follows, by entity name, as
+    /// its schema record says; `nil` for a journal written before schema records said it.
+    func snapshotCounts(in payload: ArraySlice<UInt8>) -> [String: Int]? {
+        var reader = ByteReader(payload)
+        guard (try? reader.byte()) == GraphRecordType.schema.rawValue, (try? reader.string()) != nil, !reader.isAtEnd,
+              let count = try? reader.count(limit: file.entities.count), count == file.entities.count else { return nil }
+        var counts: [String: Int] = [:]
+        for entity in file.entities {
+            guard let objects = try? reader.count() else { return nil }
+            counts[entity.name, default: 0] += objects
+        }
+        return counts
+    }
+
+    /// What a commit record holds, without applying it; `nil` when it cannot be read.
+    ///
+    /// - Complexity: O(*b*) for the record's *b* bytes.
+    mutating func summary(of payload: ArraySlice<UInt8>, sequence: UInt64) -> CommitSummary? {
+        let kept = losses
+        defer { losses = kept }
+        summary = CommitSummary()
+        defer { summary = nil }
+        do {
+            try converting(path: path, sequence: sequence) { () throws in try applyCommitRecord(payload, sequence: sequence, apply: false) }
+        } catch {
+            return nil
+        }
+        return summary
+    }
+
     /// Applies a commit record.
     ///
     /// A record that cannot be read may be applied in part before the error is found; pass
@@ -483,6 +550,7 @@ struct GraphRecordDecoder {
         for _ in 0..<insertCount {
             let (code, serial) = try readObjectKey(&reader)
             let entity = file.entities[code]
+            if summary != nil { count(\.inserted, of: entity) }
             guard let current = entity.current else {
                 inserted.append((code, nil))
                 continue
@@ -495,10 +563,12 @@ struct GraphRecordDecoder {
             // The entity's serials issued (as `serialCount(of:)`, without looking the entity up).
             if !apply {
                 inserted.append((code, nil))
-            } else if serial >= objects[code]?.count ?? graph.serialCount(of: current.description) {
+            } else if objects[code]?[serial] == nil {
+                // A new serial, or one issued before whose object was deleted: undo and redo
+                // bring a deleted object back with its serial.
                 inserted.append((code, graph.restoreObject(of: type, serial: serial)))
             } else {
-                // The serial was issued already: only a salvage that lost records gets here.
+                // The serial is live: only a salvage that lost records gets here.
                 losses.skippedChanges += 1
                 inserted.append((code, nil))
             }
@@ -510,6 +580,7 @@ struct GraphRecordDecoder {
         for _ in 0..<updateCount {
             let (code, serial) = try readObjectKey(&reader)
             let entity = file.entities[code]
+            if summary != nil { count(\.updated, of: entity) }
             let object = apply ? objects[code]?[serial] : nil
             if object == nil && entity.current != nil { losses.skippedChanges += 1 }
             let changedCount = try reader.count(limit: entity.properties.count)
@@ -530,6 +601,10 @@ struct GraphRecordDecoder {
         }
         let deleteCount = try reader.count(limit: payload.count)
         for _ in 0..<deleteCount {
+            if summary != nil {
+                var peek = reader
+                if let code = try? peek.count(), code < file.entities.count { count(\.deleted, of: file.entities[code]) }
+            }
             if let object = try readReference(&reader), apply { graph.restoreDeletion(object) }
         }
         let countCount = try reader.count(limit: file.entities.count)
@@ -543,7 +618,26 @@ struct GraphRecordDecoder {
             }
             if apply { graph.restoreSerialCount(count, of: current.description.objectType) }
         }
-        guard reader.isAtEnd else { throw reader.failure("bytes follow the commit") }
+        while !reader.isAtEnd {
+            let tag = try reader.byte()
+            switch CommitField(rawValue: tag) {
+            case .actionName?:
+                let name = try reader.string()
+                summary?.actionName = name
+            case .author?:
+                let author = try reader.string()
+                summary?.author = author
+            case nil:
+                throw reader.failure("bytes follow the commit")
+            }
+        }
+    }
+
+    /// Counts one object of a commit being summarized.
+    private mutating func count(_ field: WritableKeyPath<GraphStore.ChangeCounts, Int>, of entity: FileSchema.Entity) {
+        let name = entity.current?.description.name ?? entity.name
+        summary?.changes[keyPath: field] += 1
+        summary?.changesByEntity[name, default: GraphStore.ChangeCounts()][keyPath: field] += 1
     }
 }
 

@@ -208,6 +208,9 @@ enum Snapshot {
         /// Records whose checksum holds but whose contents could not be read, left out (in
         /// the recovery modes that keep going), with what was wrong.
         var unreadable: [(record: RecordReader.Record, reason: String)] = []
+        /// The snapshot's schema record was lost and its records were read with the app's
+        /// schema (``load(_:into:schema:path:mode:appSchemaFingerprint:)``).
+        var readWithAppSchema = false
     }
 
     /// What a snapshot's trailer says.
@@ -232,17 +235,29 @@ enum Snapshot {
     ///   record under `.refuse` or an unreadable schema record;
     ///   ``GraphStoreError/incompatibleSchema(_:)`` for a value the current schema cannot
     ///   hold, in every mode.
+    ///
+    /// Under `.salvage`, a snapshot whose schema record was lost (its first intact record is
+    /// not a schema) is read with the app's schema when the file header's fingerprint is the
+    /// app schema's: the header proves the records were written with it.
+    ///
+    /// - Parameter fileFingerprint: The schema fingerprint of the snapshot's header.
     /// - Complexity: O(*n* + *b*) for *n* serials issued and *b* bytes.
     static func load(
         _ records: [RecordReader.Record], into graph: ObjectGraph, schema: StoreSchema, path: String,
-        mode: RecordRecoveryMode = .refuse
+        mode: RecordRecoveryMode = .refuse, fileFingerprint: UInt64? = nil
     ) throws(GraphStoreError) -> Loaded {
         guard let first = records.first else {
             throw .corruptRecord(file: path, sequence: 0, reason: "the snapshot has no schema record")
         }
-        let file = try GraphRecordDecoder.schema(of: first.payload, current: schema, path: path, sequence: first.sequence)
-        var decoder = ColumnDecoder(graph: graph, file: file, path: path)
         var loaded = Loaded(includedSequence: 0, hasTrailer: false, losses: RecordLosses())
+        let file: FileSchema
+        if first.payload.first != GraphRecordType.schema.rawValue, mode == .salvage, fileFingerprint == schema.fingerprint {
+            file = try FileSchema(text: schema.text, current: schema)
+            loaded.readWithAppSchema = true
+        } else {
+            file = try GraphRecordDecoder.schema(of: first.payload, current: schema, path: path, sequence: first.sequence)
+        }
+        var decoder = ColumnDecoder(graph: graph, file: file, path: path)
         // The records read: under `.stopAtDamage`, cut short at the first unreadable one.
         var records = records[...]
         /// Reads one record with `body`; `false` when it could not be read and the mode
@@ -277,7 +292,7 @@ enum Snapshot {
         var derived: [Derived] = []
         var inversesSequence: UInt64 = 0
         // First every object (a relationship may name an object of a later chunk), then values.
-        for record in records.dropFirst() {
+        for record in records where record.payload.first != GraphRecordType.schema.rawValue {
             switch record.payload.first {
             case GraphRecordType.objects.rawValue:
                 guard try read(record, {
@@ -323,7 +338,7 @@ enum Snapshot {
         var valued: [[ClosedRange<Int>]] = schema.entities.map { _ in [] }
         var valuedCounts = [Int](repeating: 0, count: schema.entities.count)
         let schemaCodes = file.entities.map { entity in entity.current.flatMap { schema.entityIndex[$0.description.name] } }
-        for record in records.dropFirst() {
+        for record in records.dropFirst(loaded.readWithAppSchema ? 0 : 1) {
             switch record.payload.first {
             case GraphRecordType.values.rawValue:
                 _ = try read(record) {

@@ -30,6 +30,11 @@ public struct StoreSchema: Sendable {
     let entityIndex: [String: Int]
     let renamedEntities: [String: String]
     let renamedProperties: [String: [String: String]]
+    /// Entities (by their name in the file) whose saved objects may be dropped.
+    let droppedEntities: Set<String>
+    /// Entity name in the file → properties (by their name in the file) whose saved values
+    /// may be dropped.
+    let droppedProperties: [String: Set<String>]
 
     /// Describes the classes a store saves.
     ///
@@ -39,6 +44,13 @@ public struct StoreSchema: Sendable {
     ///   - renamedEntities: Old entity name → current name, for a file written before a class
     ///     was renamed.
     ///   - renamedProperties: Current entity name → (old property name → current name).
+    ///   - droppedEntities: Entities, by the name a file saved them under, that this schema
+    ///     leaves out on purpose: their saved objects are dropped when a file that has them
+    ///     is opened. Any other entity a file holds and this schema lacks makes opening throw
+    ///     ``GraphStoreError/omittedFromSchema(entity:property:)``.
+    ///   - droppedProperties: Entity name in the file → properties, by their name in the
+    ///     file, that this schema leaves out on purpose: their saved values are dropped. Any
+    ///     other property a file holds and this schema lacks makes opening throw.
     /// - Throws: ``GraphStoreError/unsupportedAttribute(entity:property:type:)`` naming the
     ///   first attribute whose type the store cannot write, and
     ///   ``GraphStoreError/missingEntity(_:referencedBy:)`` for a relationship to a class
@@ -47,7 +59,9 @@ public struct StoreSchema: Sendable {
     public init(
         _ types: [GraphObject.Type],
         renamedEntities: [String: String] = [:],
-        renamedProperties: [String: [String: String]] = [:]
+        renamedProperties: [String: [String: String]] = [:],
+        droppedEntities: Set<String> = [],
+        droppedProperties: [String: Set<String>] = [:]
     ) throws(GraphStoreError) {
         var entities: [Entity] = []
         var index: [String: Int] = [:]
@@ -82,6 +96,8 @@ public struct StoreSchema: Sendable {
         entityIndex = index
         self.renamedEntities = renamedEntities
         self.renamedProperties = renamedProperties
+        self.droppedEntities = droppedEntities
+        self.droppedProperties = droppedProperties
     }
 
     /// The schema's text form, saved at the start of every file: one line per property.
@@ -174,10 +190,19 @@ struct FileSchema {
         var entities: [Entity] = []
         var name: String?
         var properties: [Property] = []
+        // Data the schema leaves out is dropped only when the schema names it: a class
+        // forgotten in the list, an attribute removed, a rename without its mapping or an
+        // older app opening a newer store must not erase what was saved.
+        var omitted: (entity: String, property: String?)?
         func finish() {
             guard let name else { return }
             let currentName = schema.renamedEntities[name] ?? name
             let current = schema.entityIndex[currentName].map { schema.entities[$0] }
+            if current == nil, !schema.droppedEntities.contains(name), omitted == nil { omitted = (name, nil) }
+            if current != nil, omitted == nil,
+               let property = properties.first(where: { $0.current == nil && !(schema.droppedProperties[name]?.contains($0.name) ?? false) }) {
+                omitted = (name, property.name)
+            }
             entities.append(Entity(name: name, properties: properties, current: current))
         }
         func currentProperty(_ entityName: String, _ propertyName: String) -> StoreSchema.Property? {
@@ -233,6 +258,7 @@ struct FileSchema {
             }
         }
         finish()
+        if let omitted { throw .omittedFromSchema(entity: omitted.entity, property: omitted.property) }
         self.entities = entities
         isCurrent = text == schema.text
     }

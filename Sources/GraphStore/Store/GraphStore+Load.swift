@@ -34,6 +34,11 @@ extension GraphStore {
     }
 
     /// Reads the snapshot and replays the journal, treating damage as `mode` says.
+    ///
+    /// In phases: decide from the files present whether this is a new store, a store whose
+    /// file is missing, or one to read; read the snapshot; read and replay the journal,
+    /// telling its end (a commit that never finished, unsynced commits, acknowledged commits
+    /// lost) by what the journal and its end marker prove; repair relationships after damage.
     static func load(path: String, schema: StoreSchema, mode: Recovery, fileSystem: any StoreFileSystem) throws(GraphStoreError) -> Loaded {
         let snapshotPath = path + "/snapshot"
         let journalPath = path + "/journal"
@@ -48,11 +53,24 @@ extension GraphStore {
                 file: file, offset: damage.offset, length: damage.length, afterSequence: damage.afterSequence,
                 beforeSequence: damage.beforeSequence, reason: damage.reason.description))
         }
+        let marker = JournalEndMarker.read(directory: path, fileSystem: fileSystem)
 
         let hasSnapshot = fileSystem.fileExists(snapshotPath)
         let hasJournal = fileSystem.fileExists(journalPath)
         guard hasSnapshot || hasJournal else {
-            report.created = true
+            if let marker {
+                // The store closed with records in its journal: both files were removed.
+                guard mode != .refuse else {
+                    throw .damaged(
+                        file: journalPath, offset: 0, afterSequence: nil,
+                        reason: "the snapshot and the journal are missing, although the store was closed with \(marker.lastSequence) records")
+                }
+                report.missingFiles = ["snapshot", "journal"]
+                report.damage.append(Damage(file: "snapshot", offset: 0, length: 0, reason: "the snapshot and the journal are missing"))
+                report.unknownCommitsLostAfter = 0
+            } else {
+                report.created = true
+            }
             let graph = ObjectGraph()
             for entity in schema.entities { graph.register(entity.description.objectType) }
             return Loaded(graph: graph, report: report, generation: 0, snapshotBytes: 0, journal: nil, nextSequence: 1, needsRewrite: false)
@@ -80,7 +98,15 @@ extension GraphStore {
             generation = scan.header.generation
             graph = ObjectGraph(identifier: scan.header.graphID)
             for entity in schema.entities { graph.register(entity.description.objectType) }
-            let loaded = try Snapshot.load(scan.records, into: graph, schema: schema, path: snapshotPath, mode: recordMode)
+            let loaded = try Snapshot.load(
+                scan.records, into: graph, schema: schema, path: snapshotPath, mode: recordMode,
+                fileFingerprint: scan.header.schemaFingerprint)
+            if loaded.readWithAppSchema {
+                report.readWithAppSchema = true
+                report.damage.append(Damage(
+                    file: "snapshot", offset: UInt64(RecordFormat.fileHeaderSize), length: 0,
+                    reason: "the schema record is unreadable; read with the app's schema, which the header's fingerprint names"))
+            }
             for (record, reason) in loaded.unreadable {
                 // The records around it are intact: only this one could not be read.
                 let position = scan.records.firstIndex { $0.offset == record.offset }
@@ -105,14 +131,18 @@ extension GraphStore {
             report.cutReferences += loaded.losses.cutReferences
             damaged = !report.damage.isEmpty || !loaded.hasTrailer
         } else {
-            // A journal with no snapshot: the snapshot was lost.
+            // A journal with no snapshot: the snapshot was lost (every generation writes both,
+            // the snapshot renamed into place first).
             guard mode == .salvage else {
-                throw .damaged(file: snapshotPath, offset: 0, afterSequence: nil, reason: "the snapshot is missing while a journal exists")
+                throw .damaged(
+                    file: snapshotPath, offset: 0, afterSequence: nil,
+                    reason: "the snapshot is missing while a journal exists; the objects it held are lost")
             }
             let header = try io { try RecordFileHeader.decode(try fileSystem.readFile(journalPath).prefix(RecordFormat.fileHeaderSize), path: journalPath) }
             graph = ObjectGraph(identifier: header.graphID)
             for entity in schema.entities { graph.register(entity.description.objectType) }
             generation = header.generation
+            report.missingFiles.append("snapshot")
             report.damage.append(Damage(file: "snapshot", offset: 0, length: 0, reason: "the snapshot is missing"))
             damaged = true
         }
@@ -120,7 +150,29 @@ extension GraphStore {
         // The journal.
         var journal: RecordScan?
         var nextSequence = includedSequence + 1
-        if hasJournal {
+        if !hasJournal {
+            if !missingJournalIsProvenSafe(path: path, generation: generation, graphID: graph.identifier, fileSystem: fileSystem) {
+                // Every generation writes its journal next to its snapshot: without a
+                // compaction's temporary journal to prove a crash between the two renames,
+                // the journal was removed, and every commit since the snapshot with it.
+                let known = marker.flatMap { $0.generation == generation && $0.lastSequence > includedSequence + 1 ? $0.lastSequence : nil }
+                let lost = known.map { "\($0 - includedSequence - 1) commits made since the snapshot (records \(includedSequence + 2)…\($0)) are lost" }
+                    ?? "every commit made since the snapshot (after record \(includedSequence)) is lost"
+                guard mode != .refuse else {
+                    throw .damaged(file: journalPath, offset: 0, afterSequence: includedSequence, reason: "the journal is missing: \(lost)")
+                }
+                report.missingFiles.append("journal")
+                report.damage.append(Damage(file: "journal", offset: 0, length: 0, afterSequence: includedSequence, reason: "the journal is missing: \(lost)"))
+                if let known {
+                    report.droppedCommits += (includedSequence + 2...known).map {
+                        DroppedCommit(sequence: $0, cause: .journalMissing, wasAcknowledged: true)
+                    }
+                } else {
+                    report.unknownCommitsLostAfter = includedSequence
+                }
+                damaged = true
+            }
+        } else {
             let bytes = try io { try fileSystem.readFile(journalPath) }
             let header = try io { try RecordFileHeader.decode(bytes.prefix(RecordFormat.fileHeaderSize), path: journalPath) }
             guard header.graphID == graph.identifier else {
@@ -136,13 +188,22 @@ extension GraphStore {
                     reason: "the snapshot (generation \(generation)) is older than the journal (generation \(header.generation))")
             } else {
                 var scan = try io { try RecordScan(bytes: bytes, path: journalPath, kind: .journal, graphID: graph.identifier, generation: generation, mode: .salvage) }
+                // The last record the store's last clean close proved acknowledged, when the
+                // marker is this journal's.
+                let closedThrough = marker.flatMap { $0.describes(header) ? $0.lastSequence : nil }
+                let intact = scan.records
+                var unsynced: [RecordReader.Record] = []
+                var unreadable: Set<UInt64> = []
+                var decoder: GraphRecordDecoder?
+                var followingDamage: [RecordReader.Record] = []
                 if let first = scan.damages.first {
-                    if let synced = lastSynced(in: scan.records, before: first.offset), first.afterSequence.map({ $0 >= synced }) ?? false {
+                    let provenByClose = closedThrough.map { $0 > (first.afterSequence ?? 0) } ?? false
+                    if !provenByClose, let synced = lastSynced(in: scan.records, before: first.offset), first.afterSequence.map({ $0 >= synced }) ?? false {
                         // Deferred durability: everything from here on was written after the
                         // last sync the file proves, and a power loss may keep any part of it.
                         // Those commits never were durable: the end of the journal, not damage.
-                        let dropped = scan.records.filter { $0.offset > first.offset }
-                        report.unsyncedRecordsDropped = dropped.count
+                        unsynced = scan.records.filter { $0.offset > first.offset }
+                        report.unsyncedRecordsDropped = unsynced.count
                         report.tornTailBytes = UInt64(max(RecordReader.dataEnd(of: bytes), Int(first.offset))) - first.offset
                         scan.records.removeAll { $0.offset > first.offset }
                         scan.damages = []
@@ -152,6 +213,7 @@ extension GraphStore {
                         switch recordMode {
                         case .refuse: throw GraphStore.mapped(first.error(path: journalPath))
                         case .stopAtDamage:
+                            followingDamage = scan.records.filter { $0.offset > first.offset }
                             scan.records.removeAll { $0.offset > first.offset }
                             scan.damages = [first]
                             scan.validEnd = first.offset
@@ -165,7 +227,24 @@ extension GraphStore {
                         report.lostSequences.append((after + 1)...(before - 1))
                     }
                 }
-                if let tail = scan.tail { report.tornTailBytes = tail.length }
+                // The end of the journal: acknowledged records the close proved and the file
+                // no longer holds, or an unfinished last write.
+                // (With no intact record, not even the schema record, the journal holds nothing
+                // past the snapshot.)
+                let lastInFile = intact.last?.sequence ?? includedSequence
+                let missingEnd = try acknowledgedEnd(
+                    closedThrough: closedThrough, lastInFile: lastInFile, scan: scan, bytes: bytes, marker: marker,
+                    path: journalPath, refuse: mode == .refuse)
+                if let missingEnd {
+                    report.damage.append(Damage(
+                        file: "journal", offset: scan.validEnd, length: UInt64(max(RecordReader.dataEnd(of: bytes), Int(scan.validEnd))) - scan.validEnd,
+                        afterSequence: lastInFile, reason: missingEnd.reason))
+                    report.lostSequences.append(missingEnd.sequences)
+                } else if let tail = scan.tail, unsynced.isEmpty {
+                    // Ambiguous without a marker: the write of a commit that never returned
+                    // (or, on a disk that broke its promise, the last acknowledged one).
+                    report.tornTailBytes = tail.length
+                }
                 if let first = scan.records.first {
                     // The journal's first record is its schema. If damage took it, the header's
                     // fingerprint still says whether the current schema wrote the journal.
@@ -179,31 +258,45 @@ extension GraphStore {
                         ? try GraphRecordDecoder.schema(of: first.payload, current: schema, path: journalPath, sequence: first.sequence)
                         : try FileSchema(text: schema.text, current: schema)
                     schemaChanged = schemaChanged || !file.isCurrent
-                    var decoder = GraphRecordDecoder(graph: graph, file: file, path: journalPath)
+                    var replay = GraphRecordDecoder(graph: graph, file: file, path: journalPath)
+                    defer { decoder = replay }
+                    if !hasSnapshot {
+                        report.lostSnapshot = LostSnapshot(
+                            generation: generation, throughSequence: first.sequence - 1,
+                            objectsByEntity: startsWithSchema ? replay.snapshotCounts(in: first.payload) : nil)
+                    }
                     for record in scan.records.dropFirst(startsWithSchema ? 1 : 0) where record.sequence > includedSequence {
                         if record.payload.first == GraphRecordType.synced.rawValue { continue }
                         do {
                             // A mode that goes on after an unreadable record needs it applied
                             // whole or not at all.
-                            try decoder.applyCommit(record.payload, sequence: record.sequence, checkFirst: mode != .refuse)
+                            try replay.applyCommit(record.payload, sequence: record.sequence, checkFirst: mode != .refuse)
                             report.replayedCommits += 1
                         } catch {
                             if case .incompatibleSchema = error { throw error }
+                            if case .omittedFromSchema = error { throw error }
                             guard mode == .salvage else {
                                 if mode == .refuse { throw error }
                                 report.damage.append(Damage(file: "journal", offset: record.offset, length: record.endOffset - record.offset, reason: "\(error)"))
+                                followingDamage = intact.filter { $0.sequence > record.sequence }
+                                unreadable.insert(record.sequence)
                                 break
                             }
                             report.damage.append(Damage(file: "journal", offset: record.offset, length: record.endOffset - record.offset, reason: "\(error)"))
                             report.lostSequences.append(record.sequence...record.sequence)
+                            unreadable.insert(record.sequence)
                         }
                     }
-                    report.cutReferences += decoder.losses.cutReferences
-                    report.skippedChanges += decoder.losses.skippedChanges
+                    report.cutReferences += replay.losses.cutReferences
+                    report.skippedChanges += replay.losses.skippedChanges
                     nextSequence = max(nextSequence, (scan.records.last?.sequence ?? 0) + 1)
                 } else if mode == .refuse {
                     throw .damaged(file: journalPath, offset: scan.validEnd, afterSequence: nil, reason: "the journal has no schema record")
                 }
+                report.droppedCommits = droppedCommits(
+                    report: report, unsynced: unsynced, followingDamage: followingDamage, unreadable: unreadable,
+                    missingEnd: missingEnd, tornAfter: report.tornTailBytes > 0 && unsynced.isEmpty ? lastInFile : nil,
+                    schemaSequence: includedSequence + 1, decoder: &decoder)
                 damaged = damaged || !report.damage.isEmpty
                 journal = scan
             }
@@ -214,9 +307,92 @@ extension GraphStore {
             report.repairedRelationships = RelationshipRepair.repair(graph, schema: schema)
         }
         graph.checkRestoredInvariants()
+        for entity in schema.entities {
+            report.keptObjectsByEntity[entity.description.name] = graph.count(of: entity.description.objectType)
+        }
         return Loaded(
             graph: graph, report: report, generation: generation, snapshotBytes: snapshotBytes,
             journal: damaged || schemaChanged ? nil : journal, nextSequence: nextSequence, needsRewrite: damaged,
             schemaChanged: schemaChanged)
+    }
+
+    /// Whether a missing journal is one the format proves harmless: a compaction (or the
+    /// store's creation) crashed after renaming its snapshot into place and before renaming
+    /// its journal, whose temporary file, synced before that rename, is still there with the
+    /// snapshot's generation. Its journal then holds nothing but its schema record.
+    static func missingJournalIsProvenSafe(path: String, generation: UInt64, graphID: UUID, fileSystem: any StoreFileSystem) -> Bool {
+        let temporary = path + "/journal.tmp"
+        guard fileSystem.fileExists(temporary), let bytes = try? fileSystem.readFile(temporary),
+              let header = try? RecordFileHeader.decode(bytes.prefix(RecordFormat.fileHeaderSize), path: temporary) else { return false }
+        return header.kind == .journal && header.generation == generation && header.graphID == graphID
+    }
+
+    /// Acknowledged records that the journal's end marker proves and the journal no longer
+    /// holds whole: the sequences lost and why; `nil` when there are none (an unfinished
+    /// last write, or no marker of this journal).
+    ///
+    /// - Throws: ``GraphStoreError/damaged(file:offset:afterSequence:reason:)`` when `refuse`.
+    static func acknowledgedEnd(
+        closedThrough: UInt64?, lastInFile: UInt64?, scan: RecordScan, bytes: [UInt8], marker: JournalEndMarker?,
+        path: String, refuse: Bool
+    ) throws(GraphStoreError) -> (sequences: ClosedRange<UInt64>, reason: String, cause: DroppedCommit.Cause)? {
+        guard let closedThrough, let lastInFile, lastInFile < closedThrough else { return nil }
+        let count = closedThrough - lastInFile
+        let commits = count == 1 ? "1 acknowledged record (\(closedThrough))" : "\(count) acknowledged records (\(lastInFile + 1)…\(closedThrough))"
+        let dataEnd = UInt64(RecordReader.dataEnd(of: bytes))
+        let reason: String
+        var cause = DroppedCommit.Cause.damaged
+        if UInt64(bytes.count) < (marker?.endOffset ?? 0) {
+            reason = "the journal was cut to \(bytes.count) bytes, before the end of its records at byte \(marker?.endOffset ?? 0): \(commits) lost"
+            cause = .cutOff
+        } else if let tail = scan.tail {
+            switch tail.reason {
+            case .checksumMismatch, .badLength, .unknownFragmentType:
+                reason = "the last \(commits) fail their checksums: damage, not an unfinished write (the store was closed after them)"
+            default:
+                reason = "the last \(commits) are damaged (\(tail.reason)): the store was closed after them"
+            }
+        } else {
+            reason = "the journal's records end at byte \(dataEnd), zeros after them, although the store was closed after \(commits): they are lost"
+            cause = .cutOff
+        }
+        if refuse {
+            throw .damaged(file: path, offset: scan.validEnd, afterSequence: lastInFile, reason: reason)
+        }
+        return ((lastInFile + 1)...closedThrough, reason, cause)
+    }
+
+    /// Every commit the open dropped, in sequence order, each with its counts and action name
+    /// when its record survives.
+    static func droppedCommits(
+        report: OpenReport, unsynced: [RecordReader.Record], followingDamage: [RecordReader.Record], unreadable: Set<UInt64>,
+        missingEnd: (sequences: ClosedRange<UInt64>, reason: String, cause: DroppedCommit.Cause)?, tornAfter: UInt64?,
+        schemaSequence: UInt64, decoder: inout GraphRecordDecoder?
+    ) -> [DroppedCommit] {
+        var dropped: [UInt64: DroppedCommit] = [:]
+        func add(_ record: RecordReader.Record, _ cause: DroppedCommit.Cause, acknowledged: Bool = true) {
+            guard record.payload.first == GraphRecordType.commit.rawValue else { return }
+            let summary = decoder?.summary(of: record.payload, sequence: record.sequence)
+            dropped[record.sequence] = DroppedCommit(
+                sequence: record.sequence, cause: cause, wasAcknowledged: acknowledged, changes: summary?.changes,
+                changesByEntity: summary?.changesByEntity ?? [:], actionName: summary?.actionName, author: summary?.author)
+        }
+        for range in report.lostSequences {
+            // (The journal's schema record, lost too, is no commit.)
+            for sequence in range where dropped[sequence] == nil && sequence != schemaSequence {
+                let cause: DroppedCommit.Cause = unreadable.contains(sequence) ? .unreadable
+                    : missingEnd.flatMap { $0.sequences.contains(sequence) ? $0.cause : nil } ?? .damaged
+                dropped[sequence] = DroppedCommit(sequence: sequence, cause: cause, wasAcknowledged: true)
+            }
+        }
+        for record in unsynced { add(record, .unsynced) }
+        for record in followingDamage where !unreadable.contains(record.sequence) { add(record, .followsDamage) }
+        for sequence in unreadable where dropped[sequence] == nil {
+            dropped[sequence] = DroppedCommit(sequence: sequence, cause: .unreadable, wasAcknowledged: true)
+        }
+        if let tornAfter {
+            dropped[tornAfter + 1] = DroppedCommit(sequence: tornAfter + 1, cause: .unfinishedWrite, wasAcknowledged: false)
+        }
+        return dropped.values.sorted { $0.sequence < $1.sequence }
     }
 }

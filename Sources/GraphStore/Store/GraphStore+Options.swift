@@ -120,10 +120,43 @@ extension GraphStore {
         /// damaged open.
         public var preservedFiles: [String] = []
 
+        /// Every commit the open dropped, in sequence order, whatever the reason: an
+        /// unfinished last write (never acknowledged), commits not synced under deferred
+        /// durability, and acknowledged commits lost to damage, a cut or a missing journal.
+        /// Each says how many objects it inserted, updated and deleted when its bytes survive,
+        /// and its action name when the record kept one.
+        public var droppedCommits: [DroppedCommit] = []
+        /// Files of the store that are missing although the format proves they existed
+        /// (`"journal"`, `"snapshot"`).
+        public var missingFiles: [String] = []
+        /// Acknowledged commits after this sequence number were lost, and how many is not
+        /// known (a missing journal with no record of its end): `nil` when every loss is
+        /// listed in ``droppedCommits``.
+        public var unknownCommitsLostAfter: UInt64?
+        /// The snapshot was lost: what the journal says it held (its objects are not in the
+        /// graph; commits after it that change them were skipped).
+        public var lostSnapshot: LostSnapshot?
+        /// The file's schema record was unreadable and its records were read with the schema
+        /// the app passed (the file's header proves the app's schema wrote it).
+        public var readWithAppSchema = false
+        /// The live objects the opened graph holds, by entity name.
+        public var keptObjectsByEntity: [String: Int] = [:]
+
+        /// The live objects the opened graph holds.
+        public var keptObjects: Int { keptObjectsByEntity.values.reduce(0, +) }
+
+        /// The commits whose `commit()` had returned and that the open dropped for damage, a
+        /// cut or a missing file (not those dropped as unsynced under deferred durability).
+        public var lostAcknowledgedCommits: [DroppedCommit] {
+            droppedCommits.filter { $0.wasAcknowledged && $0.cause != .unsynced }
+        }
+
         /// Whether nothing was lost or repaired (a torn tail is not a loss: its commit never
-        /// returned).
+        /// returned; nor are unsynced commits under deferred durability).
         public var isClean: Bool {
             damage.isEmpty && lostObjects.isEmpty && cutReferences == 0 && skippedChanges == 0 && repairedRelationships == 0
+                && missingFiles.isEmpty && unknownCommitsLostAfter == nil && lostSnapshot == nil && !readWithAppSchema
+                && lostAcknowledgedCommits.isEmpty
         }
 
         /// One line when the open was clean; otherwise one line per finding. Either way it
@@ -141,7 +174,22 @@ extension GraphStore {
                 let opening = created ? "created a new store" : "opened cleanly, \(replayedCommits) commits replayed"
                 return ([opening] + notes).joined(separator: "; ")
             }
-            var lines = ["opened with damage: \(replayedCommits) commits replayed"]
+            var lines = ["opened with damage: \(replayedCommits) commits replayed, \(keptObjects) objects kept"]
+            lines += missingFiles.map { "missing: the \($0) is missing" }
+            if let lostSnapshot {
+                let objects = lostSnapshot.objectCount.map { "\($0) objects" } ?? "an unknown number of objects"
+                lines.append("lost: the snapshot of generation \(lostSnapshot.generation) with \(objects) and the commits through \(lostSnapshot.throughSequence)")
+            }
+            if let unknownCommitsLostAfter {
+                lines.append("lost: every commit after record \(unknownCommitsLostAfter); how many is unknown")
+            }
+            if readWithAppSchema { lines.append("the file's schema record was unreadable: read with the app's schema") }
+            let acknowledged = lostAcknowledgedCommits
+            if !acknowledged.isEmpty {
+                lines.append("lost acknowledged commits: \(acknowledged.count)")
+                lines += acknowledged.prefix(5).map { "  \($0)" }
+                if acknowledged.count > 5 { lines.append("  …") }
+            }
             lines += damage.map { "damaged: \($0)" }
             if !lostSequences.isEmpty { lines.append("lost journal records: \(lostSequences.map { "\($0.lowerBound)…\($0.upperBound)" }.joined(separator: ", "))") }
             if !lostObjects.isEmpty { lines.append("lost objects: \(lostObjects.count) (\(lostObjects.prefix(5).joined(separator: ", "))\(lostObjects.count > 5 ? ", …" : ""))") }

@@ -322,7 +322,9 @@ public final class GraphStore {
                 header: RecordFileHeader(kind: .journal, schemaFingerprint: fingerprint, graphID: graph.identifier, generation: next),
                 firstSequence: includedSequence + 1)
             newJournal.chunkSize = journalChunkSize
-            _ = try newJournal.append(encoder.schemaRecord())
+            // The journal's schema record also says how many objects the snapshot holds, so
+            // that a lost snapshot can be reported in objects.
+            _ = try newJournal.append(encoder.schemaRecord(snapshotCounts: schema.entities.map { graph.count(of: $0.description.objectType) }))
             newJournal.startWriteBack()
             let snapshot = try RecordWriter.create(
                 path: snapshotTemp, fileSystem: fileSystem,
@@ -395,6 +397,18 @@ public final class GraphStore {
     /// - Complexity: One `fdatasync` of the journal when commits are unsynced; O(1) otherwise.
     public func close() {
         if failure == nil { try? flush() }
+        if failure == nil, let journal {
+            // Every commit is durable: say through which record, so that the next open
+            // tells a journal that lost its last records from one whose last commit never
+            // finished. A marker that does not reach the disk proves nothing, which is safe.
+            do {
+                try journal.sync()
+                try JournalEndMarker(
+                    generation: generation, salt: journal.header.salt, lastSequence: journal.nextSequence - 1,
+                    endOffset: journal.endOffset
+                ).write(directory: directory, fileSystem: fileSystem)
+            } catch {}
+        }
         journal?.close()
         journal = nil
         if failure == nil { failure = "the store is closed" }

@@ -14,6 +14,13 @@ public enum GraphStoreError: Error, CustomStringConvertible, Sendable {
     /// A file is damaged and the recovery mode is ``GraphStore/Recovery/refuse``: `file`,
     /// the byte `offset` and the sequence numbers around the damage say where.
     case damaged(file: String, offset: UInt64, afterSequence: UInt64?, reason: String)
+    /// The store holds an entity (`property` `nil`) or a property that the schema opening it
+    /// lacks, and the schema does not say to drop it: opening would erase saved data. Add
+    /// the class or property back, map a rename (`renamedEntities`, `renamedProperties`), or
+    /// name what to drop (`droppedEntities`, `droppedProperties` of
+    /// ``StoreSchema/init(_:renamedEntities:renamedProperties:droppedEntities:droppedProperties:)``).
+    /// Names are those saved in the store. Nothing was changed.
+    case omittedFromSchema(entity: String, property: String?)
     /// A file is not part of this store (another graph, or an unknown format).
     case foreignFile(file: String, reason: String)
     /// A record could not be understood although its checksum was right.
@@ -41,6 +48,10 @@ public enum GraphStoreError: Error, CustomStringConvertible, Sendable {
             "\(property) relates to \(name), which is not in the store's schema"
         case .incompatibleSchema(let reason):
             "the store's files cannot be read with the current schema: \(reason); nothing was changed"
+        case .omittedFromSchema(let entity, let property?):
+            "the store holds values of \(entity).\(property), which the schema lacks; add it back, map its rename, or list it in droppedProperties to erase them; nothing was changed"
+        case .omittedFromSchema(let entity, nil):
+            "the store holds objects of \(entity), which the schema lacks; add the class back, map its rename, or list it in droppedEntities to erase them; nothing was changed"
         case .locked(let directory):
             "the store at \(directory) is already open (its lock file is held by this or another process)"
         case .damaged(let file, let offset, let sequence, let reason):

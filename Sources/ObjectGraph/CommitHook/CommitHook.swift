@@ -21,6 +21,9 @@ package struct PendingCommit {
     /// The changes the commit will publish.
     package let changes: GraphChanges
 
+    /// The action name given to `commit(author:actionName:)`, if any.
+    package var actionName: String? { graph._pendingActionName }
+
     /// Calls `body` with each object the commit inserts, in insertion order.
     ///
     /// - Complexity: O(*i*) for *i* inserted objects.

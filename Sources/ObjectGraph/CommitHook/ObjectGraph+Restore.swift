@@ -27,23 +27,32 @@ extension ObjectGraph {
     /// Makes a committed object of a class with a given serial, issuing the serials below it
     /// that were never issued as empty (deleted) slots. Nothing is recorded or published.
     ///
+    /// A serial issued before whose slot is empty (a deleted object brought back by undo or
+    /// redo, which keeps its serial) is filled again.
+    ///
     /// - Parameters:
     ///   - type: The object's class.
-    ///   - serial: Its serial: at least ``serialCount(of:)`` (`precondition`).
+    ///   - serial: Its serial: at least ``serialCount(of:)``, or an issued serial with no live
+    ///     object (`precondition`).
     /// - Returns: The new object, with its class's initial values.
     /// - Complexity: O(1) amortized, plus the serials skipped.
     package func restoreObject(of type: GraphObject.Type, serial: Int) -> GraphObject {
         require(!hasChanges, "internal inconsistency: restoring objects into a graph with pending changes")
         let entity = _entity(for: type)
-        require(serial >= entity.objects.count && UInt64(serial) < 1 << ObjectID.serialBits,
-                     "internal inconsistency: restoring serial \(serial) of \(entity.description.name), issued up to \(entity.objects.count)")
+        let reused = serial < entity.objects.count
+        require(serial >= 0 && UInt64(serial) < 1 << ObjectID.serialBits && !(reused && entity.objects[serial] != nil),
+                     "internal inconsistency: restoring serial \(serial) of \(entity.description.name), which is live")
         while entity.objects.count < serial { entity.objects.appendEmpty() }
         let object = type.init()
         object._idBits = entity.idBase | UInt64(serial)
         object._entity = entity.description
         object._attachDetached(to: _context)
         object._flags = 0
-        entity.objects.append(object)
+        if reused {
+            entity.objects[serial] = object
+        } else {
+            entity.objects.append(object)
+        }
         entity.liveCount += 1
         return object
     }

@@ -52,7 +52,8 @@ struct GraphStoreEvolutionTests {
             store.close()
         }
         let schema = try StoreSchema(
-            [NoteV2.self, Scribble.self], renamedEntities: ["Memo": "Scribble"], renamedProperties: ["Note": ["title": "name"]])
+            [NoteV2.self, Scribble.self], renamedEntities: ["Memo": "Scribble"], renamedProperties: ["Note": ["title": "name"]],
+            droppedProperties: ["Note": ["obsolete"]])
         for round in 0..<2 {
             let store = try GraphStore.open(at: directory.url, schema: schema)
             let notes = store.graph.objects(of: NoteV2.self)

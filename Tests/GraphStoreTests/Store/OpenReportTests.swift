@@ -32,7 +32,7 @@ struct OpenReportTests {
         #expect(
             report.description.split(separator: "\n")
                 == [
-                    "opened with damage: 7 commits replayed",
+                    "opened with damage: 7 commits replayed, 0 objects kept",
                     "damaged: journal: 32 bytes at 64 (checksum mismatch), after record 4, before record 6",
                     "an unfinished last commit (12 bytes) was dropped",
                     "1 commit written after the last sync was dropped",
