@@ -222,6 +222,71 @@ struct FloatingPointKeyTests {
     }
 }
 
+extension FloatingPointKeyTests {
+    /// An ordered list sectioned by a `Double?` key with NaN, ±infinity, `-0.0` and `nil`:
+    /// sections in the total order (one NaN section), rows in the relationship's order.
+    @Test(arguments: testSeeds(count: 4))
+    func orderedListSectionsFollowTheTotalOrder(seed: UInt64) throws {
+        var rng = SeededGenerator(seed: seed)
+        let graph = ObjectGraph()
+        let catalog = graph.insert(Catalog())
+        func randomDiscount() -> Double? {
+            Int.random(in: 0..<4, using: &rng) == 0 ? nil : specials.randomElement(using: &rng)!
+        }
+        catalog.products = (0..<30).map { k in
+            let product = graph.insert(Priced())
+            product.name = "p\(k)"
+            product.discount = randomDiscount()
+            return product
+        }
+        _ = try graph.commit()
+        let list = OrderedResultsController(
+            graph: graph, owner: catalog, relationship: \.products, sectionKey: SectionKey(\.discount, title: { Priced.show($0) }))
+        let recorder = BatchRecorder()
+        list.delegate = recorder
+        list.performFetch()
+        func reference() -> [ListSimulator<String, ObjectID, String>.Section] {
+            var sections: [(key: Double?, rows: [Priced])] = []
+            for product in catalog.products {
+                if let index = sections.firstIndex(where: { compareTotal($0.key, product.discount) == nil }) {
+                    sections[index].rows.append(product)
+                } else {
+                    sections.append((product.discount, [product]))
+                }
+            }
+            return sections.sorted { compareTotal($0.key, $1.key) ?? false }.map { section in
+                .init(id: Priced.show(section.key), rows: section.rows.map { .init(id: $0.objectID, content: $0.rendering) })
+            }
+        }
+        #expect(rendered(list) == reference())
+        for step in 0..<120 {
+            let before = rendered(list)
+            recorder.batches = []
+            for _ in 0..<Int.random(in: 1...3, using: &rng) {
+                switch Int.random(in: 0..<3, using: &rng) {
+                case 0: catalog.products.randomElement(using: &rng)?.discount = randomDiscount()
+                case 1: catalog.products.shuffle(using: &rng)
+                default: catalog.products.randomElement(using: &rng)?.price = specials.randomElement(using: &rng)!
+                }
+            }
+            _ = try graph.commit()
+            let after = rendered(list)
+            try #require(after == reference(), "step \(step)")
+            try #require(recorder.batches.count <= 1, "step \(step): one commit, one batch")
+            if let batch = recorder.batches.first {
+                try #require(expectReproduces(batch, from: before, to: after, "step \(step): \(batch)"))
+            } else {
+                try #require(before == after, "step \(step): the results changed without a batch")
+            }
+        }
+    }
+}
+
+/// An owner of a hand-ordered list of products.
+final class Catalog: GraphObject {
+    @Relationship var products: [Priced]
+}
+
 extension FloatConfiguration {
     fileprivate init(keys: Int, ascending: Bool, sectioned: Bool, window: (offset: Int, limit: Int?)) {
         self.keys = keys
