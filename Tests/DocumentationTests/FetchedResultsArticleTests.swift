@@ -125,6 +125,26 @@ extension FetchedResultsArticles {
             #expect(controller.fetchedObjects.map(\.name) == ["Eggs", "File 10"])
         }
 
+        // "Fetch once, without a controller"
+        @Test func fetchOnce() throws {
+            let (graph, _, _) = try makeGraph()
+            let request = FetchRequest(
+                Item.self, predicate: .equal(\.listed, true) && .greater(\.quantity, 0),
+                sortedBy: [SortKey(\.name, comparison: .localizedStandard)], sectionKey: SectionKey(\.location?.name))
+            let items = graph.fetch(request)            // [Item], in the request's order
+            let count = graph.count(for: request)       // how many `fetch` would return
+            #expect(items.map(\.name) == ["Eggs", "File 2", "File 10", "Milk", "Flour", "Rice"].filter { $0 != "Flour" })
+            #expect(count == 5)
+            let controller = ResultsController(graph: graph, request: request)
+            controller.performFetch()
+            #expect(items.map(\.objectID) == controller.fetchedObjects.map(\.objectID))
+            var window = request
+            window.fetchOffset = 1
+            window.fetchLimit = 2
+            #expect(graph.fetch(window).map(\.name) == ["File 2", "File 10"])
+            #expect(graph.count(for: window) == 2)
+        }
+
         // "Restore state"
         @Test func restoreState() throws {
             let (graph, _, _) = try makeGraph()

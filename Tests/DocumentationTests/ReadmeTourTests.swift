@@ -122,6 +122,22 @@ struct ReadmeTourTests {
         #expect(adapter.delivered.count == 1)
     }
 
+    @Test func oneShotFetchAndCount() throws {
+        let graph = ObjectGraph()
+        for (name, listed) in [("Milk", true), ("Bread", false), ("Eggs", true)] {
+            let item = graph.insert(Item())
+            item.name = name
+            item.listed = listed
+        }
+        try graph.commit()
+
+        let listed = FetchRequest(Item.self, predicate: .equal(\.listed, true), sortedBy: [SortKey(\.name)])
+        let toBuy = graph.fetch(listed)             // [Item], in the request's order, read now
+        let howMany = graph.count(for: listed)      // 2, without reading sort keys or sorting
+        #expect(toBuy.map(\.name) == ["Eggs", "Milk"])
+        #expect(howMany == 2)
+    }
+
     @Test func accumulatorWithViewAdapter() throws {
         var model = Array(1...20)
         let list = PrintingList()
@@ -161,6 +177,16 @@ struct ReadmeTourTests {
         #expect(search.fetchedObjects.map(\.name) == ["Banana", "Basil"])
         search.searchText = "ban"  // narrowing: tests only the current matches
         #expect(search.fetchedObjects.map(\.name) == ["Banana"])
+
+        // A format string with `$text` is bound against a schema that knows every class it reaches.
+        let both = try SearchController(
+            base: items, format: "name CONTAINS[cd] $text OR location.name CONTAINS[cd] $text",
+            schema: GraphPredicateSchema(Item.self, Location.self),
+            narrowing: .contains(options: [.caseInsensitive, .diacriticInsensitive]))
+        both.searchText = "fri"     // every item in the Fridge, and any item named "fri…"
+        #expect(both.fetchedObjects.map(\.name) == ["Banana", "Basil", "Bread", "Milk"])
+        both.searchText = "mil"
+        #expect(both.fetchedObjects.map(\.name) == ["Milk"])
 
         // A row picked in the search results is the same object in the main list.
         let picked = IndexPath(row: 0, section: 0)
@@ -290,6 +316,20 @@ struct ReadmeViewModelTests {
         expectApplying(change, from: before, yields: ListSimulator.sections(["Fridge": model.items]))
     }
 
+    /// Sections from runtime data; the data source is read in `init`, then at every batch.
+    @Test func sectionsFromRuntimeData() {
+        typealias Table = ListSimulator<String, String, String>
+        var aisles = [(name: "Dairy", items: ["Milk"]), (name: "Bakery", items: ["Bread", "Rolls"])]
+        let table = Table { aisles.map { Table.Section(id: $0.name, rowIDs: $0.items) } }   // reads aisles now
+        #expect(table.rowIDs == [["Milk"], ["Bread", "Rolls"]])
+        #expect(table.reloadCount == 0)
+        aisles[0].items.append("Butter")
+        table.performBatch(stages: [ListChanges(insertedRows: [IndexPath(row: 1, section: 0)])])   // reads aisles again
+        #expect(table.failures.isEmpty)                                        // true: the batch was valid
+        #expect(table.rowIDs == [["Milk", "Butter"], ["Bread", "Rolls"]])
+        #expect(Table.sections(aisles.map { ($0.name, $0.items) }) == table.sections)
+    }
+
     @Test func twoAdditionsAnimateAsOneBatch() {
         typealias Table = ListSimulator<String, String, String>
         let model = FridgeModel(items: ["Eggs", "Milk", "Yogurt"])
@@ -391,14 +431,15 @@ struct ReadmeKeepingDataTests {
     @Test func keepingData() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("readme-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try GraphStore.open(at: directory, schema: StoreSchema([Item.self, Location.self]))
+        let schema = try StoreSchema([Item.self, Location.self])   // throws for a type it cannot store
+        let store = try GraphStore.open(at: directory, schema: schema)
         let graph = store.graph
         let milk = graph.insert(Item())
         milk.name = "Milk"
         try graph.commit()
         let saved = milk.objectID.uriRepresentation
         store.close()
-        let reopened = try GraphStore.open(at: directory, schema: StoreSchema([Item.self, Location.self]))
+        let reopened = try GraphStore.open(at: directory, schema: schema)
         let id = reopened.graph.objectID(forURIRepresentation: saved)
         #expect(id.flatMap { reopened.graph.object(with: $0) as? Item }?.name == "Milk")
         #expect(reopened.graph.identifier == graph.identifier)

@@ -78,10 +78,11 @@ struct SortValueSummary {
         }
     }
 
-    /// A double's bits, mapped so that unsigned comparison follows numeric order (`-0.0`
-    /// maps as `0.0`, which it equals).
+    /// A double's bits, mapped so that unsigned comparison follows ``SortValue``'s total
+    /// order: `-0.0` maps as `0.0`, which it equals, and every NaN as `Double.nan`, after
+    /// `+infinity`.
     private static func orderedBits(_ number: Double) -> UInt64 {
-        let bits = (number == 0 ? 0 : number).bitPattern
+        let bits = SortValue.canonical(number).bitPattern
         return bits & (1 << 63) != 0 ? ~bits : bits | 1 << 63
     }
 

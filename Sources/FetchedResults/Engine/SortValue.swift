@@ -8,6 +8,15 @@ import Foundation
 ///
 /// Values of different kinds order by kind: `null` first, then booleans, numbers (integers
 /// and doubles compare by value), strings, and opaque values last.
+///
+/// Floating-point numbers have one total order on every path (a fetch, a commit's update,
+/// a search, an ordered list, a section key):
+/// `-infinity < … < -0.0 == 0.0 < … < +infinity < NaN`. Every NaN (whatever its sign or
+/// payload) equals every other NaN and sorts after every number, so NaN rows go last in an
+/// ascending key and first in a descending one; `-0.0` and `0.0` are equal, so their rows tie
+/// and are ordered by the following keys, then by object identity. `==` and hashing agree
+/// with this order (unlike `Double`'s own `==`, NaN equals NaN here), so a NaN section key
+/// names one section.
 public enum SortValue: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// A missing value (`nil`).
     case null
@@ -39,7 +48,7 @@ public enum SortValue: Sendable, Hashable, Comparable, CustomStringConvertible {
         switch (lhs, rhs) {
         case let (.string(a), .string(b)): return a < b
         case let (.int(a), .int(b)): return a < b
-        case let (.double(a), .double(b)): return a < b
+        case let (.double(a), .double(b)): return less(a, b)
         case let (.int(a), .double(b)): return less(a, b)
         case let (.double(a), .int(b)): return less(a, b)
         case let (.bool(a), .bool(b)): return !a && b
@@ -49,10 +58,58 @@ public enum SortValue: Sendable, Hashable, Comparable, CustomStringConvertible {
         }
     }
 
+    /// Whether `lhs` equals `rhs` in the order of ``<(_:_:)``'s kind: values of one kind that
+    /// neither sorts before the other, except that an integer never equals a double (they
+    /// are different values that tie). Every NaN equals every NaN, and `-0.0` equals `0.0`.
+    ///
+    /// - Complexity: O(1) for every kind but strings, which compare in O(length).
+    public static func == (lhs: SortValue, rhs: SortValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): return true
+        case let (.bool(a), .bool(b)): return a == b
+        case let (.int(a), .int(b)): return a == b
+        case let (.double(a), .double(b)): return a == b || (a.isNaN && b.isNaN)
+        case let (.string(a), .string(b)): return a == b
+        case let (.opaque(a), .opaque(b)): return a == b
+        default: return false
+        }
+    }
+
+    /// Hashes the value consistently with ``==(_:_:)``: all NaNs alike, `-0.0` as `0.0`.
+    ///
+    /// - Parameter hasher: The hasher to feed.
+    /// - Complexity: O(1) for every kind but strings, which hash in O(length).
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(kindRank)
+        switch self {
+        case .null: break
+        case .bool(let value): hasher.combine(value)
+        case .int(let value): hasher.combine(value)
+        case .double(let value): hasher.combine(Self.canonical(value).bitPattern)
+        case .string(let value): hasher.combine(value)
+        case .opaque(let value): hasher.combine(value)
+        }
+    }
+
+    /// The representative of `number`'s class in the total order: `Double.nan` for every
+    /// NaN, `0.0` for `-0.0`, the number itself otherwise.
+    @inline(__always)
+    static func canonical(_ number: Double) -> Double {
+        number.isNaN ? .nan : number == 0 ? 0 : number
+    }
+
+    /// Whether a double sorts before another in the total order: NaN after every number
+    /// and equal to every NaN, `-0.0` equal to `0.0`, IEEE `<` otherwise.
+    @inline(__always)
+    static func less(_ a: Double, _ b: Double) -> Bool {
+        a < b || (b.isNaN && !a.isNaN)
+    }
+
     /// Whether an integer is less than a double, exactly: converting the integer would round
-    /// it beyond 2^53 and make the order of mixed columns intransitive.
+    /// it beyond 2^53 and make the order of mixed columns intransitive. NaN sorts after every
+    /// integer.
     private static func less(_ a: Int64, _ b: Double) -> Bool {
-        guard b.isFinite else { return b > 0 }
+        guard b.isFinite else { return b > 0 || b.isNaN }
         // 2^63 as a double; every finite double below it floors to a representable Int64.
         let bound = 9_223_372_036_854_775_808.0
         if b >= bound { return true }
@@ -62,7 +119,7 @@ public enum SortValue: Sendable, Hashable, Comparable, CustomStringConvertible {
         return a < whole || (a == whole && b > floor)
     }
 
-    /// Whether a double is less than an integer, exactly.
+    /// Whether a double is less than an integer, exactly. NaN sorts after every integer.
     private static func less(_ a: Double, _ b: Int64) -> Bool {
         guard a.isFinite else { return a < 0 }
         let bound = 9_223_372_036_854_775_808.0

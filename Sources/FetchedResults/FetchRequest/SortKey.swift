@@ -6,6 +6,9 @@ import Foundation
 /// changes) into a compact ``SortValue``; strings are folded for their comparison at that
 /// moment, so sorting never applies a key path or calls Foundation.
 ///
+/// Floating-point keys sort in ``SortValue``'s total order: `-infinity < … < -0.0 == 0.0 <
+/// … < +infinity < NaN`, with `nil` before every number.
+///
 /// ```swift
 /// let byName = SortKey(\Item.name, comparison: .localizedStandard)
 /// let newestFirst = SortKey(\Item.added, ascending: false)

@@ -192,7 +192,16 @@ extension PredicateBinder {
             default: return { left($0).map { $0 >= constant } ?? false }
             }
         }
-        let test = orderTest(op, T.self, <)
+        // The operator itself, not `<` with its operands swapped or negated: over doubles
+        // NaN orders with nothing (IEEE, as in NSPredicate and Swift), so `NaN <= x` is false
+        // whether `x` is a constant or read from an object.
+        let test: (T, T) -> Bool
+        switch op {
+        case .less: test = { $0 < $1 }
+        case .lessOrEqual: test = { $0 <= $1 }
+        case .greater: test = { $0 > $1 }
+        default: test = { $0 >= $1 }
+        }
         return { object in
             guard let l = left(object), let r = right(object) else { return false }
             return test(l, r)

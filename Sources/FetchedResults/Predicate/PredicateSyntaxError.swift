@@ -68,12 +68,42 @@ public struct PredicateSyntaxError: Error, Hashable, Sendable, CustomStringConve
     }
 
     /// A message, the format string and a caret under the offending token.
+    ///
+    /// A long format string is shown as an excerpt of at most ``excerptRadius`` characters
+    /// on each side of the offset, with `…` where it was cut, and a long token is cut the same
+    /// way; the offset in the first line is always the full string's. So the message of a
+    /// malformed 10 MB predicate stays a few lines long.
+    ///
+    /// - Complexity: O(offset) to find the offset's character, plus O(1) for the excerpt.
     public var description: String {
-        let found = token.isEmpty ? "the end of the input" : token
-        let line = String(format.map { $0.isNewline || $0 == "\t" ? " " : $0 })
-        let column = String(decoding: format.utf8.prefix(offset), as: UTF8.self).count
-        return "\(kindDescription) at offset \(offset): found \(found), expected \(expected)\n\(line)\n"
+        let found = token.isEmpty ? "the end of the input" : Self.shortened(token)
+        let (excerpt, column) = Self.excerpt(of: format, around: offset)
+        return "\(kindDescription) at offset \(offset): found \(found), expected \(expected)\n\(excerpt)\n"
             + String(repeating: " ", count: column) + "^"
+    }
+
+    /// How many characters of the format string ``description`` shows on each side of the
+    /// offset.
+    public static var excerptRadius: Int { 40 }
+
+    /// The part of `format` around the UTF-8 `offset`, on one line (newlines and tabs shown
+    /// as spaces, `…` where it was cut), and the caret's column in it.
+    private static func excerpt(of format: String, around offset: Int) -> (line: String, column: Int) {
+        let utf8 = format.utf8
+        let at = utf8.index(utf8.startIndex, offsetBy: max(0, min(offset, utf8.count)))
+        let start = format.index(at, offsetBy: -excerptRadius, limitedBy: format.startIndex) ?? format.startIndex
+        let end = format.index(at, offsetBy: excerptRadius, limitedBy: format.endIndex) ?? format.endIndex
+        let lead = start > format.startIndex ? "…" : ""
+        let tail = end < format.endIndex ? "…" : ""
+        let shown = String(format[start..<end].map { $0.isNewline || $0 == "\t" ? " " : $0 })
+        return (lead + shown + tail, lead.count + format[start..<at].count)
+    }
+
+    /// `token`, cut to ``excerptRadius`` characters with `…` when it is longer.
+    private static func shortened(_ token: String) -> String {
+        guard let end = token.index(token.startIndex, offsetBy: excerptRadius, limitedBy: token.endIndex),
+              end < token.endIndex else { return token }
+        return token[..<end] + "…"
     }
 
     private var kindDescription: String {

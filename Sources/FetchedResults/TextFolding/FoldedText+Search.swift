@@ -13,7 +13,8 @@ extension FoldedText {
     ///
     /// - Parameter needle: Text folded with the same options.
     /// - Returns: `false` when `needle` is empty, as `range(of:)` finds no empty range.
-    /// - Complexity: O(n · m) worst case, O(n) typically (a first-byte scan, then a compare).
+    /// - Complexity: O(n + m) for a text of n bytes and a needle of m: a first-byte scan and a
+    ///   compare, which turns into a linear-time scan when a long needle makes it slow.
     public func contains(_ needle: FoldedText) -> Bool {
         require(needle.options == options, "FoldedText.contains: the needle was folded with other options")
         let m = needle.bytes.count

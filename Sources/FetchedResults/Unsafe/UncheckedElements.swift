@@ -93,7 +93,7 @@ extension FoldedText {
     ///   - start: The position of the folding's first byte in `hay`.
     ///   - count: The folding's byte count.
     ///   - needle: The folded needle's bytes, borrowed; an empty one matches nothing.
-    /// - Complexity: O(n · m) worst case, O(n) typically.
+    /// - Complexity: O(n + m) for a needle of m bytes (see ``bytes(_:count:contain:where:)``).
     @inline(__always)
     static func regularBytes(
         _ hay: UncheckedElements<UInt8>, start: Int, count: Int, contain needle: UncheckedElements<UInt8>

@@ -19,8 +19,12 @@ public enum ListOperation: Sendable, Hashable, CustomStringConvertible {
     case reloadSection(from: Int, to: Int, id: String, rowCount: Int)
     /// A row was deleted at its index path before the batch.
     case deleteRow(IndexPath, id: String)
-    /// A row was inserted at its index path after the batch.
-    case insertRow(IndexPath, id: String)
+    /// A row was inserted at its index path after the batch: `id` is the row the new state
+    /// has there (the view reads its cell from the data source), and `implied`, when it
+    /// differs, the row the batch implies it inserts there — one that is neither kept nor
+    /// moved into the section. A difference means the insert is at the wrong position: the
+    /// new state's row there was already on display.
+    case insertRow(IndexPath, id: String, implied: String?)
     /// A row moved from its index path before the batch to its index path after it.
     case moveRow(ListChanges.RowMove, id: String)
     /// A row's cell was recreated: before- and after-positions.
@@ -38,7 +42,9 @@ public enum ListOperation: Sendable, Hashable, CustomStringConvertible {
         case let .moveSection(move, id): "  move section \(move) (\(id))"
         case let .reloadSection(from, to, id, rows): "  reload section \(from)→\(to) (\(id), \(rows) rows)"
         case let .deleteRow(path, id): "  delete row \(path.listDescription) (\(id))"
-        case let .insertRow(path, id): "  insert row \(path.listDescription) (\(id))"
+        case let .insertRow(path, id, nil): "  insert row \(path.listDescription) (\(id))"
+        case let .insertRow(path, id, implied?):
+            "  insert row \(path.listDescription) (the batch inserts \(implied) here; the new state has \(id) at \(path.listDescription))"
         case let .moveRow(move, id): "  move row \(move) (\(id))"
         case let .reloadRow(from, to, id): "  reload row \(from.listDescription)→\(to.listDescription) (\(id))"
         case let .reconfigureRow(from, to, id): "  reconfigure row \(from.listDescription)→\(to.listDescription) (\(id))"

@@ -251,10 +251,19 @@ extension ListSimulator {
                 var kept = survivors[s].makeIterator()
                 var rows: [WorkingRow] = []
                 rows.reserveCapacity(fresh.rows.count)
+                // The rows the batch inserts here, in order, named lazily at the first insert.
+                var implied: IndexingIterator<[RowID]>?
                 for r in fresh.rows.indices {
                     let key = ValidatedStage.key(section: t, row: r)
                     if inserted.contains(key) {
-                        operations.append(.insertRow(IndexPath(row: r, section: t), id: text(fresh.rows[r].id)))
+                        if implied == nil {
+                            implied = impliedInserts(fresh, survivors: survivors[s], section: t, stash: stash).makeIterator()
+                        }
+                        let shown = text(fresh.rows[r].id)
+                        var inserts: String?
+                        if let next = implied?.next() { inserts = text(next) }
+                        operations.append(.insertRow(
+                            IndexPath(row: r, section: t), id: shown, implied: inserts == shown ? nil : inserts))
                         rows.append(WorkingRow(fresh.rows[r]))
                     } else if let moved = stash[key] {
                         rows.append(moved)
@@ -286,6 +295,31 @@ extension ListSimulator {
             }
         }
         working = result
+    }
+
+    /// The identifiers a stage implies it inserts into after-section `t` (`fresh` in the new
+    /// state), in order: its rows that are neither survivors of its before-section nor moved
+    /// into it. A correct stage inserts exactly these at its insert positions; a wrong one
+    /// shows, at an insert position, a row the view already had.
+    ///
+    /// - Complexity: O(n) for n rows of the section.
+    private static func impliedInserts(
+        _ fresh: Section, survivors: [WorkingRow], section t: Int, stash: [Int: WorkingRow]
+    ) -> [RowID] {
+        var accounted: [RowID: Int] = [:]
+        for row in survivors { accounted[row.row.id, default: 0] += 1 }
+        for r in fresh.rows.indices {
+            if let moved = stash[ValidatedStage.key(section: t, row: r)] { accounted[moved.row.id, default: 0] += 1 }
+        }
+        var result: [RowID] = []
+        for row in fresh.rows {
+            if let count = accounted[row.id], count > 0 {
+                accounted[row.id] = count - 1
+            } else {
+                result.append(row.id)
+            }
+        }
+        return result
     }
 
     private static func text(_ value: some Any) -> String { String(describing: value) }

@@ -81,4 +81,16 @@ extension ListSimulator where Content == RowID {
     public static func sections(_ literal: KeyValuePairs<SectionID, [RowID]>) -> [Section] {
         literal.map { Section(id: $0.key, rowIDs: $0.value) }
     }
+
+    /// Sections from section identifiers paired with their row identifiers, each row's
+    /// content being its identifier: the runtime form of the literal one, for sections built
+    /// from data, as in
+    /// `Table.sections(groups.map { ($0.name, $0.items.map(\.id)) })`.
+    ///
+    /// - Parameter pairs: Section identifiers with their rows, in display order.
+    /// - Returns: The sections.
+    /// - Complexity: O(n) for n rows.
+    public static func sections(_ pairs: some Sequence<(SectionID, [RowID])>) -> [Section] {
+        pairs.map { Section(id: $0.0, rowIDs: $0.1) }
+    }
 }

@@ -28,7 +28,7 @@ struct ExpectationsTests {
             return text.contains("diff of the shopping list")
                 && text.contains("does not produce the new state")
                 && text.contains("- row 0.1 is 3, expected 4")
-                && text.contains("Operations applied:\nbatch 1/1:\n  delete row 0.0 (1)\n  insert row 0.2 (3)")
+                && text.contains("Operations applied:\nbatch 1/1:\n  delete row 0.0 (1)\n  insert row 0.2 (the batch inserts 4 here; the new state has 3 at 0.2)")
                 && text.contains("Old state: A [1: r1, 2: r2, 3: r3]")
         }
         withKnownIssue {

@@ -89,7 +89,7 @@ struct ListSimulatorRuleTests {
         let kinds = table.operations.map { operation -> String in
             switch operation {
             case let .deleteRow(path, _): "-\(path.listDescription)"
-            case let .insertRow(path, _): "+\(path.listDescription)"
+            case let .insertRow(path, _, _): "+\(path.listDescription)"
             case let .moveRow(move, _): "→\(move)"
             default: ""
             }

@@ -237,4 +237,34 @@ struct ListSimulatorTests {
         #expect(long.description.hasSuffix("- … and 10 more"))
         #expect(Table.difference(between: state(("A", [1])), and: state(("A", [1]))).isEmpty)
     }
+
+    // MARK: Issue 32
+
+    /// Sections built from runtime data, not only from a literal.
+    @Test func sectionsFromRuntimePairs() {
+        typealias Names = ListSimulator<String, String, String>
+        let groups: [(name: String, items: [String])] = [("Fridge", ["Milk", "Eggs"]), ("Pantry", []), ("Shelf", ["Rice"])]
+        let sections = Names.sections(groups.map { ($0.name, $0.items) })
+        #expect(sections == Names.sections(["Fridge": ["Milk", "Eggs"], "Pantry": [], "Shelf": ["Rice"]]))
+        #expect(sections.map(\.id) == ["Fridge", "Pantry", "Shelf"])
+        #expect(Names.sections([(String, [String])]()).isEmpty)
+        let table = Names(Names.sections(AnySequence(groups.lazy.map { ($0.name, $0.items) })))
+        #expect(table.sections == sections)
+    }
+
+    /// An insert at the wrong position names the row the batch implies it inserts and the
+    /// row the new state has there, not only the latter (which reads as if it were inserted).
+    @Test func aWrongInsertNamesTheImpliedAndTheShownRow() {
+        typealias Names = ListSimulator<String, String, String>
+        let old = Names.sections(["List": ["Eggs"]])
+        let new = Names.sections(["List": ["Bread", "Eggs"]])
+        let wrong = Names.failureReport(applying: [ListChanges(insertedRows: [ip(0, 1)])], from: old, to: new)
+        #expect(wrong?.contains("insert row 0.1 (the batch inserts Bread here; the new state has Eggs at 0.1)") == true, "\(wrong ?? "")")
+        #expect(wrong?.contains("insert row 0.1 (Eggs)") == false)
+        #expect(Names.failureReport(applying: [ListChanges(insertedRows: [ip(0, 0)])], from: old, to: new) == nil)
+        // A correct insert logs the inserted row alone.
+        let table = Names(old)
+        #expect(throws: Never.self) { try table.apply(stages: [ListChanges(insertedRows: [ip(0, 0)])], newState: new) }
+        #expect(table.operations.last == .insertRow(ip(0, 0), id: "Bread", implied: nil))
+    }
 }

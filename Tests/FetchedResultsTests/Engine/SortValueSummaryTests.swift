@@ -15,7 +15,7 @@ struct SortValueSummaryTests {
             case 0: .null
             case 1: .bool(Bool.random(using: &rng))
             case 2: .int(Int64.random(in: -5...5, using: &rng))
-            case 3: Bool.random(using: &rng) ? .double(Double.random(in: -5...5, using: &rng)) : .double([-0.0, 0.0].randomElement(using: &rng)!)
+            case 3: Bool.random(using: &rng) ? .double(Double.random(in: -5...5, using: &rng)) : .double([-0.0, 0.0, .nan, -.nan, .signalingNaN, .infinity, -.infinity].randomElement(using: &rng)!)
             default:
                 // Lengths around the 15- and 16-byte edges of the prefix.
                 .string((0..<Int.random(in: 0...9, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined())
@@ -42,7 +42,7 @@ struct SortValueSummaryTests {
             case 0: .null
             case 1: .bool(Bool.random(using: &rng))
             case 2: .int(Int64.random(in: -5...5, using: &rng) + (Bool.random(using: &rng) ? 1 << 53 : 0))
-            case 3: .double([-0.0, 0.0, 2.5, -7, Double(1 << 53) + 2].randomElement(using: &rng)!)
+            case 3: .double([-0.0, 0.0, 2.5, -7, Double(1 << 53) + 2, .nan, -.nan, .infinity, -.infinity].randomElement(using: &rng)!)
             case 4: .opaque(OpaqueSortValue(Int.random(in: 0..<3, using: &rng)))
             default: .string((0..<Int.random(in: 0...9, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined())
             }

@@ -152,4 +152,33 @@ import Testing
                 """)
         }
     }
+
+    /// A long format string is shown as an excerpt around the offset, with the offset of the
+    /// whole string: a malformed 1 MB predicate makes a message of a few lines, not 2 MB.
+    @Test func errorDescriptionOfALongInputIsAnExcerpt() {
+        let head = String(repeating: "name == 'x' AND ", count: 40_000)
+        let format = head + "quantity >> 3 AND " + String(repeating: "listed == YES OR ", count: 20_000)
+        do {
+            _ = try FormatPredicate(format)
+            Issue.record("expected an error")
+        } catch {
+            let offset = head.utf8.count + "quantity >".utf8.count
+            #expect(error.offset == offset)
+            #expect(error.format.utf8.count == format.utf8.count)
+            let lines = error.description.split(separator: "\n", omittingEmptySubsequences: false)
+            #expect(lines.count == 3)
+            #expect(lines[0].hasPrefix("syntax error at offset \(offset): found >, expected"))
+            let radius = PredicateSyntaxError.excerptRadius
+            let after = String(String(repeating: "listed == YES OR ", count: 3).prefix(radius - "> 3 AND ".count))
+            #expect(lines[1] == "…" + head.suffix(radius - "quantity >".count) + "quantity >> 3 AND " + after + "…")
+            #expect(lines[1].count == 2 * radius + 2)
+            // The caret stands under the offending token in the excerpt.
+            #expect(lines[2] == String(repeating: " ", count: radius + 1) + "^")
+            #expect(error.description.utf8.count < 400)
+        }
+        // A long token is cut as well.
+        let long = PredicateSyntaxError(.syntax, format: String(repeating: "z", count: 1_000), offset: 0, token: String(repeating: "z", count: 1_000), expected: "x")
+        #expect(long.description.hasPrefix("syntax error at offset 0: found \(String(repeating: "z", count: PredicateSyntaxError.excerptRadius))…, expected x\n"))
+        #expect(long.description.utf8.count < 300)
+    }
 }

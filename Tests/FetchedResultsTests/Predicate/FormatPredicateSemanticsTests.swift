@@ -151,4 +151,23 @@ import TestSupport
         }
         #expect(failures.isEmpty, "seed \(seed): \(failures.count) failures:\n\(failures.prefix(10).joined(separator: "\n"))")
     }
+
+    /// Predicates keep IEEE semantics for NaN, as Swift and NSPredicate do, whether the other
+    /// side is a constant or read from the object: NaN is not ordered or equal, only `!=`.
+    @Test func nanComparesAsInSwift() throws {
+        let schema = TestSchema()
+        func matches(_ format: String, price: Double, quantity: Int = 3) throws -> Bool {
+            let item = TestItem(name: "x", note: nil, quantity: quantity, price: price, listed: true, added: TestData.epoch, location: nil, tags: [])
+            return try FormatPredicate(format).bind(to: schema.item).evaluate(item)
+        }
+        for format in ["price < 5", "price <= 5", "price > 5", "price >= 5", "price == 5", "price BETWEEN {0, 9}",
+                       "price IN {1, 2}", "quantity < price", "quantity <= price", "quantity > price", "quantity >= price",
+                       "price <= price", "price >= price", "price == price", "5 > price"] {
+            #expect(try !matches(format, price: .nan), "\(format)")
+        }
+        #expect(try matches("price != 5", price: .nan))
+        #expect(try matches("price != price", price: .nan))
+        #expect(try matches("price <= price", price: -0.0) && matches("price == 0", price: -0.0) && matches("price >= 0.0", price: -0.0))
+        #expect(try matches("price > 1000000", price: .infinity) && matches("quantity < price", price: .infinity))
+    }
 }

@@ -128,7 +128,8 @@ extension ResultsIndex {
         case .int(let number):
             return Int(truncatingIfNeeded: number ^ number >> 8)
         case .double(let number):
-            let bits = number.bitPattern
+            // Equal values hash alike: every NaN, and -0.0 with 0.0.
+            let bits = SortValue.canonical(number).bitPattern
             return Int(truncatingIfNeeded: bits ^ bits >> 29)
         case .bool(let flag):
             return flag ? 1 : 2
