@@ -92,6 +92,11 @@ let package = Package(
             swiftSettings: settings
         ),
         .testTarget(
+            name: "IntegrationTests",
+            dependencies: ["FetchedResultsKit", "FetchedResultsTesting", "TestSupport"],
+            swiftSettings: settings
+        ),
+        .testTarget(
             name: "DocumentationTests",
             dependencies: ["FetchedResultsKit", "FetchedResultsTesting"],
             swiftSettings: settings
