@@ -194,12 +194,17 @@ extension GroceryApp {
         setSearch(String(searchText.dropLast()))
     }
 
-    /// Cancels the prompt, or clears the search and goes back to the tab's whole list with
-    /// the cursor on the item selected in the results.
+    /// Cancels the prompt, or closes the notice, or clears the search and goes back to the
+    /// tab's whole list with the cursor on the item selected in the results.
     public func escape() {
         if prompt != nil {
             prompt = nil
             status = "cancelled"
+            return
+        }
+        if notice != nil {
+            notice = nil
+            status = "ready"
             return
         }
         guard !searchText.isEmpty else { return }

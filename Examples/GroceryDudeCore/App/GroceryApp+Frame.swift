@@ -7,7 +7,8 @@ extension GroceryApp {
     ///   the controllers.
     public func frame() -> Frame {
         let screen = visibleScreen
-        var body = screen.lines(height: bodyHeight)
+        let panel = noticePanel()
+        var body = screen.lines(height: max(1, bodyHeight - panel.count))
         if body.isEmpty {
             if !searchText.isEmpty {
                 body = [.note("no \(activeTab == .shop ? "listed " : "")item matches \"\(searchText)\"")]
@@ -39,6 +40,7 @@ extension GroceryApp {
             activeTab == .shop
             ? "\(listed) left to get" + (got > 0 ? " · \(got) ticked" : "")
             : "\(items) items · \(listed) listed"
+        body = panel + body
         return Frame(
             tabs: ListKind.allCases.map(\.description),
             activeTab: activeTab.rawValue,
@@ -48,6 +50,32 @@ extension GroceryApp {
             currentIndexTitle: screen.selectedIndexPath.map { titleOfSection[$0.section] },
             searchLine: searchLine(screen),
             statusLine: prompt.map { $0.purpose == .confirmDelete ? statusLine : formSummary($0) } ?? statusLine)
+    }
+
+    /// The notice's panel: its sentences wrapped to the list's width, then how to dismiss
+    /// it; at most half the list's height, so the list stays in view.
+    private func noticePanel() -> [Frame.Line] {
+        guard let notice else { return [] }
+        let width = max(10, size.width - FrameRenderer.indexWidth - 6)
+        var lines = notice.flatMap { Self.wrap($0, width: width) }
+        let room = max(1, bodyHeight / 2) - 1
+        if lines.count > room { lines = Array(lines.prefix(max(0, room - 1))) + ["…"] }
+        return (lines + ["(Esc closes this note)"]).map(Frame.Line.notice)
+    }
+
+    /// Splits a sentence into lines of at most `width` characters, at spaces where it can.
+    static func wrap(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty && line.count + 1 + word.count > width {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
     }
 
     private func searchLine(_ screen: ListScreen) -> String {

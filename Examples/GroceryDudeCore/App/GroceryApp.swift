@@ -117,6 +117,9 @@ public final class GroceryApp {
     var requestedImport: Int?
     /// The item the cursor moves to once the running command has flushed.
     var pendingSelection: ObjectID?
+    /// What opening the list found (a lost change, a repaired file), shown in a panel above
+    /// the list until Esc dismisses it; `nil` when there is nothing to say.
+    public var notice: [String]?
 
     /// The items ticked off in Shop since it was last refreshed or left, which the Shop lists
     /// keep showing, struck through.

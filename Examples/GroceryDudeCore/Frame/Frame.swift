@@ -19,6 +19,9 @@ public struct Frame: Sendable, Hashable {
         case row(name: String, detail: String = "", listed: Bool, struck: Bool = false, selected: Bool, marked: Bool)
         /// A note in place of rows, such as "no matches".
         case note(String)
+        /// A line of a notice shown above the list until it is dismissed, such as what opening
+        /// a damaged list found.
+        case notice(String)
     }
 
     /// The tab titles, left to right.

@@ -99,6 +99,8 @@ public struct FrameRenderer: Sendable {
             return style(fit(text, width: width), styles)
         case .note(let note):
             return style(fit("   " + note, width: width), .dim)
+        case .notice(let text):
+            return style(fit(" ! " + text, width: width), .title)
         }
     }
 

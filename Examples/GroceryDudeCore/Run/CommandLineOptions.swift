@@ -64,7 +64,8 @@ public struct CommandLineOptions: Sendable, Hashable {
           the next launch shows the same item. Without a terminal (scripts, the tour, CI)
           nothing is kept unless --store is given. A damaged store is repaired: what is
           intact is kept, the damaged files are kept beside it, and a report says what was
-          lost. Exit status 3: the store is open in another grocery-dude; 4: it cannot be
+          lost. A note above the list says what a damaged or interrupted list lost, in items
+          and changes, until Esc closes it. Exit status 3: the store is open in another grocery-dude; 4: it cannot be
           opened (not a Grocery Dude store, unreadable).
 
         keys: arrows, Page Up/Down, Home/End move (Left/Right jump between sections and

@@ -93,7 +93,10 @@ public enum GroceryDudeCommand {
             let app = GroceryApp(store: store, size: size)
             app.explain = explain
             if let cursor { app.restore(cursor) }
-            if let notice { app.status = notice.status }
+            if let notice {
+                app.status = notice.status
+                app.notice = notice.panel
+            }
             return app
         }
 

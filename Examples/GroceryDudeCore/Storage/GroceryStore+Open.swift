@@ -37,6 +37,9 @@ extension GroceryStore {
         public var details: [String]
         /// One line for the status line of the first frame.
         public var status: String
+        /// What happened, in a shopper's words (items and changes, not records), for the panel
+        /// the app shows until it is dismissed.
+        public var panel: [String]
     }
 
     /// The classes the Grocery Dude store keeps.
@@ -68,7 +71,10 @@ extension GroceryStore {
         }
         do {
             let durable = try GraphStore.open(at: directory, schema: storeSchema, options: GraphStore.Options(recovery: .refuse))
-            return (GroceryStore(graph: durable.graph, seedIfEmpty: true, durableStore: durable), nil)
+            let store = GroceryStore(graph: durable.graph, seedIfEmpty: true, durableStore: durable)
+            // A clean open may still have dropped a change: the one being saved when the app
+            // stopped.
+            return (store, droppedChangeNotice(report: durable.openReport))
         } catch {
             switch error {
             case .damaged, .corruptRecord: break
@@ -86,6 +92,77 @@ extension GroceryStore {
         }
     }
 
+    /// The notice for a clean open that dropped an unfinished change, or `nil` when it dropped
+    /// nothing.
+    static func droppedChangeNotice(report: GraphStore.OpenReport) -> OpenNotice? {
+        let panel = report.droppedCommits.map(Self.sentence(for:))
+        guard let first = panel.first else { return nil }
+        return OpenNotice(details: ["grocery-dude: \(report)"], status: first, panel: panel)
+    }
+
+    /// What a shopper calls a change: its action ("List Milk"), an import, an undo, or its
+    /// items.
+    static func name(of commit: GraphStore.DroppedCommit) -> String {
+        if let action = commit.actionName { return "your change “\(action)”" }
+        if commit.author == GraphUndoManager.undoAuthor { return "an undo" }
+        if commit.author == GraphUndoManager.redoAuthor { return "a redo" }
+        if let items = commit.changesByEntity["Item"], items.inserted > 1, items.updated == 0, items.deleted == 0 {
+            return "the import of \(plural(items.inserted, "item"))"
+        }
+        if let changes = commit.changes, changes.total > 0 { return "a change to \(plural(changes.total, "thing"))" }
+        return "a change"
+    }
+
+    /// One sentence on one dropped change, in a shopper's words.
+    static func sentence(for commit: GraphStore.DroppedCommit) -> String {
+        let what = name(of: commit)
+        let why: String =
+            switch commit.cause {
+            case .unfinishedWrite: "was not saved: grocery-dude stopped while saving it"
+            case .unsynced: "was not saved before the computer stopped"
+            case .damaged, .unreadable: "was lost: that part of the list's file is damaged"
+            case .cutOff: "was lost: the list's file was cut short"
+            case .journalMissing: "was lost: the list's journal file is missing"
+            case .followsDamage: "was set aside: it comes after a damaged part of the file"
+            }
+        return what.prefix(1).uppercased() + what.dropFirst() + " " + why + "."
+    }
+
+    /// "1 item", "5,000 items".
+    static func plural(_ count: Int, _ noun: String) -> String {
+        var digits = String(count.magnitude)
+        var position = digits.count - 3
+        while position > 0 {
+            digits.insert(",", at: digits.index(digits.startIndex, offsetBy: position))
+            position -= 3
+        }
+        return "\(count < 0 ? "-" : "")\(digits) \(noun)\(count == 1 ? "" : "s")"
+    }
+
+    /// The panel for a damaged store: every loss in a shopper's words, then what is left.
+    static func damagePanel(report: GraphStore.OpenReport, itemsLeft: Int) -> [String] {
+        var lines: [String] = []
+        if let snapshot = report.lostSnapshot {
+            let items = snapshot.objectsByEntity?["Item"].map { plural($0, "item") } ?? "the items"
+            lines.append("The list's main file is missing: \(items) saved in it could not be read.")
+        }
+        for file in report.missingFiles where !(file == "snapshot" && report.lostSnapshot != nil) {
+            lines.append("The list's \(file) file is missing.")
+        }
+        let dropped = report.droppedCommits
+        for commit in dropped.prefix(4) { lines.append(sentence(for: commit)) }
+        if dropped.count > 4 { lines.append("\(plural(dropped.count - 4, "more change")) were lost too.") }
+        if report.unknownCommitsLostAfter != nil { lines.append("Later changes were lost too; how many is not known.") }
+        if report.readWithAppSchema {
+            lines.append("The part of the file that says what the list holds was damaged; the rest was read.")
+        }
+        let lostItems = report.lostObjects.filter { $0.hasPrefix("Item") }.count
+        if lostItems > 0 { lines.append("\(plural(lostItems, "item")) could not be recovered.") }
+        if lines.isEmpty { lines.append("Part of the list's file was damaged and repaired.") }
+        lines.append("Your list now has \(plural(itemsLeft, "item")). The damaged files are kept beside it.")
+        return lines
+    }
+
     /// The notice for a store that was damaged and salvaged.
     static func damageNotice(path: String, damage: GraphStoreError, report: GraphStore.OpenReport, itemsLeft: Int) -> OpenNotice {
         let lostChanges = report.lostSequences.reduce(0) { $0 + Int(clamping: $1.upperBound - $1.lowerBound) + 1 }
@@ -99,6 +176,6 @@ extension GroceryStore {
         if !report.lostObjects.isEmpty { lost.append(plural(report.lostObjects.count, "object")) }
         let status = "repaired a damaged list: lost \(lost.isEmpty ? "nothing" : lost.joined(separator: ", ")); "
             + "\(plural(itemsLeft, "item")) kept (see standard error)"
-        return OpenNotice(details: details, status: status)
+        return OpenNotice(details: details, status: status, panel: damagePanel(report: report, itemsLeft: itemsLeft))
     }
 }
