@@ -106,11 +106,18 @@ extension GroceryStore {
         if let action = commit.actionName { return "your change “\(action)”" }
         if commit.author == GraphUndoManager.undoAuthor { return "an undo" }
         if commit.author == GraphUndoManager.redoAuthor { return "a redo" }
-        if let items = commit.changesByEntity["Item"], items.inserted > 1, items.updated == 0, items.deleted == 0 {
-            return "the import of \(plural(items.inserted, "item"))"
+        guard let changes = commit.changes else {
+            // Its bytes are gone: only the last, unfinished one is known to be the user's last.
+            return commit.cause == .unfinishedWrite ? "your last change" : "a change"
         }
-        if let changes = commit.changes, changes.total > 0 { return "a change to \(plural(changes.total, "thing"))" }
-        return "a change"
+        let items = commit.changesByEntity["Item"] ?? GraphStore.ChangeCounts()
+        if commit.author == importAuthor { return "the import of \(plural(items.inserted, "item"))" }
+        var parts: [String] = []
+        if items.inserted > 0 { parts.append("added \(plural(items.inserted, "item"))") }
+        if items.updated > 0 { parts.append("changed \(plural(items.updated, "item"))") }
+        if items.deleted > 0 { parts.append("deleted \(plural(items.deleted, "item"))") }
+        if parts.isEmpty { return changes.total > 0 ? "a change to the list's places" : "a change" }
+        return "the change that " + parts.joined(separator: " and ")
     }
 
     /// One sentence on one dropped change, in a shopper's words.

@@ -163,7 +163,7 @@ public struct GraphBatch: Sendable {
         defer { operationCount += 1 }
         if case .insertRun = operations.last {
             // Moved out of the array, the run's storage has one owner and grows in place.
-            guard case .insertRun(var run) = operations.removeLast() else { preconditionFailure("unreachable") }
+            guard case .insertRun(var run) = operations.removeLast() else { requirementFailure("internal inconsistency: the last operation changed") }
             let appended = run.append(entity, values, relationships)
             operations.append(.insertRun(run))
             if appended { return }
