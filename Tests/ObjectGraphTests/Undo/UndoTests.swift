@@ -217,6 +217,14 @@ struct UndoTests {
             }
             if changed { states.append(dump(graph)) }
         }
+        // Each undo and redo publishes changes as a hand-written commit would: an object is
+        // inserted, deleted or updated, never two of them.
+        let token = graph.addObserver { changes in
+            let inserted = changes.inserted
+            #expect(inserted.isDisjoint(with: changes.deleted), "seed \(seed): inserted and deleted")
+            #expect(inserted.isDisjoint(with: changes.updated.keys), "seed \(seed): inserted and updated")
+            #expect(changes.deleted.isDisjoint(with: changes.updated.keys), "seed \(seed): deleted and updated")
+        }
         let steps = states.count - 1
         for step in (0..<steps).reversed() {
             try undo.undo()
@@ -228,6 +236,7 @@ struct UndoTests {
             #expect(dump(graph) == states[step], "seed \(seed): redo to \(step)")
         }
         #expect(!undo.canRedo, "seed \(seed)")
+        withExtendedLifetime(token) {}
     }
 
     /// Issue 31, point 7: a group that edits objects and then deletes them is undone to the
