@@ -143,16 +143,22 @@ extension GraphStore {
         public var keptObjectsByEntity: [String: Int] = [:]
 
         /// The live objects the opened graph holds.
+        ///
+        /// - Complexity: O(*e*) for *e* entities.
         public var keptObjects: Int { keptObjectsByEntity.values.reduce(0, +) }
 
         /// The commits whose `commit()` had returned and that the open dropped for damage, a
         /// cut or a missing file (not those dropped as unsynced under deferred durability).
+        ///
+        /// - Complexity: O(*d*) for *d* dropped commits.
         public var lostAcknowledgedCommits: [DroppedCommit] {
             droppedCommits.filter { $0.wasAcknowledged && $0.cause != .unsynced }
         }
 
         /// Whether nothing was lost or repaired (a torn tail is not a loss: its commit never
         /// returned; nor are unsynced commits under deferred durability).
+        ///
+        /// - Complexity: O(*d*) for *d* dropped commits.
         public var isClean: Bool {
             damage.isEmpty && lostObjects.isEmpty && cutReferences == 0 && skippedChanges == 0 && repairedRelationships == 0
                 && missingFiles.isEmpty && unknownCommitsLostAfter == nil && lostSnapshot == nil && !readWithAppSchema

@@ -74,6 +74,23 @@ struct GraphStoreLossTests {
         }
     }
 
+    @Test("A crash at any operation of a store's creation leaves a store that opens cleanly")
+    func crashDuringCreation() throws {
+        var crashes = 0
+        for crashAfter in 0..<16 {
+            let fileSystem = SimulatedFileSystem()
+            fileSystem.scheduleCrash(afterOperations: crashAfter, seed: UInt64(crashAfter))
+            if let store = try? Self.open(fileSystem, .refuse) { store.close() }
+            guard fileSystem.crashCount > 0 else { break }
+            crashes += 1
+            let reopened = try Self.open(fileSystem, .refuse)
+            #expect(reopened.openReport.isClean, "crash after \(crashAfter) operations: \(reopened.openReport)")
+            #expect(reopened.graph.objects(of: Product.self).isEmpty)
+            reopened.close()
+        }
+        #expect(crashes > 4)
+    }
+
     /// A copy of the durable files.
     static func copyOf(_ fileSystem: SimulatedFileSystem) throws -> SimulatedFileSystem {
         try GraphStoreEvolutionTests.copy(fileSystem)
