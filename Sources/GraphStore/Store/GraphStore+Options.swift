@@ -3,7 +3,8 @@ import Foundation
 extension GraphStore {
     /// What opening a store does with damage found before the end of a file. A torn last
     /// record of the journal (a crash in the middle of a commit's write) is always dropped
-    /// and reported: that commit never returned.
+    /// and reported: that commit never returned. Records the store's last clean close
+    /// proved acknowledged are never taken for one: their loss is damage.
     public enum Recovery: Sendable {
         /// Throw ``GraphStoreError/damaged(file:offset:afterSequence:reason:)`` naming the
         /// file, the byte offset and the last intact record; nothing is changed on disk.
