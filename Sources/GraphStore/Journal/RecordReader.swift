@@ -113,6 +113,10 @@ package struct RecordReader {
     /// The offset just past the last intact record (or the header): where an appending
     /// writer continues.
     package private(set) var validEnd: UInt64
+    /// When the file ends inside a record whose first fragments are intact (a record cut
+    /// short, or torn): the payload of those fragments, sequence number included. Their
+    /// checksums hold, so what they say is what was written; the rest of the record is lost.
+    package private(set) var tailPartialPayload: [UInt8]?
 
     private let bytes: [UInt8]
     private let saltChecksum: UInt32
@@ -121,6 +125,8 @@ package struct RecordReader {
     /// A record whose first fragment was read: its offset and payload so far.
     private var partialStart: Int?
     private var partial: [UInt8] = []
+    /// The last record in progress that damage ended: its offset and payload so far.
+    private var abandoned: (start: Int, payload: [UInt8])?
     /// The start and first reason of a damaged span not yet closed by an intact record.
     private var damageStart: Int?
     private var damageReason: DamageReason = .checksumMismatch
@@ -360,6 +366,7 @@ package struct RecordReader {
     private mutating func markDamage(at offset: Int, _ reason: DamageReason) {
         var start = offset
         if let partialStart {
+            abandoned = (partialStart, partial)
             start = min(start, partialStart)
             self.partialStart = nil
             partial.removeAll(keepingCapacity: true)
@@ -378,6 +385,7 @@ package struct RecordReader {
             markDamage(at: partialStart, .truncatedFragment)
         }
         if let damageStart {
+            if let abandoned, abandoned.start == damageStart { tailPartialPayload = abandoned.payload }
             // The zeros after the last damaged byte are preallocated space, not the tail's.
             let end = RecordReader.dataEnd(of: bytes)
             tail = Damage(
@@ -419,6 +427,8 @@ package struct RecordScan: Sendable {
     package var tail: RecordReader.Damage?
     /// Where an appending writer continues: just past the last record kept.
     package var validEnd: UInt64
+    /// The intact first fragments of a record the file ends inside (``RecordReader/tailPartialPayload``).
+    package var tailPartialPayload: [UInt8]?
 
     /// Reads a file's bytes.
     ///
@@ -462,5 +472,6 @@ package struct RecordScan: Sendable {
             }
         }
         tail = reader.tail
+        tailPartialPayload = reader.tailPartialPayload
     }
 }

@@ -297,6 +297,10 @@ extension GraphStore {
                     report: report, unsynced: unsynced, followingDamage: followingDamage, unreadable: unreadable,
                     missingEnd: missingEnd, tornAfter: report.tornTailBytes > 0 && unsynced.isEmpty ? lastInFile : nil,
                     schemaSequence: includedSequence + 1, decoder: &decoder)
+                if unsynced.isEmpty, let partial = scan.tailPartialPayload, let count = insertCount(inPartialRecord: partial),
+                   let index = report.droppedCommits.firstIndex(where: { $0.sequence == count.sequence && $0.changes == nil }) {
+                    report.droppedCommits[index].insertedFromSurvivingStart = count.inserted
+                }
                 damaged = damaged || !report.damage.isEmpty
                 journal = scan
             }
@@ -360,6 +364,16 @@ extension GraphStore {
             throw .damaged(file: path, offset: scan.validEnd, afterSequence: lastInFile, reason: reason)
         }
         return ((lastInFile + 1)...closedThrough, reason, cause)
+    }
+
+    /// The sequence number and insert count at the start of a commit record of which only the
+    /// first fragments survive; `nil` when they do not hold that much.
+    static func insertCount(inPartialRecord payload: [UInt8]) -> (sequence: UInt64, inserted: Int)? {
+        guard payload.count > RecordFormat.sequenceSize else { return nil }
+        let sequence = payload.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) }
+        var reader = ByteReader(payload[RecordFormat.sequenceSize...])
+        guard (try? reader.byte()) == GraphRecordType.commit.rawValue, let inserted = try? reader.count() else { return nil }
+        return (sequence, inserted)
     }
 
     /// Every commit the open dropped, in sequence order, each with its counts and action name

@@ -3,7 +3,8 @@ import Foundation
 extension GraphStore {
     /// What opening a store does with damage found before the end of a file. A torn last
     /// record of the journal (a crash in the middle of a commit's write) is always dropped
-    /// and reported: that commit never returned.
+    /// and reported: that commit never returned. Records the store's last clean close
+    /// proved acknowledged are never taken for one: their loss is damage.
     public enum Recovery: Sendable {
         /// Throw ``GraphStoreError/damaged(file:offset:afterSequence:reason:)`` naming the
         /// file, the byte offset and the last intact record; nothing is changed on disk.
@@ -143,16 +144,22 @@ extension GraphStore {
         public var keptObjectsByEntity: [String: Int] = [:]
 
         /// The live objects the opened graph holds.
+        ///
+        /// - Complexity: O(*e*) for *e* entities.
         public var keptObjects: Int { keptObjectsByEntity.values.reduce(0, +) }
 
         /// The commits whose `commit()` had returned and that the open dropped for damage, a
         /// cut or a missing file (not those dropped as unsynced under deferred durability).
+        ///
+        /// - Complexity: O(*d*) for *d* dropped commits.
         public var lostAcknowledgedCommits: [DroppedCommit] {
             droppedCommits.filter { $0.wasAcknowledged && $0.cause != .unsynced }
         }
 
         /// Whether nothing was lost or repaired (a torn tail is not a loss: its commit never
         /// returned; nor are unsynced commits under deferred durability).
+        ///
+        /// - Complexity: O(*d*) for *d* dropped commits.
         public var isClean: Bool {
             damage.isEmpty && lostObjects.isEmpty && cutReferences == 0 && skippedChanges == 0 && repairedRelationships == 0
                 && missingFiles.isEmpty && unknownCommitsLostAfter == nil && lostSnapshot == nil && !readWithAppSchema

@@ -83,6 +83,10 @@ extension GraphStore {
         public var changes: ChangeCounts?
         /// The same counts by entity name; empty when its bytes are lost.
         public var changesByEntity: [String: ChangeCounts]
+        /// When ``changes`` is unknown but the start of the record survived (a large commit,
+        /// such as an import, cut short or torn after its first fragments): how many objects
+        /// it inserted, as its record says at its start. `nil` otherwise.
+        public var insertedFromSurvivingStart: Int?
         /// The action name given to `commit(actionName:)`, when the record kept one.
         public var actionName: String?
         /// The commit's author tag (undo and redo commit as `GraphUndoManager.undoAuthor` and
@@ -116,7 +120,7 @@ extension GraphStore {
         /// "commit 41 (damaged, acknowledged): 5000 inserted, 0 updated, 0 deleted, "Import"".
         public var description: String {
             "commit \(sequence) (\(cause), \(wasAcknowledged ? "acknowledged" : "never acknowledged"))"
-                + (changes.map { ": \($0)" } ?? ": contents unknown")
+                + (changes.map { ": \($0)" } ?? insertedFromSurvivingStart.map { ": \($0) inserted, the rest unknown" } ?? ": contents unknown")
                 + (actionName.map { ", \"\($0)\"" } ?? "")
         }
     }

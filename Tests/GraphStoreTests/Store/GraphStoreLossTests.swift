@@ -74,6 +74,23 @@ struct GraphStoreLossTests {
         }
     }
 
+    @Test("A crash at any operation of a store's creation leaves a store that opens cleanly")
+    func crashDuringCreation() throws {
+        var crashes = 0
+        for crashAfter in 0..<16 {
+            let fileSystem = SimulatedFileSystem()
+            fileSystem.scheduleCrash(afterOperations: crashAfter, seed: UInt64(crashAfter))
+            if let store = try? Self.open(fileSystem, .refuse) { store.close() }
+            guard fileSystem.crashCount > 0 else { break }
+            crashes += 1
+            let reopened = try Self.open(fileSystem, .refuse)
+            #expect(reopened.openReport.isClean, "crash after \(crashAfter) operations: \(reopened.openReport)")
+            #expect(reopened.graph.objects(of: Product.self).isEmpty)
+            reopened.close()
+        }
+        #expect(crashes > 4)
+    }
+
     /// A copy of the durable files.
     static func copyOf(_ fileSystem: SimulatedFileSystem) throws -> SimulatedFileSystem {
         try GraphStoreEvolutionTests.copy(fileSystem)
@@ -302,6 +319,34 @@ struct GraphStoreLossTests {
         let older = try StoreSchema([ProductWithoutNote.self], droppedEntities: ["Tag", "Shelf", "Playlist", "Song"], droppedProperties: ["Product": allProductAttributes])
         let opened = try GraphStore.open(path: Self.path, schema: older, options: .init(), fileSystem: fileSystem)
         #expect(opened.graph.objects(of: ProductWithoutNote.self).map(\.name) == ["milk"])
+        opened.close()
+    }
+
+    @Test("An import cut short says how many objects it inserted, with or without a clean close", arguments: [true, false])
+    func cutImportCountsInsertions(closedCleanly: Bool) throws {
+        let fileSystem = SimulatedFileSystem()
+        let store = try GraphStore.open(path: Self.path, schema: storeSchema, options: .init(compactionFactor: nil), fileSystem: fileSystem)
+        store.graph.insert(Shelf()).name = "before"
+        try store.graph.commit()
+        for index in 0..<3_000 { store.graph.insert(Product()).name = "imported item number \(index)" }
+        try store.graph.commit(actionName: "Import")
+        store.close()
+        if !closedCleanly { try fileSystem.remove(Self.path + "/" + JournalEndMarker.name) }
+        let last = try #require(Self.journalRecords(fileSystem).last)
+        #expect(last.endOffset - last.offset > UInt64(2 * RecordFormat.blockSize))
+        let file = try fileSystem.openFile(Self.path + "/journal", create: false)
+        try file.truncate(to: last.offset + (last.endOffset - last.offset) / 2)
+        try file.sync()
+        file.close()
+        let opened = try Self.open(fileSystem, .salvage)
+        let dropped = try #require(opened.openReport.droppedCommits.last, "\(opened.openReport)")
+        #expect(dropped.sequence == last.sequence)
+        #expect(dropped.cause == (closedCleanly ? .cutOff : .unfinishedWrite))
+        #expect(dropped.wasAcknowledged == closedCleanly)
+        #expect(dropped.changes == nil)
+        #expect(dropped.insertedFromSurvivingStart == 3_000, "\(opened.openReport)")
+        #expect(opened.openReport.isClean == !closedCleanly)
+        #expect(opened.openReport.keptObjectsByEntity["Shelf"] == 1)
         opened.close()
     }
 }
