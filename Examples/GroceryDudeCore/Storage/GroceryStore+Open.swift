@@ -107,6 +107,10 @@ extension GroceryStore {
         if commit.author == GraphUndoManager.undoAuthor { return "an undo" }
         if commit.author == GraphUndoManager.redoAuthor { return "a redo" }
         guard let changes = commit.changes else {
+            // The start of a large record (an import) may say how many objects it added.
+            if let added = commit.insertedFromSurvivingStart, added > 1 {
+                return "the change that added \(plural(added, "item"))"
+            }
             // Its bytes are gone: only the last, unfinished one is known to be the user's last.
             return commit.cause == .unfinishedWrite ? "your last change" : "a change"
         }
