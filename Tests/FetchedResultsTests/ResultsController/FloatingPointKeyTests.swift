@@ -92,17 +92,9 @@ private struct FloatConfiguration: CustomStringConvertible {
         }
         let low = min(window.offset, sorted.count)
         let high = window.limit.map { min(sorted.count, low + $0) } ?? sorted.count
-        var result: [ListSimulator<String, ObjectID, String>.Section] = []
-        for object in sorted[low..<high] {
-            let name = sectioned ? Priced.show(object.discount) : ""
-            let row = ListSimulator<String, ObjectID, String>.Row(id: object.objectID, content: object.rendering)
-            if result.last?.id == name {
-                result[result.count - 1].rows.append(row)
-            } else {
-                result.append(.init(id: name, rows: [row]))
-            }
-        }
-        return result
+        return groupedIntoSections(sorted[low..<high].map { object in
+            (section: sectioned ? Priced.show(object.discount) : "", row: .init(id: object.objectID, content: object.rendering))
+        })
     }
 }
 

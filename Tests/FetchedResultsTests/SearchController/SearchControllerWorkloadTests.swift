@@ -114,17 +114,9 @@ private struct WorkloadBase: CustomStringConvertible {
         }
         let low = min(window.offset, items.count)
         let high = window.limit.map { min(items.count, window.offset + $0) } ?? items.count
-        var result: [ListSimulator<String, ObjectID, String>.Section] = []
-        for item in items[low..<max(low, high)] {
-            let name = sectioned ? sectionID(item) : ""
-            let row = ListSimulator<String, ObjectID, String>.Row(id: item.objectID, content: item.rendering)
-            if result.last?.id == name {
-                result[result.count - 1].rows.append(row)
-            } else {
-                result.append(.init(id: name, rows: [row]))
-            }
-        }
-        return result
+        return groupedIntoSections(items[low..<max(low, high)].map { item in
+            (section: sectioned ? sectionID(item) : "", row: .init(id: item.objectID, content: item.rendering))
+        })
     }
 }
 

@@ -95,10 +95,18 @@ func referenceFetch(
     }
     let low = min(offset, items.count)
     let high = limit.map { min(items.count, offset + $0) } ?? items.count
+    return groupedIntoSections(items[low..<max(low, high)].map { item in
+        (section: section?(item) ?? "", row: .init(id: item.objectID, content: item.rendering))
+    })
+}
+
+/// Rows in their fetched order, grouped into sections: each run of rows with the same section
+/// name is one section.
+func groupedIntoSections(
+    _ rows: [(section: String, row: ListSimulator<String, ObjectID, String>.Row)]
+) -> [ListSimulator<String, ObjectID, String>.Section] {
     var result: [ListSimulator<String, ObjectID, String>.Section] = []
-    for item in items[low..<max(low, high)] {
-        let name = section?(item) ?? ""
-        let row = ListSimulator<String, ObjectID, String>.Row(id: item.objectID, content: item.rendering)
+    for (name, row) in rows {
         if result.last?.id == name {
             result[result.count - 1].rows.append(row)
         } else {
