@@ -11,7 +11,7 @@ extension ObjectGraph {
     /// ``ResultsController/performFetch()``, in the same order: filtered by the predicate,
     /// ordered by the section key (when there is one), then the sort keys, then object
     /// identity, and cut to the window of `fetchOffset` and `fetchLimit`. Pending inserts are
-    /// included and pending deletions are not, as ``ObjectGraph/objects(of:)`` lists them.
+    /// included and pending deletions are not, as `objects(of:)` lists them.
     /// The keys are extracted once per object and sorted as a controller's fetch sorts them.
     ///
     /// ```swift
