@@ -27,3 +27,24 @@
 //   `childLines` (only the tree's own operations touch them, one statement at a time);
 // - `FoldedTextSlot`: `plain`, `caseless`, `accentless`, `both` (a short read or a plain
 //   assignment, with no user code in between).
+//
+// Checked in debug builds only: `unsafeDowncast`, `unsafelyUnwrapped` and
+// `unsafeUninitializedCapacity` trap on a wrong class, a `nil` or a wrong count in a debug
+// build and trust the code in an optimized one. They stay where they are used, on the
+// evaluation and commit paths, and each use is counted here with what makes it sound
+// (`FetchedResultsUnsafeConfinementTests` checks the counts):
+// - `Predicate/PredicateEntity.swift`: unsafeDowncast ×19, `Predicate/GraphPredicateSchema.swift`:
+//   unsafeDowncast ×6, `ResultsController/ResultsEngine+Evaluation.swift`: unsafeDowncast ×3,
+//   `ResultsController/ResultsEngine+SectionRename.swift`: unsafeDowncast ×1 — a request's
+//   readers are made for one entity's class, and the engine evaluates only objects of that
+//   entity (`ObjectGraph.objects(of:)`, a commit's changes filtered by entity, a relationship's
+//   destination class);
+// - `Engine/ResultsIndex/ResultsIndex+Commit.swift`: unsafelyUnwrapped ×7,
+//   `Engine/ResultsIndex/ResultsIndex+SectionMoves.swift`: unsafelyUnwrapped ×7 — a change's
+//   `keys` are read only on the branches where `hasKeys` (the predicate included the row) was
+//   tested;
+// - `TextFolding/FoldedTextSlot.swift`: unsafelyUnwrapped ×8 — each read follows the `if let`
+//   that found the slot filled, or the assignment that filled it;
+// - `FetchRequest/StringComparison.swift`: unsafeUninitializedCapacity ×1,
+//   `ResultsController/DependencyIndex.swift`: unsafeUninitializedCapacity ×1 — the closure
+//   writes exactly the count it returns.

@@ -43,3 +43,20 @@
 // `adopt(_:into:)` spell `Unmanaged` in their signatures, because the relationship shapes
 // that implement them are public (the wrappers are inlined into the user's module). The
 // module wraps what they return in `_Unretained` at once.
+//
+// Checked in debug builds only: `unsafeDowncast`, `unsafelyUnwrapped` and
+// `unsafeUninitializedCapacity` trap on a wrong class, a `nil` or a wrong count in a debug
+// build and trust the code in an optimized one. They stay where they are used, on hot paths
+// (a relationship read, a tracked read, a fetch of one class's objects), and each use is
+// counted here with what makes it sound (`UnsafeConfinementTests` checks the counts):
+// - `RelationshipValue.swift`: unsafeDowncast ×10 — every object a relationship holds has
+//   its destination class: the typed setters accept nothing else, and a batch, the store's
+//   restore and undo check the class (`destinations`) before they store one;
+// - `ObjectGraph.swift`: unsafeDowncast ×1 — an entity's table holds objects of its class only
+//   (one `_GraphEntity` per class);
+// - `PropertyAccessor.swift`: unsafeDowncast ×4 — a saved value is the `_SavedStorage` box the
+//   same accessor made (each attribute's accessor saves and reads its own values);
+// - `GraphContext.swift`: unsafelyUnwrapped ×2 — a tracked read comes from an object attached
+//   to a graph, and attaching sets `_entity`;
+// - `ObjectGraph.Entity.swift`: unsafelyUnwrapped ×1 — `bulkLinks` is made on the line before
+//   when it is `nil`.

@@ -48,6 +48,27 @@ struct UnsafeConfinementTests {
         #expect(offenders.isEmpty, "move these behind a type of Sources/ObjectGraph/Unsafe:\n\(offenders.joined(separator: "\n"))")
     }
 
+    /// Uses the compiler checks in debug builds only: each is counted in the inventory, file
+    /// by file, with what makes it sound (a new use fails until it is listed there).
+    @Test func everyUseCheckedOnlyInDebugBuildsIsCountedInTheInventory() throws {
+        let inventory = try String(contentsOf: Self.unsafeFolder.appendingPathComponent("UnsafeTechniques.swift"), encoding: .utf8)
+        var uses: [String: Int] = [:]
+        for (file, _, line) in try Self.codeLinesOutsideUnsafeFolder() {
+            for spelling in ["unsafeDowncast", "unsafelyUnwrapped", "unsafeUninitializedCapacity"] {
+                let count = String(line).components(separatedBy: spelling).count - 1
+                if count > 0 { uses["`\(file)`: \(spelling)", default: 0] += count }
+            }
+        }
+        #expect(uses.count >= 5)
+        // The inventory's comment lines read as one text.
+        let listed = inventory.replacing(try Regex("\\n//\\s+"), with: " ")
+        for (use, count) in uses.sorted(by: { $0.key < $1.key }) {
+            let entry = try Regex(NSRegularExpression.escapedPattern(for: "\(use) ×\(count)") + "[^0-9]")
+            let counted = listed.contains(entry)
+            #expect(counted, "count \(use) ×\(count) in Unsafe/UnsafeTechniques.swift, with its invariant")
+        }
+    }
+
     @Test func everyExclusivityExemptionIsInTheInventory() throws {
         let inventory = try String(contentsOf: Self.unsafeFolder.appendingPathComponent("UnsafeTechniques.swift"), encoding: .utf8)
         let lines = try Self.codeLinesOutsideUnsafeFolder()
