@@ -56,10 +56,6 @@ package struct PendingCommit {
         return entry.original(property.rawValue)?.membershipChange
     }
 
-    /// Whether the commit is an import with a progress handler, which wants to hear how the
-    /// hook's writing goes (``reportWritingProgress(completed:total:)``).
-    package var reportsProgress: Bool { graph._importProgress != nil }
-
     /// Tells the import's progress handler, if any, how many of `total` units the hook has
     /// written (one per object of the commit, say). Call it with 0 first, then as units are
     /// done: the handler hears of a few hundred of the calls at most.

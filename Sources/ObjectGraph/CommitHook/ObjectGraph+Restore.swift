@@ -2,11 +2,6 @@
 /// serial, their stored values by property index, and writes that bypass recording and
 /// inverse maintenance (the store saved both sides of every relationship).
 extension ObjectGraph {
-    /// The entities this graph has objects of (or had), in registration order.
-    package var registeredEntities: [EntityDescription] {
-        _entities.compactMap { $0?.description }
-    }
-
     /// The number of serials the graph has issued for an entity: the next object gets this one.
     ///
     /// - Complexity: O(1).
@@ -101,12 +96,6 @@ extension ObjectGraph {
         object._flags |= GraphObject._deletedFlag
         entity.objects[object._serial] = nil
         entity.liveCount -= 1
-    }
-
-    /// The object with a serial of a class, if live.
-    package func restoredObject(of type: GraphObject.Type, serial: Int) -> GraphObject? {
-        guard let entity = _entityByType[ObjectIdentifier(type)], serial >= 0, serial < entity.objects.count else { return nil }
-        return entity.objects[serial]
     }
 
     /// Checks every invariant of the graph (inverses included), when the package is built
