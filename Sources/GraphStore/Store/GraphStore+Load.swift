@@ -35,29 +35,79 @@ extension GraphStore {
 
     /// Reads the snapshot and replays the journal, treating damage as `mode` says.
     ///
-    /// In phases: decide from the files present whether this is a new store, a store whose
-    /// file is missing, or one to read; read the snapshot; read and replay the journal,
-    /// telling its end (a commit that never finished, unsynced commits, acknowledged commits
-    /// lost) by what the journal and its end marker prove; repair relationships after damage.
+    /// In phases, each a method of ``OpenPhases``: decide from the files present whether this
+    /// is a new store or one whose files were lost; read the snapshot (or note it lost); read
+    /// and replay the journal, telling its end (a commit that never finished, unsynced
+    /// commits, acknowledged commits lost) by what the journal and its end marker prove, or
+    /// decide whether its absence is proven harmless; repair relationships after damage.
     static func load(path: String, schema: StoreSchema, mode: Recovery, fileSystem: any StoreFileSystem) throws(GraphStoreError) -> Loaded {
-        let snapshotPath = path + "/snapshot"
-        let journalPath = path + "/journal"
-        var report = OpenReport()
-        let recordMode: RecordRecoveryMode = switch mode {
-        case .refuse: .refuse
-        case .stopAtDamage: .stopAtDamage
-        case .salvage: .salvage
+        var phases = OpenPhases(path: path, schema: schema, mode: mode, fileSystem: fileSystem)
+        let hasSnapshot = fileSystem.fileExists(phases.snapshotPath)
+        let hasJournal = fileSystem.fileExists(phases.journalPath)
+        guard hasSnapshot || hasJournal else { return try phases.emptyDirectory() }
+        let graph = hasSnapshot ? try phases.readSnapshot() : try phases.journalWithoutSnapshot()
+        phases.nextSequence = phases.includedSequence + 1
+        if hasJournal {
+            try phases.readJournal(into: graph, hasSnapshot: hasSnapshot)
+        } else {
+            try phases.checkMissingJournal(of: graph)
         }
-        func note(_ damage: RecordReader.Damage, in file: String) {
+        return phases.finish(graph)
+    }
+
+    /// One open's findings as it goes through the phases of
+    /// ``load(path:schema:mode:fileSystem:)``, in the order that function calls them.
+    struct OpenPhases {
+        let path: String
+        let schema: StoreSchema
+        let mode: Recovery
+        let fileSystem: any StoreFileSystem
+        let snapshotPath: String
+        let journalPath: String
+        /// `mode` as the record reader takes it.
+        let recordMode: RecordRecoveryMode
+        /// What the store's last clean close proved about its journal, if it can be read.
+        let marker: JournalEndMarker?
+        var report = OpenReport()
+        /// The snapshot's generation (0 when there is none).
+        var generation: UInt64 = 0
+        /// The last journal sequence the snapshot holds.
+        var includedSequence: UInt64 = 0
+        var snapshotBytes: UInt64 = 0
+        /// Damage was found: the store is rewritten from what was read.
+        var damaged = false
+        /// The files were written with another schema.
+        var schemaChanged = false
+        /// The journal scanned, to append to.
+        var journal: RecordScan?
+        /// The sequence number the next journal record takes.
+        var nextSequence: UInt64 = 1
+
+        init(path: String, schema: StoreSchema, mode: Recovery, fileSystem: any StoreFileSystem) {
+            self.path = path
+            self.schema = schema
+            self.mode = mode
+            self.fileSystem = fileSystem
+            snapshotPath = path + "/snapshot"
+            journalPath = path + "/journal"
+            recordMode = switch mode {
+            case .refuse: .refuse
+            case .stopAtDamage: .stopAtDamage
+            case .salvage: .salvage
+            }
+            marker = JournalEndMarker.read(directory: path, fileSystem: fileSystem)
+        }
+
+        /// Adds a span the record reader found damaged to the report.
+        mutating func note(_ damage: RecordReader.Damage, in file: String) {
             report.damage.append(Damage(
                 file: file, offset: damage.offset, length: damage.length, afterSequence: damage.afterSequence,
                 beforeSequence: damage.beforeSequence, reason: damage.reason.description))
         }
-        let marker = JournalEndMarker.read(directory: path, fileSystem: fileSystem)
 
-        let hasSnapshot = fileSystem.fileExists(snapshotPath)
-        let hasJournal = fileSystem.fileExists(journalPath)
-        guard hasSnapshot || hasJournal else {
+        /// Neither file: a new store, or, when a clean close was recorded, a store whose
+        /// files were both removed.
+        mutating func emptyDirectory() throws(GraphStoreError) -> Loaded {
             if let marker {
                 // The store closed with records in its journal: both files were removed.
                 guard mode != .refuse else {
@@ -76,14 +126,9 @@ extension GraphStore {
             return Loaded(graph: graph, report: report, generation: 0, snapshotBytes: 0, journal: nil, nextSequence: 1, needsRewrite: false)
         }
 
-        // The snapshot.
-        let graph: ObjectGraph
-        var generation: UInt64 = 0
-        var includedSequence: UInt64 = 0
-        var snapshotBytes: UInt64 = 0
-        var damaged = false
-        var schemaChanged = false
-        if hasSnapshot {
+        /// Reads the snapshot into a new graph: its damage noted or refused, its objects
+        /// restored, what it lost counted.
+        mutating func readSnapshot() throws(GraphStoreError) -> ObjectGraph {
             let bytes = try io { try fileSystem.readFile(snapshotPath) }
             snapshotBytes = UInt64(bytes.count)
             let scan = try io { try RecordScan(bytes: bytes, path: snapshotPath, kind: .snapshot, mode: recordMode) }
@@ -96,7 +141,7 @@ extension GraphStore {
                 note(tail, in: "snapshot")
             }
             generation = scan.header.generation
-            graph = ObjectGraph(identifier: scan.header.graphID)
+            let graph = ObjectGraph(identifier: scan.header.graphID)
             for entity in schema.entities { graph.register(entity.description.objectType) }
             let loaded = try Snapshot.load(
                 scan.records, into: graph, schema: schema, path: snapshotPath, mode: recordMode,
@@ -130,27 +175,30 @@ extension GraphStore {
             report.lostObjects += loaded.losses.lostObjects
             report.cutReferences += loaded.losses.cutReferences
             damaged = !report.damage.isEmpty || !loaded.hasTrailer
-        } else {
-            // A journal with no snapshot: the snapshot was lost (every generation writes both,
-            // the snapshot renamed into place first).
+            return graph
+        }
+
+        /// A journal with no snapshot: the snapshot was lost (every generation writes both,
+        /// the snapshot renamed into place first). Only salvage goes on, from an empty graph.
+        mutating func journalWithoutSnapshot() throws(GraphStoreError) -> ObjectGraph {
             guard mode == .salvage else {
                 throw .damaged(
                     file: snapshotPath, offset: 0, afterSequence: nil,
                     reason: "the snapshot is missing while a journal exists; the objects it held are lost")
             }
             let header = try io { try RecordFileHeader.decode(try fileSystem.readFile(journalPath).prefix(RecordFormat.fileHeaderSize), path: journalPath) }
-            graph = ObjectGraph(identifier: header.graphID)
+            let graph = ObjectGraph(identifier: header.graphID)
             for entity in schema.entities { graph.register(entity.description.objectType) }
             generation = header.generation
             report.missingFiles.append("snapshot")
             report.damage.append(Damage(file: "snapshot", offset: 0, length: 0, reason: "the snapshot is missing"))
             damaged = true
+            return graph
         }
 
-        // The journal.
-        var journal: RecordScan?
-        var nextSequence = includedSequence + 1
-        if !hasJournal {
+        /// No journal: harmless only when a compaction's temporary journal proves a crash
+        /// between its two renames; otherwise every commit since the snapshot is lost.
+        mutating func checkMissingJournal(of graph: ObjectGraph) throws(GraphStoreError) {
             if !missingJournalIsProvenSafe(path: path, generation: generation, graphID: graph.identifier, fileSystem: fileSystem) {
                 // Every generation writes its journal next to its snapshot: without a
                 // compaction's temporary journal to prove a crash between the two renames,
@@ -172,7 +220,13 @@ extension GraphStore {
                 }
                 damaged = true
             }
-        } else {
+        }
+
+        /// Reads the journal and replays what follows the snapshot: unsynced commits under
+        /// deferred durability, damage as `mode` says, the end of the journal against its end
+        /// marker, and every commit dropped, for the report. Without a snapshot, the journal's
+        /// schema record says what the lost snapshot held.
+        mutating func readJournal(into graph: ObjectGraph, hasSnapshot: Bool) throws(GraphStoreError) {
             let bytes = try io { try fileSystem.readFile(journalPath) }
             let header = try io { try RecordFileHeader.decode(bytes.prefix(RecordFormat.fileHeaderSize), path: journalPath) }
             guard header.graphID == graph.identifier else {
@@ -305,19 +359,24 @@ extension GraphStore {
                 journal = scan
             }
         }
-        if damaged {
-            // Whatever damage took (salvage skips records, stopping cuts the history short),
-            // references to lost objects are cut and both sides of every relationship agree.
-            report.repairedRelationships = RelationshipRepair.repair(graph, schema: schema)
+
+        /// Repairs relationships after damage, checks the restored graph, and counts what it
+        /// kept.
+        mutating func finish(_ graph: ObjectGraph) -> Loaded {
+            if damaged {
+                // Whatever damage took (salvage skips records, stopping cuts the history short),
+                // references to lost objects are cut and both sides of every relationship agree.
+                report.repairedRelationships = RelationshipRepair.repair(graph, schema: schema)
+            }
+            graph.checkRestoredInvariants()
+            for entity in schema.entities {
+                report.keptObjectsByEntity[entity.description.name] = graph.count(of: entity.description.objectType)
+            }
+            return Loaded(
+                graph: graph, report: report, generation: generation, snapshotBytes: snapshotBytes,
+                journal: damaged || schemaChanged ? nil : journal, nextSequence: nextSequence, needsRewrite: damaged,
+                schemaChanged: schemaChanged)
         }
-        graph.checkRestoredInvariants()
-        for entity in schema.entities {
-            report.keptObjectsByEntity[entity.description.name] = graph.count(of: entity.description.objectType)
-        }
-        return Loaded(
-            graph: graph, report: report, generation: generation, snapshotBytes: snapshotBytes,
-            journal: damaged || schemaChanged ? nil : journal, nextSequence: nextSequence, needsRewrite: damaged,
-            schemaChanged: schemaChanged)
     }
 
     /// Whether a missing journal is one the format proves harmless: a compaction (or the
