@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The ObjectGraph module keeps its unchecked memory techniques in `Sources/ObjectGraph/Unsafe`,
 /// behind documented types, so that a reader finds all of them, and their invariants, in
@@ -52,21 +53,9 @@ struct UnsafeConfinementTests {
     /// by file, with what makes it sound (a new use fails until it is listed there).
     @Test func everyUseCheckedOnlyInDebugBuildsIsCountedInTheInventory() throws {
         let inventory = try String(contentsOf: Self.unsafeFolder.appendingPathComponent("UnsafeTechniques.swift"), encoding: .utf8)
-        var uses: [String: Int] = [:]
-        for (file, _, line) in try Self.codeLinesOutsideUnsafeFolder() {
-            for spelling in ["unsafeDowncast", "unsafelyUnwrapped", "unsafeUninitializedCapacity"] {
-                let count = String(line).components(separatedBy: spelling).count - 1
-                if count > 0 { uses["`\(file)`: \(spelling)", default: 0] += count }
-            }
-        }
-        #expect(uses.count >= 5)
-        // The inventory's comment lines read as one text.
-        let listed = inventory.replacing(try Regex("\\n//\\s+"), with: " ")
-        for (use, count) in uses.sorted(by: { $0.key < $1.key }) {
-            let entry = try Regex(NSRegularExpression.escapedPattern(for: "\(use) ×\(count)") + "[^0-9]")
-            let counted = listed.contains(entry)
-            #expect(counted, "count \(use) ×\(count) in Unsafe/UnsafeTechniques.swift, with its invariant")
-        }
+        let uses = try debugCheckedUses(in: Self.codeLinesOutsideUnsafeFolder(), missingFrom: inventory)
+        #expect(uses.used >= 5)
+        #expect(uses.missing.isEmpty, "count these in Unsafe/UnsafeTechniques.swift, with their invariants: \(uses.missing)")
     }
 
     @Test func everyExclusivityExemptionIsInTheInventory() throws {
