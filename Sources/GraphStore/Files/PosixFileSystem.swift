@@ -90,7 +90,7 @@ package struct PosixFileSystem: StoreFileSystem {
         }
     }
 
-    /// How long ``lockFile(_:)`` keeps trying a held lock before it reports it held.
+    /// How long ``lockFile(_:kind:)`` keeps trying a held lock before it reports it held.
     ///
     /// A `flock` belongs to the open file, and a process forked from this one shares the
     /// lock file's descriptor until it calls `exec` (which closes it: `O_CLOEXEC`). So for a
@@ -99,13 +99,23 @@ package struct PosixFileSystem: StoreFileSystem {
     /// this grace period and is reported after it.
     static let lockGracePeriod: Duration = .milliseconds(500)
 
-    package func lockFile(_ path: String) throws -> any StoreLock {
+    package func lockFile(_ path: String, kind: StoreLockKind) throws -> any StoreLock {
         let fd = try retrying(.lock, path) { open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644) }
+        if kind == .exclusiveWaiting {
+            do {
+                _ = try retrying(.lock, path) { flock(fd, LOCK_EX) }
+            } catch {
+                _ = Glibc.close(fd)
+                throw error
+            }
+            return PosixLock(descriptor: fd)
+        }
+        let operation = kind == .shared ? LOCK_SH : LOCK_EX
         let clock = ContinuousClock()
         let deadline = clock.now + Self.lockGracePeriod
         while true {
             do {
-                _ = try retrying(.lock, path) { flock(fd, LOCK_EX | LOCK_NB) }
+                _ = try retrying(.lock, path) { flock(fd, operation | LOCK_NB) }
                 return PosixLock(descriptor: fd)
             } catch let error as StoreFileError where error.isLockHeld && clock.now < deadline {
                 usleep(5_000)

@@ -248,9 +248,13 @@ package final class SimulatedFileSystem: StoreFileSystem {
         }
     }
 
-    package func lockFile(_ path: String) throws -> any StoreLock {
+    /// Takes a lock. One thread drives a simulated file system, so a lock it would wait for
+    /// is never released: `.exclusiveWaiting` fails like `.exclusive` instead of waiting
+    /// forever.
+    package func lockFile(_ path: String, kind: StoreLockKind) throws -> any StoreLock {
         try state.withLock { state in
-            guard !state.locks.contains(path) else {
+            let shared = kind == .shared
+            guard !state.locks.contains(path), shared || state.sharedLocks[path, default: 0] == 0 else {
                 throw StoreFileError(.lock, path: path, code: EWOULDBLOCK)
             }
             if state.names[path] == nil {
@@ -261,8 +265,12 @@ package final class SimulatedFileSystem: StoreFileSystem {
                 state.names[path] = id
                 state.pendingNames.append(.link(path, id))
             }
-            state.locks.insert(path)
-            return SimulatedLock(fileSystem: self, path: path, epoch: state.epoch)
+            if shared {
+                state.sharedLocks[path, default: 0] += 1
+            } else {
+                state.locks.insert(path)
+            }
+            return SimulatedLock(fileSystem: self, path: path, epoch: state.epoch, shared: shared)
         }
     }
 }
@@ -339,6 +347,8 @@ private struct State {
     var pendingNames: [NameChange] = []
     var directories: Set<String> = ["/"]
     var locks: Set<String> = []
+    /// The number of shared holders of each lock file.
+    var sharedLocks: [String: Int] = [:]
     var epoch = 0
     var counts: [SimulatedFileSystem.Operation: Int] = [:]
     var failures: [(operation: SimulatedFileSystem.Operation, at: Int, code: Int32)] = []
@@ -436,6 +446,7 @@ private struct State {
         let reachable = Set(names.values)
         inodes = inodes.filter { reachable.contains($0.key) }
         locks = []
+        sharedLocks = [:]
         epoch += 1
         return report
     }
@@ -576,12 +587,14 @@ private final class SimulatedLock: StoreLock {
     let fileSystem: SimulatedFileSystem
     let path: String
     let epoch: Int
+    let shared: Bool
     var held = true
 
-    init(fileSystem: SimulatedFileSystem, path: String, epoch: Int) {
+    init(fileSystem: SimulatedFileSystem, path: String, epoch: Int, shared: Bool) {
         self.fileSystem = fileSystem
         self.path = path
         self.epoch = epoch
+        self.shared = shared
     }
 
     deinit { unlock() }
@@ -590,7 +603,12 @@ private final class SimulatedLock: StoreLock {
         guard held else { return }
         held = false
         fileSystem.state.withLock { state in
-            if state.epoch == epoch { state.locks.remove(path) }
+            guard state.epoch == epoch else { return }
+            if shared {
+                state.sharedLocks[path, default: 1] -= 1
+            } else {
+                state.locks.remove(path)
+            }
         }
     }
 }

@@ -73,16 +73,32 @@ package protocol StoreFileSystem: Sendable {
     /// - Throws: ``StoreFileError``.
     func syncDirectory(_ path: String) throws
 
-    /// Takes an exclusive advisory lock on a lock file, creating it when needed.
+    /// Takes an advisory lock of a kind on a lock file, creating it when needed: held until
+    /// the returned object is released or ``StoreLock/unlock()`` is called.
     ///
-    /// The lock is held until the returned object is released or ``StoreLock/unlock()`` is
-    /// called. A second lock on the same file, from this process or another, fails at once.
-    ///
-    /// - Parameter path: The lock file.
+    /// - Parameters:
+    ///   - path: The lock file.
+    ///   - kind: Exclusive or shared, failing at once or waiting when someone holds it.
     /// - Returns: The held lock.
     /// - Throws: ``StoreFileError`` with operation `.lock` and `EWOULDBLOCK` when someone
-    ///   else holds it.
-    func lockFile(_ path: String) throws -> any StoreLock
+    ///   holds a lock that excludes this one and `kind` does not wait.
+    func lockFile(_ path: String, kind: StoreLockKind) throws -> any StoreLock
+}
+
+/// Which lock ``StoreFileSystem/lockFile(_:kind:)`` takes.
+package enum StoreLockKind: Sendable, Equatable {
+    /// Alone on the file; fails when anyone holds it (``StoreFileSystem/lockFile(_:)``).
+    case exclusive
+    /// With other shared holders; fails when someone holds it exclusively.
+    case shared
+    /// Alone on the file, waiting until every other holder has released it.
+    case exclusiveWaiting
+}
+
+extension StoreFileSystem {
+    package func lockFile(_ path: String) throws -> any StoreLock {
+        try lockFile(path, kind: .exclusive)
+    }
 }
 
 /// An open file: read and write anywhere, sync, truncate.

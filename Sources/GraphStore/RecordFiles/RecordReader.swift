@@ -119,6 +119,9 @@ package struct RecordReader {
     package private(set) var tailPartialPayload: [UInt8]?
 
     private let bytes: [UInt8]
+    /// The file offset of `bytes`' first byte (a multiple of the block size): positions are
+    /// in `bytes`, offsets reported are in the file.
+    private let base: Int
     private let saltChecksum: UInt32
     private var position: Int
     private var lastSequence: UInt64?
@@ -155,9 +158,33 @@ package struct RecordReader {
         self.path = path
         self.header = header
         self.bytes = bytes
+        self.base = 0
         self.saltChecksum = RecordFormat.saltChecksum(header.salt)
         self.position = RecordFormat.fileHeaderSize
         self.validEnd = UInt64(RecordFormat.fileHeaderSize)
+    }
+
+    /// Starts reading a file from a record boundary, given the bytes from the start of that
+    /// offset's block: what a reader of a journal others append to reads past what it read.
+    ///
+    /// - Parameters:
+    ///   - header: The file's header, read before.
+    ///   - path: The file's path, for errors.
+    ///   - bytes: The file's bytes from offset `base`.
+    ///   - base: The offset of `bytes` in the file: a multiple of the block size.
+    ///   - offset: Where to start reading: the end of a record (or of the header), at least `base`.
+    ///   - lastSequence: The sequence number of the record that ends at `offset`, if any.
+    package init(continuing header: RecordFileHeader, path: String, bytes: [UInt8], base: Int, from offset: Int, lastSequence: UInt64?) {
+        require(base % RecordFormat.blockSize == 0 && offset >= base && offset >= RecordFormat.fileHeaderSize,
+                "a record reader continues from a record boundary, with the bytes from its block's start")
+        self.path = path
+        self.header = header
+        self.bytes = bytes
+        self.base = base
+        self.saltChecksum = RecordFormat.saltChecksum(header.salt)
+        self.position = offset - base
+        self.validEnd = UInt64(offset)
+        self.lastSequence = lastSequence
     }
 
     /// The next intact record or mid-file damage, or `nil` at the end of the file.
@@ -340,21 +367,21 @@ package struct RecordReader {
         }
         let sequence = payload.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) }
         let record = Record(
-            sequence: sequence, offset: UInt64(start), endOffset: UInt64(position),
+            sequence: sequence, offset: UInt64(base + start), endOffset: UInt64(base + position),
             payload: payload.dropFirst(RecordFormat.sequenceSize))
         var damage: Damage?
         if let damageStart {
             damage = Damage(
-                offset: UInt64(damageStart), length: UInt64(start - damageStart), reason: damageReason,
+                offset: UInt64(base + damageStart), length: UInt64(start - damageStart), reason: damageReason,
                 afterSequence: lastSequence, beforeSequence: sequence)
             self.damageStart = nil
         } else if let lastSequence, sequence != lastSequence &+ 1 {
             damage = Damage(
-                offset: UInt64(start), length: 0, reason: .sequenceGap(expected: lastSequence &+ 1, found: sequence),
+                offset: UInt64(base + start), length: 0, reason: .sequenceGap(expected: lastSequence &+ 1, found: sequence),
                 afterSequence: lastSequence, beforeSequence: sequence)
         }
         lastSequence = sequence
-        validEnd = UInt64(position)
+        validEnd = UInt64(base + position)
         if let damage {
             queued = .record(record)
             return .damage(damage)
@@ -389,7 +416,7 @@ package struct RecordReader {
             // The zeros after the last damaged byte are preallocated space, not the tail's.
             let end = RecordReader.dataEnd(of: bytes)
             tail = Damage(
-                offset: UInt64(damageStart), length: UInt64(max(end, damageStart) - damageStart), reason: damageReason,
+                offset: UInt64(base + damageStart), length: UInt64(max(end, damageStart) - damageStart), reason: damageReason,
                 afterSequence: lastSequence, beforeSequence: nil)
         }
     }

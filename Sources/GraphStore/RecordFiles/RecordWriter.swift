@@ -159,6 +159,85 @@ package final class RecordWriter {
             path: path, header: header, file: file, endOffset: endOffset, allocatedEnd: size, nextSequence: nextSequence)
     }
 
+    /// Opens an existing file to append after `endOffset` without changing anything in it:
+    /// for a journal that other processes append to, where only the holder of the write lock
+    /// may cut a torn tail (see ``resume(at:nextSequence:zeroingTo:)``).
+    ///
+    /// - Parameters:
+    ///   - path: The file.
+    ///   - fileSystem: Where it lives.
+    ///   - header: The header the file was read with.
+    ///   - endOffset: The end of the last record read.
+    ///   - nextSequence: The sequence number of the next record.
+    /// - Returns: A writer positioned at `endOffset`.
+    /// - Throws: ``StoreFileError`` when the file cannot be opened.
+    /// - Complexity: O(1).
+    package static func attach(
+        path: String, fileSystem: any StoreFileSystem, header: RecordFileHeader, endOffset: UInt64, nextSequence: UInt64
+    ) throws -> RecordWriter {
+        let file = try fileSystem.openFile(path, create: false)
+        let size = try file.size()
+        return RecordWriter(
+            path: path, header: header, file: file, endOffset: endOffset, allocatedEnd: max(size, endOffset),
+            nextSequence: nextSequence)
+    }
+
+    /// Moves the append point past records that another writer of the same file appended
+    /// (the caller read them, and holds the file's write lock), first overwriting with zeros
+    /// and syncing `endOffset..<zeroingTo`, the torn tail a writer that died left there.
+    ///
+    /// - Parameters:
+    ///   - endOffset: The end of the last intact record.
+    ///   - nextSequence: The sequence number of the next record.
+    ///   - zeroingTo: The end of a torn tail after `endOffset`, or `nil` for none.
+    /// - Throws: ``RecordFileError/poisoned(path:cause:)`` when the writer failed before or
+    ///   the zeros cannot be written or synced.
+    /// - Complexity: O(1), or O(*t*) for a torn tail of *t* bytes.
+    package func resume(at endOffset: UInt64, nextSequence: UInt64, zeroingTo tornEnd: UInt64? = nil) throws {
+        if let failure { throw RecordFileError.poisoned(path: path, cause: failure) }
+        require(!isRecordOpen && buffer.isEmpty, "resume(at:nextSequence:zeroingTo:): a record is open or buffered")
+        let size: UInt64
+        do {
+            size = try file.size()
+        } catch {
+            throw poison(error, .read)
+        }
+        if let tornEnd, tornEnd > endOffset {
+            do {
+                try writeZeros(from: endOffset, to: min(tornEnd, size))
+            } catch {
+                throw poison(error, .write)
+            }
+            do {
+                try file.sync()
+            } catch {
+                throw poison(error, .sync)
+            }
+        }
+        self.endOffset = endOffset
+        writtenEnd = endOffset
+        framedEnd = endOffset
+        allocatedEnd = max(size, endOffset)
+        self.nextSequence = nextSequence
+    }
+
+    /// Reads bytes of the file: what other writers of a shared file appended.
+    ///
+    /// - Parameters:
+    ///   - offset: Where to start.
+    ///   - count: At most how many bytes (fewer at the end of the file).
+    /// - Throws: ``StoreFileError`` when the read fails.
+    package func read(at offset: UInt64, count: Int) throws -> [UInt8] {
+        try file.read(at: offset, count: count)
+    }
+
+    /// The file's size now, other writers' appends and zeros included.
+    ///
+    /// - Throws: ``StoreFileError`` when it cannot be read.
+    package func fileSize() throws -> UInt64 {
+        try file.size()
+    }
+
     /// Whether the bytes `start..<end` of a file are all zeros, read a block at a time until
     /// one is not.
     private static func isZero(_ file: any StoreFile, from start: UInt64, to end: UInt64) throws -> Bool {

@@ -366,6 +366,10 @@ struct GraphRecordDecoder {
     var losses = RecordLosses()
     /// While ``summary(of:sequence:)`` reads a record: what it counted so far.
     private var summary: CommitSummary?
+    /// While ``conflicts(in:sequence:)`` reads a record: the conflicts found so far.
+    private var found: [StoreConflict]?
+    /// The author the last commit record read names, if any.
+    private(set) var lastAuthor: String?
 
     /// By file entity code, then property position: the reader of the codec of an attribute
     /// saved with the kind it has now (`nil` for a relationship, a removed property, or one
@@ -467,7 +471,12 @@ struct GraphRecordDecoder {
     ///   - position: The property's position among the file entity's properties.
     mutating func readProperty(_ code: Int, _ position: Int, into object: GraphObject?, _ reader: inout ByteReader) throws {
         if let read = readers[code][position] {
-            let fits = try read(&reader, object, graph)
+            let fits: Bool
+            if let object, graph.isApplyingExternalCommit, let index = file.entities[code].properties[position].current {
+                fits = try graph.externalWrite(object, index) { try read(&reader, object, graph) }
+            } else {
+                fits = try read(&reader, object, graph)
+            }
             // The value of an object that no longer exists is skipped unchecked.
             guard !fits, let object else { return }
             let property = file.entities[code].properties[position]
@@ -511,11 +520,26 @@ struct GraphRecordDecoder {
         summary = CommitSummary()
         defer { summary = nil }
         do {
-            try converting(path: path, sequence: sequence) { () throws in try applyCommitRecord(payload, sequence: sequence, apply: false) }
+            try converting(path: path, sequence: sequence) { () throws in try applyCommitRecord(payload, sequence: sequence, pass: .read) }
         } catch {
             return nil
         }
         return summary
+    }
+
+    /// What a commit record made elsewhere would change that the graph's pending changes
+    /// changed too, without applying it (see ``ObjectGraph/externalConflict(on:property:added:removed:)``).
+    ///
+    /// - Returns: Each conflict: the object, the property (`nil`: the object's deletion), why.
+    /// - Throws: When the record cannot be read.
+    /// - Complexity: O(*b*) for the record's *b* bytes.
+    mutating func conflicts(in payload: ArraySlice<UInt8>, sequence: UInt64) throws(GraphStoreError) -> [StoreConflict] {
+        let kept = losses
+        defer { losses = kept }
+        found = []
+        defer { found = nil }
+        try converting(path: path, sequence: sequence) { () throws in try applyCommitRecord(payload, sequence: sequence, pass: .findConflicts) }
+        return found ?? []
     }
 
     /// Applies a commit record.
@@ -529,14 +553,27 @@ struct GraphRecordDecoder {
         if checkFirst {
             let kept = losses
             defer { losses = kept }
-            try converting(path: path, sequence: sequence) { () throws in try applyCommitRecord(payload, sequence: sequence, apply: false) }
+            try converting(path: path, sequence: sequence) { () throws in try applyCommitRecord(payload, sequence: sequence, pass: .read) }
         }
-        try converting(path: path, sequence: sequence) { () throws in try applyCommitRecord(payload, sequence: sequence, apply: true) }
+        try converting(path: path, sequence: sequence) { () throws in try applyCommitRecord(payload, sequence: sequence, pass: .apply) }
     }
 
-    /// Reads a commit record, and applies it to the graph when `apply` is true.
-    private mutating func applyCommitRecord(_ payload: ArraySlice<UInt8>, sequence: UInt64, apply: Bool) throws {
+    /// What one reading of a commit record does.
+    private enum Pass {
+        /// Reads it (to check it, or to summarize it), changing nothing.
+        case read
+        /// Applies it to the graph.
+        case apply
+        /// Finds the objects it touches and asks the graph whether they conflict with its
+        /// pending changes, changing nothing.
+        case findConflicts
+    }
+
+    /// Reads a commit record, and applies it to the graph on the `.apply` pass.
+    private mutating func applyCommitRecord(_ payload: ArraySlice<UInt8>, sequence: UInt64, pass: Pass) throws {
+        let apply = pass == .apply
         var reader = ByteReader(payload)
+        lastAuthor = nil
         guard try reader.byte() == GraphRecordType.commit.rawValue else {
             throw GraphStoreError.corruptRecord(file: path, sequence: sequence, reason: "not a commit record")
         }
@@ -563,7 +600,9 @@ struct GraphRecordDecoder {
             // The entity's serials issued (as `serialCount(of:)`, without looking the entity up).
             if !apply {
                 inserted.append((code, nil))
-            } else if objects[code]?[serial] == nil {
+            } else if objects[code]?[serial].map({ $0.isInserted }) ?? true {
+                // (An object inserted in this graph's pending transaction that holds the serial
+                // moves to another one: the graph makes room.)
                 // A new serial, or one issued before whose object was deleted: undo and redo
                 // bring a deleted object back with its serial.
                 inserted.append((code, graph.restoreObject(of: type, serial: serial)))
@@ -581,18 +620,31 @@ struct GraphRecordDecoder {
             let (code, serial) = try readObjectKey(&reader)
             let entity = file.entities[code]
             if summary != nil { count(\.updated, of: entity) }
-            let object = apply ? objects[code]?[serial] : nil
+            let touched = pass == .read ? nil : objects[code]?[serial] ?? pendingDeletion(code, serial, pass)
+            let object = apply ? touched : nil
             if object == nil && entity.current != nil { losses.skippedChanges += 1 }
             let changedCount = try reader.count(limit: entity.properties.count)
             for _ in 0..<changedCount {
                 let position = try reader.count(limit: entity.properties.count - 1)
+                let index = entity.properties[position].current
                 // The fields read one by one: a copy of the whole property counts a reference
                 // per field.
                 if entity.properties[position].relationship != nil, try reader.byte() == 1 {
                     let added = try readReferences(&reader, of: code, position)
                     let removed = try readReferences(&reader, of: code, position)
-                    if let object, let index = entity.properties[position].current {
+                    if let object, let index {
                         graph.restoreMembership(object, index, added: added, removed: removed)
+                    } else if pass == .findConflicts, let touched, let index {
+                        noteConflict(on: touched, index, added: added, removed: removed)
+                    }
+                } else if pass == .findConflicts, let touched, let index {
+                    if entity.properties[position].relationship != nil, entity.properties[position].kind == nil {
+                        // A relationship given whole: a to-many one merges with pending members.
+                        let targets = try readReferences(&reader, of: code, position)
+                        noteConflict(on: touched, index, replacement: targets)
+                    } else {
+                        noteConflict(on: touched, index)
+                        try readProperty(code, position, into: nil, &reader)
                     }
                 } else {
                     try readProperty(code, position, into: object, &reader)
@@ -605,7 +657,12 @@ struct GraphRecordDecoder {
                 var peek = reader
                 if let code = try? peek.count(), code < file.entities.count { count(\.deleted, of: file.entities[code]) }
             }
-            if let object = try readReference(&reader), apply { graph.restoreDeletion(object) }
+            if pass == .findConflicts {
+                let (code, serial) = try readObjectKey(&reader)
+                if let object = objects[code]?[serial] ?? pendingDeletion(code, serial, pass) { noteConflict(on: object, nil) }
+            } else if let object = try readReference(&reader), apply {
+                graph.restoreDeletion(object)
+            }
         }
         let countCount = try reader.count(limit: file.entities.count)
         for _ in 0..<countCount {
@@ -627,10 +684,36 @@ struct GraphRecordDecoder {
             case .author?:
                 let author = try reader.string()
                 summary?.author = author
+                lastAuthor = author
             case nil:
                 throw reader.failure("bytes follow the commit")
             }
         }
+    }
+
+    /// Asks the graph whether a change the record makes conflicts with its pending changes.
+    private mutating func noteConflict(
+        on object: GraphObject, _ index: PropertyIndex?, added: [GraphObject] = [], removed: [GraphObject] = [],
+        replacement: [GraphObject]? = nil
+    ) {
+        // A serial the graph's pending transaction holds is one the record itself inserts:
+        // the pending object moves to another serial when the record is applied.
+        guard !object.isInserted else { return }
+        let added = added.filter { !$0.isInserted }
+        let removed = removed.filter { !$0.isInserted }
+        let replacement = replacement?.filter { !$0.isInserted }
+        guard let reason = graph.externalConflict(on: object, property: index, added: added, removed: removed, replacement: replacement) else {
+            return
+        }
+        let entity = object.objectID.entity
+        found?.append(StoreConflict(objectID: object.objectID, property: index.map { entity[$0].name }, reason: StoreConflict.Reason(reason)))
+    }
+
+    /// On the conflict pass, the object with a serial that the graph's pending transaction
+    /// deletes (out of its table, so `objects` does not find it).
+    private func pendingDeletion(_ code: Int, _ serial: Int, _ pass: Pass) -> GraphObject? {
+        guard pass == .findConflicts, let type = file.entities[code].current?.description.objectType else { return nil }
+        return graph.pendingDeletion(of: type, serial: serial)
     }
 
     /// Counts one object of a commit being summarized.

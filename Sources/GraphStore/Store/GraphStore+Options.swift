@@ -29,6 +29,25 @@ extension GraphStore {
         case deferred(interval: Duration)
     }
 
+    /// Whether a store's directory is open in one store at a time or in many, across
+    /// processes.
+    public enum Sharing: Sendable, Equatable {
+        /// One store at a time: another open throws ``GraphStoreError/locked(directory:)``.
+        case exclusive
+        /// Any number of stores opened `.shared`, in any processes, each with its own graph;
+        /// an `.exclusive` open is refused while they are open, and they while it is.
+        ///
+        /// Commits are serialized by a write lock held while a commit is checked, written and
+        /// synced. Each commit first applies what the others committed since this store last
+        /// looked, as commits of their own (``GraphChanges/isExternal``), published before
+        /// it; ``GraphStore/refresh()`` and ``GraphStore/followChanges(pollingInterval:isolation:)``
+        /// apply them between commits. A commit made elsewhere that changes a property this
+        /// graph also has pending refuses the local commit with
+        /// ``GraphStoreError/conflict(_:)``: nothing committed is ever overwritten or dropped
+        /// (see ``StoreConflict``). Every process must open the store with the same schema.
+        case shared
+    }
+
     /// How a store is opened and kept.
     public struct Options: Sendable {
         /// What to do with damage; `.refuse` by default.
@@ -41,6 +60,8 @@ extension GraphStore {
         public var compactionFactor: Double?
         /// The journal size below which no automatic compaction happens: 4 MiB by default.
         public var minimumCompactionBytes: Int
+        /// Whether other processes may open the store too; ``Sharing/exclusive`` by default.
+        public var sharing: Sharing
 
         /// Options with the defaults above, or the values given.
         ///
@@ -51,13 +72,16 @@ extension GraphStore {
         ///     compaction, or `nil` for none.
         ///   - minimumCompactionBytes: The journal size below which no automatic compaction
         ///     happens.
+        ///   - sharing: Whether other processes may open the store too.
         /// - Complexity: O(1).
         public init(
             recovery: Recovery = .refuse,
             durability: Durability = .synchronous,
             compactionFactor: Double? = 4,
-            minimumCompactionBytes: Int = 4 << 20
+            minimumCompactionBytes: Int = 4 << 20,
+            sharing: Sharing = .exclusive
         ) {
+            self.sharing = sharing
             self.recovery = recovery
             self.durability = durability
             self.compactionFactor = compactionFactor

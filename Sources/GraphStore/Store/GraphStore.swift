@@ -32,13 +32,21 @@ public final class GraphStore {
 
     let options: Options
     let fileSystem: any StoreFileSystem
-    private let encoder: GraphRecordEncoder
+    let encoder: GraphRecordEncoder
     private var lock: (any StoreLock)?
-    private var journal: RecordWriter?
-    private var generation: UInt64
-    private var snapshotBytes: UInt64
+    var journal: RecordWriter?
+    var generation: UInt64
+    var snapshotBytes: UInt64
     /// Why the store stopped writing, once it has; every later commit is refused.
-    private var failure: String?
+    var failure: String?
+    /// With ``Sharing/shared``: the write lock while a commit, compaction or close holds it,
+    /// and how many of them nest.
+    var writeLock: (any StoreLock)?
+    var writeLockDepth = 0
+    /// With ``Sharing/shared``: reads the commit records other processes append.
+    var externalDecoder: GraphRecordDecoder?
+    /// Whether a compaction is running (one an observer starts during it waits for the next).
+    private var isCompacting = false
     private var lastSync = ContinuousClock.now
     private var hasUnsyncedCommits = false
     private var observation: GraphObservation?
@@ -70,8 +78,8 @@ public final class GraphStore {
     /// (its file may be longer: see ``journalPreallocation``); `nil` once the store is closed.
     package var journalEnd: UInt64? { journal?.endOffset }
 
-    private var snapshotPath: String { directory + "/snapshot" }
-    private var journalPath: String { directory + "/journal" }
+    var snapshotPath: String { directory + "/snapshot" }
+    var journalPath: String { directory + "/journal" }
 
     /// Opens the store in a directory, creating it (and the directory) when there is none.
     ///
@@ -93,14 +101,18 @@ public final class GraphStore {
     ) throws(GraphStoreError) -> GraphStore {
         try io { try fileSystem.createDirectory(path) }
         let lock: any StoreLock
+        let shared = options.sharing == .shared
         do {
-            lock = try fileSystem.lockFile(path + "/LOCK")
+            lock = try fileSystem.lockFile(path + "/LOCK", kind: shared ? .shared : .exclusive)
         } catch let error as StoreFileError where error.isLockHeld {
             throw .locked(directory: path)
         } catch {
             throw mapped(error)
         }
         do {
+            // Shared: no other store writes while this one reads the files and settles them.
+            let writeLock = shared ? try io { try fileSystem.lockFile(path + "/" + writeLockName, kind: .exclusiveWaiting) } : nil
+            defer { writeLock?.unlock() }
             let loaded = try load(path: path, schema: schema, mode: options.recovery, fileSystem: fileSystem)
             return try GraphStore(loaded: loaded, path: path, schema: schema, options: options, fileSystem: fileSystem, lock: lock)
         } catch {
@@ -287,14 +299,21 @@ public final class GraphStore {
     public func compact() throws(GraphStoreError) {
         if let failure { throw .poisoned(cause: failure) }
         guard !graph.hasChanges else { throw .pendingChanges }
-        try flush()
-        guard let journal else { throw .poisoned(cause: "the store is closed") }
-        try writeGeneration(includedSequence: journal.nextSequence - 1)
+        isCompacting = true
+        defer { isCompacting = false }
+        try withWriteLock { () throws(GraphStoreError) in
+            // Shared: the snapshot must hold every commit, others' too.
+            try catchUp(holdingWriteLock: true)
+            guard !graph.hasChanges else { throw .pendingChanges }
+            try flush()
+            guard let journal else { throw .poisoned(cause: "the store is closed") }
+            try writeGeneration(includedSequence: journal.nextSequence - 1)
+        }
     }
 
     /// Compacts when the journal has outgrown the snapshot (see ``Options/compactionFactor``).
     private func compactIfDue() {
-        guard failure == nil, let factor = options.compactionFactor, let journal else { return }
+        guard failure == nil, !isCompacting, let factor = options.compactionFactor, let journal else { return }
         let limit = max(UInt64(options.minimumCompactionBytes), UInt64(Double(snapshotBytes) * factor))
         guard journal.endOffset > limit else { return }
         // A failure before the snapshot is in place leaves the store as it was; one after
@@ -350,6 +369,12 @@ public final class GraphStore {
             // From here the new snapshot may be on disk: the old journal must not take
             // another commit, whatever happens.
             try fileSystem.syncDirectory(directory)
+            if options.sharing == .shared && fileSystem.fileExists(journalPath) {
+                // Kept for the other stores that have not read all of it yet (they hold the
+                // journal open, but one that falls further behind finds it here).
+                try fileSystem.createDirectory(historyPath)
+                try fileSystem.rename(journalPath, to: keptJournalPath(generation))
+            }
             try fileSystem.rename(journalTemp, to: journalPath)
             newJournal.moved(to: journalPath)
             try fileSystem.syncDirectory(directory)
@@ -358,6 +383,7 @@ public final class GraphStore {
             failure = "\(error)"
             throw Self.mapped(error)
         }
+        if options.sharing == .shared { pruneKeptJournals(before: next) }
         // Both replaced files lost their names; their blocks are freed as they close.
         previousSnapshot?.closeInBackground(releases)
         journal?.closeInBackground(releases)
@@ -396,6 +422,22 @@ public final class GraphStore {
     ///
     /// - Complexity: One `fdatasync` of the journal when commits are unsynced; O(1) otherwise.
     public func close() {
+        // Shared: the end marker is written by one store at a time.
+        try? withWriteLock { () throws(GraphStoreError) in writeEndMarker() }
+        journal?.close()
+        journal = nil
+        if failure == nil { failure = "the store is closed" }
+        observation?.cancel()
+        observation = nil
+        lock?.unlock()
+        lock = nil
+        // The graph's hook keeps the store alive until now.
+        graph.commitHook = nil
+        graph.commitHook = _ClosedHook()
+    }
+
+    /// Syncs what is unsynced and writes `journal.closed`.
+    private func writeEndMarker() {
         if failure == nil { try? flush() }
         if failure == nil, let journal {
             // Every commit is durable: say through which record, so that the next open
@@ -409,16 +451,6 @@ public final class GraphStore {
                 ).write(directory: directory, fileSystem: fileSystem)
             } catch {}
         }
-        journal?.close()
-        journal = nil
-        if failure == nil { failure = "the store is closed" }
-        observation?.cancel()
-        observation = nil
-        lock?.unlock()
-        lock = nil
-        // The graph's hook keeps the store alive until now.
-        graph.commitHook = nil
-        graph.commitHook = _ClosedHook()
     }
 
     // MARK: Errors
@@ -459,6 +491,12 @@ private final class _Hook: CommitHook {
     init(store: GraphStore) { self.store = store }
     func graphWillCommit(_ commit: PendingCommit) throws {
         try store.write(commit)
+    }
+    func graphWillBeginCommit(_ graph: ObjectGraph) throws {
+        try store.beginCommit()
+    }
+    func graphDidEndCommit(_ graph: ObjectGraph) {
+        store.endCommit()
     }
 }
 

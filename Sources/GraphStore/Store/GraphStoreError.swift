@@ -30,8 +30,10 @@ public enum GraphStoreError: Error, CustomStringConvertible, Sendable {
     case poisoned(cause: String)
     /// A file-system call failed.
     case io(StoreFileError)
-    /// ``GraphStore/compact()`` was called while the graph had uncommitted changes. A
-    /// snapshot holds committed state only: commit or roll back first. Nothing was written.
+    /// ``GraphStore/compact()`` or ``GraphStore/refresh()`` was called while the graph had
+    /// uncommitted changes. A snapshot holds committed state only, and another process's
+    /// commits are applied beside pending changes only by the next commit (which checks
+    /// them for conflicts): commit or roll back first. Nothing was written or applied.
     case pendingChanges
     /// A commit would leave more than 268,435,456 (2^28) serials of `entity` unused by live
     /// objects: objects inserted and deleted (or rolled back) since the store was made. A
@@ -39,6 +41,16 @@ public enum GraphStoreError: Error, CustomStringConvertible, Sendable {
     /// claims more, so that a damaged file can never make it allocate gigabytes. The commit
     /// changed nothing and its changes are still pending.
     case tooManyUnusedSerials(entity: String, unused: Int)
+    /// Another process committed a change to what this graph's pending changes also change
+    /// (see ``StoreConflict``), in a store opened with ``GraphStore/Sharing/shared``. The
+    /// commit was refused: its changes are still pending, and the other commits before the
+    /// conflicting one were applied and published. Roll back (or undo the conflicting writes)
+    /// and make the change again on the newest state.
+    case conflict([StoreConflict])
+    /// The graph can no longer follow the store's files: another process compacted the store
+    /// twice since this store last read them, or rewrote it with another schema. Nothing
+    /// committed is lost; close the store and open it again.
+    case mustReopen(reason: String)
 
     public var description: String {
         switch self {
@@ -65,9 +77,13 @@ public enum GraphStoreError: Error, CustomStringConvertible, Sendable {
         case .io(let error):
             "\(error)"
         case .pendingChanges:
-            "the graph has uncommitted changes; commit or roll back before compacting the store"
+            "the graph has uncommitted changes; commit or roll back before compacting or refreshing the store"
         case .tooManyUnusedSerials(let entity, let unused):
             "the commit would leave \(unused) serials of \(entity) unused by live objects; a store keeps at most \(StoreLimits.unusedSerials)"
+        case .conflict(let conflicts):
+            "another process committed changes that conflict with this graph's pending changes (\(conflicts.map(\.description).joined(separator: "; "))); the commit was refused and its changes are still pending"
+        case .mustReopen(let reason):
+            "the store must be closed and opened again: \(reason)"
         }
     }
 }

@@ -11,6 +11,25 @@ package protocol CommitHook: AnyObject {
     /// - Parameter commit: The commit; valid only during the call.
     /// - Throws: Any error; the commit then fails and changes nothing.
     func graphWillCommit(_ commit: PendingCommit) throws
+
+    /// Called first in each ``ObjectGraph/commit(author:)`` that has changes, before they are
+    /// checked: a store shared with other processes takes its write lock here and applies
+    /// what the others committed (``ObjectGraph/beginExternalCommit(author:)``), so that the
+    /// commit is checked against the newest state. The default does nothing.
+    ///
+    /// - Throws: Any error; the commit then fails and changes nothing of its own (what was
+    ///   applied from elsewhere stays applied, and is published).
+    func graphWillBeginCommit(_ graph: ObjectGraph) throws
+
+    /// Called once the commit begun with ``graphWillBeginCommit(_:)`` is written or has
+    /// failed, before anyone hears of it (a store releases its write lock). The default does
+    /// nothing.
+    func graphDidEndCommit(_ graph: ObjectGraph)
+}
+
+extension CommitHook {
+    package func graphWillBeginCommit(_ graph: ObjectGraph) throws {}
+    package func graphDidEndCommit(_ graph: ObjectGraph) {}
 }
 
 /// A commit as its hook sees it: the changes, and read access to the pending state behind
@@ -99,6 +118,19 @@ extension ObjectGraph {
     package var commitHook: (any CommitHook)? {
         get { _commitHook }
         set { _commitHook = newValue }
+    }
+
+    /// Tells the hook, if any, that a commit begins.
+    internal func _beginCommitHook() throws(CommitError) {
+        guard let hook = _commitHook else { return }
+        let mode = _context._readMode
+        _context._readMode = .untracked
+        defer { _context._readMode = mode }
+        do {
+            try hook.graphWillBeginCommit(self)
+        } catch {
+            throw .persistenceFailed(error)
+        }
     }
 
     /// Calls the hook, if any, with the commit about to be published.

@@ -39,6 +39,11 @@ public struct GraphChanges: Sendable, Equatable, CustomStringConvertible {
     /// writes.
     public var author: String?
 
+    /// Whether the commit was made elsewhere — by another graph on the same durable store,
+    /// usually in another process — and applied to this graph by the store. Its ``author`` is
+    /// the one the other graph gave it. Such a commit is never recorded for undo.
+    public var isExternal = false
+
     /// Makes a set of changes.
     ///
     /// - Parameters:
@@ -86,7 +91,7 @@ public struct GraphChanges: Sendable, Equatable, CustomStringConvertible {
     ///
     /// - Complexity: O(*n*) for *n* changed objects.
     public static func == (lhs: GraphChanges, rhs: GraphChanges) -> Bool {
-        lhs.author == rhs.author && lhs.moves == rhs.moves && lhs.deleted == rhs.deleted
+        lhs.author == rhs.author && lhs.isExternal == rhs.isExternal && lhs.moves == rhs.moves && lhs.deleted == rhs.deleted
             && lhs.updated == rhs.updated
             && (lhs._inserted === rhs._inserted
                 || (lhs._inserted.count == rhs._inserted.count && lhs.inserted == rhs.inserted))
@@ -94,7 +99,7 @@ public struct GraphChanges: Sendable, Equatable, CustomStringConvertible {
 
     /// A summary with counts.
     public var description: String {
-        "GraphChanges(inserted: \(_inserted.count), deleted: \(deleted.count), updated: \(updated.count), moves: \(moves.count)\(author.map { ", author: \($0)" } ?? ""))"
+        "GraphChanges(inserted: \(_inserted.count), deleted: \(deleted.count), updated: \(updated.count), moves: \(moves.count)\(author.map { ", author: \($0)" } ?? "")\(isExternal ? ", external" : ""))"
     }
 }
 

@@ -23,7 +23,7 @@ extension ObjectGraph {
     @discardableResult
     public func commit(author: String? = nil) throws(CommitError) -> GraphChanges? {
         // From `validateForCommit()`: the outer commit is half-way through its checks.
-        guard !_isCommitting else { throw .commitInProgress }
+        guard !_isCommitting, _followUpsSuspended == 0 else { throw .commitInProgress }
         guard hasChanges else { return nil }
         // Deferred inverse members stay deferred (see `ObjectGraph+DeferredInverses.swift`):
         // nothing below reads the relationships of an inserted target but the rare target
@@ -32,14 +32,29 @@ extension ObjectGraph {
         _rollbackDuringCommit = false
         let changes: GraphChanges
         do {
-            defer { _isCommitting = false }
-            try _validatePending()
-            changes = _collectChanges(inserted: _insertedIDs(), author: author)
+            let hook = _commitHook
+            defer {
+                _isCommitting = false
+                hook?.graphDidEndCommit(self)
+            }
+            do {
+                // A store shared with other processes applies their commits here; they are
+                // published before this one, or after its failure.
+                try _beginCommitHook()
+                try _validatePending()
+                changes = _collectChanges(inserted: _insertedIDs(), author: author)
+            } catch {
+                _isCommitting = false
+                _publishExternalAfterFailedCommit()
+                throw error
+            }
             do {
                 try _runCommitHook(changes)
             } catch {
                 // As a failed validation leaves them: the inserted objects are pending again.
                 _forEachInserted { object in object._flags |= GraphObject._insertedFlag }
+                _isCommitting = false
+                _publishExternalAfterFailedCommit()
                 throw error
             }
         }
@@ -80,6 +95,9 @@ extension ObjectGraph {
         _deletedInserts.removeAll()
         _insertsMayHoldInvalidTargets = false
         _checkInvariants()
+        let external = _externalAwaitingPublication
+        _externalAwaitingPublication.removeAll()
+        for remote in external { _publish(remote) }
         guard !changes.isEmpty else {
             if !_isDelivering { _undeliveredDeletions.removeAll() }
             return nil

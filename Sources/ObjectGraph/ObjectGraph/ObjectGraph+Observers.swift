@@ -143,7 +143,7 @@ extension ObjectGraph {
                 if !observer.deliver(current) { _removeObserver(observer.id) }
                 // Nothing was pending when the observer was called (the commit before it
                 // emptied the pending changes): what is pending now is the observer's.
-                if hasChanges { _commitFollowUp(of: observer) }
+                if hasChanges && _followUpsSuspended == 0 { _commitFollowUp(of: observer) }
             }
         }
     }

@@ -154,6 +154,15 @@ internal struct _Originals: Sequence {
         }
     }
 
+    /// Replaces the value kept for property `index` (which must be kept).
+    mutating func replace(_ index: Int, with saved: any _SavedValue) {
+        if first?.index == index {
+            first = (index, saved)
+        } else if let position = rest.firstIndex(where: { $0.index == index }) {
+            rest[position] = (index, saved)
+        }
+    }
+
     /// The values, in the order of the first writes.
     var array: [Element] {
         guard let first else { return [] }

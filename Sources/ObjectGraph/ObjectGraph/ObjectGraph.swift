@@ -87,6 +87,14 @@ public final class ObjectGraph {
     internal var _isDelivering = false
     /// How many commits of `_deliveryQueue` have started their delivery.
     internal var _deliveredCount = 0
+    /// The commit made elsewhere being applied (see `Restore/ObjectGraph+ExternalCommit.swift`).
+    internal var _external: _ExternalCommit?
+    /// Commits made elsewhere, applied at the start of the commit in progress and published
+    /// just before it.
+    internal var _externalAwaitingPublication: [GraphChanges] = []
+    /// Nonzero while observers hear of external commits beside pending changes that are not
+    /// theirs: no follow-up commit is made, and `commit()` throws.
+    internal var _followUpsSuspended = 0
 
     // The `@exclusivity(unchecked)` fields are touched on every write and tracked read; why
     // dropping their dynamic checks is sound: `Unsafe/UnsafeTechniques.swift`.

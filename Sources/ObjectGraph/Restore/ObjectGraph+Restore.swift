@@ -32,8 +32,9 @@ extension ObjectGraph {
     /// - Returns: The new object, with its class's initial values.
     /// - Complexity: O(1) amortized, plus the serials skipped.
     package func restoreObject(of type: GraphObject.Type, serial: Int) -> GraphObject {
-        require(!hasChanges, "internal inconsistency: restoring objects into a graph with pending changes")
+        require(!hasChanges || _external != nil, "internal inconsistency: restoring objects into a graph with pending changes")
         let entity = _entity(for: type)
+        if _external != nil { _movePendingInserts(of: entity, from: serial) }
         let reused = serial < entity.objects.count
         require(serial >= 0 && UInt64(serial) < 1 << ObjectID.serialBits && !(reused && entity.objects[serial] != nil),
                      "internal inconsistency: restoring serial \(serial) of \(entity.description.name), which is live")
@@ -49,6 +50,7 @@ extension ObjectGraph {
             entity.objects.append(object)
         }
         entity.liveCount += 1
+        _external?.noteInsert(object)
         return object
     }
 
@@ -63,35 +65,90 @@ extension ObjectGraph {
     ///
     /// - Returns: `false` when the value is not of the attribute's type.
     package func restoreAttribute(_ object: GraphObject, _ index: PropertyIndex, _ value: Any) -> Bool {
-        guard let accessor = _state(of: object).description.attributeAccessors[index.rawValue], let cast = accessor.cast(value) else {
+        let entity = _state(of: object)
+        guard let accessor = entity.description.attributeAccessors[index.rawValue], let cast = accessor.cast(value) else {
             return false
         }
-        accessor.store(object, cast)
+        if let external = _external {
+            _notifying(object, entity, index.rawValue) { accessor.store(object, cast) }
+            _rebaseOriginal(of: object, index.rawValue)
+            external.noteUpdate(object, entity.description, index.rawValue)
+        } else {
+            accessor.store(object, cast)
+        }
         return true
     }
 
     /// Replaces a relationship's objects without recording and without touching inverses.
     package func restoreRelationship(_ object: GraphObject, _ index: PropertyIndex, _ targets: [GraphObject]) {
-        guard let accessor = _state(of: object).description.relationshipAccessors[index.rawValue] else {
+        let entity = _state(of: object)
+        guard let accessor = entity.description.relationshipAccessors[index.rawValue] else {
             requirementFailure("internal inconsistency: property \(index) of \(object.objectID) is not a relationship")
         }
-        accessor.setObjects(object, targets)
+        guard let external = _external else {
+            accessor.setObjects(object, targets)
+            return
+        }
+        if accessor.kind == .toMany, object._pendingSlot > 0,
+           let local = _pending[Int(object._pendingSlot) - 1].original(index.rawValue)?.membershipChange {
+            // This graph's pending members of the relationship stay; the other commit's
+            // members join them (the conflict check found no member both changed).
+            let (added, removed) = _externalDelta(of: object, index.rawValue, local, targets)
+            restoreMembership(object, index, added: added, removed: removed)
+            return
+        }
+        let before = accessor.objects(object)
+        _notifying(object, entity, index.rawValue) { accessor.setObjects(object, targets) }
+        _rebaseOriginal(of: object, index.rawValue)
+        external.noteUpdate(object, entity.description, index.rawValue)
+        guard accessor.kind == .orderedToMany, !external.isInserted(object) else { return }
+        let after = accessor.objects(object)
+        for move in OrderedMove.movedPositions(from: before.map(ObjectIdentifier.init), to: after.map(ObjectIdentifier.init)) {
+            external.moves.append(
+                OrderedMove(
+                    owner: object.objectID, relationship: entity.description.properties[index.rawValue].name,
+                    object: after[move.to].objectID, from: move.from, to: move.to))
+        }
     }
 
     /// Adds and removes members of a relationship without recording and without touching
     /// inverses.
     package func restoreMembership(_ object: GraphObject, _ index: PropertyIndex, added: [GraphObject], removed: [GraphObject]) {
-        guard let accessor = _state(of: object).description.relationshipAccessors[index.rawValue] else {
+        let entity = _state(of: object)
+        guard let accessor = entity.description.relationshipAccessors[index.rawValue] else {
             requirementFailure("internal inconsistency: property \(index) of \(object.objectID) is not a relationship")
         }
-        for member in removed { accessor.remove(object, member) }
-        for member in added where !accessor.contains(object, member) { accessor.add(object, member) }
+        guard let external = _external else {
+            for member in removed { accessor.remove(object, member) }
+            for member in added where !accessor.contains(object, member) { accessor.add(object, member) }
+            return
+        }
+        _notifying(object, entity, index.rawValue) {
+            for member in removed { accessor.remove(object, member) }
+            for member in added where !accessor.contains(object, member) { accessor.add(object, member) }
+        }
+        _rebaseOriginal(of: object, index.rawValue)
+        external.noteUpdate(object, entity.description, index.rawValue)
+        guard !external.isInserted(object) else { return }
+        let id = object.objectID
+        for member in added + removed {
+            external.undoKeys.insert(_UndoKey(objectID: id, property: index.rawValue, member: member.objectID))
+        }
     }
 
     /// Takes a committed object out of the graph as a committed deletion would (its serial
     /// stays issued), emptying its relationships without touching inverses.
     package func restoreDeletion(_ object: GraphObject) {
         let entity = _state(of: object)
+        if let external = _external {
+            // Found by ID until every observer has heard of the deletion, as after a commit.
+            external.deleted.insert(object.objectID)
+            _undeliveredDeletions[object._idBits] = object
+            if object._flags & GraphObject._observedFlag != 0 {
+                _registrars[ObjectIdentifier(object)] = nil
+                object._flags &= ~GraphObject._observedFlag
+            }
+        }
         for (_, accessor) in entity.relationships { accessor.setObjects(object, []) }
         object._flags |= GraphObject._deletedFlag
         entity.objects[object._serial] = nil
