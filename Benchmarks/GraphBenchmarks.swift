@@ -148,6 +148,13 @@ final class CommitShape {
         locations = graph.objects(of: BenchLocation.self)
     }
 
+    /// A shape over a graph that holds its items already.
+    init(graph: ObjectGraph, items: [BenchItem], locations: [BenchLocation]) {
+        self.graph = graph
+        self.items = items
+        self.locations = locations
+    }
+
     /// The items the last ``write()`` deleted.
     var lastDeleted: [BenchItem] = []
 

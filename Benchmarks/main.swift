@@ -10,6 +10,11 @@ func printError(_ message: String) {
     FileHandle.standardError.write(Data((message + "\n").utf8))
 }
 
+// A reader process of the store group's shared rows (StoreSharingBenchmarks.swift).
+if CommandLine.arguments.count == 3 && CommandLine.arguments[1] == "--follow-store" {
+    followStoreChild(path: CommandLine.arguments[2])
+}
+
 // One group per line, so that adding a group touches one line.
 let all: [Benchmark] = [
     harnessBenchmarks(),
@@ -24,6 +29,7 @@ let all: [Benchmark] = [
     predicateParseBenchmarks(),
     demoBenchmarks(),
     storeBenchmarks(),
+    storeSharingBenchmarks(),
     appBenchmarks(),
 ].flatMap { $0 }
 

@@ -255,8 +255,34 @@ struct GraphRecordEncoder {
             state.writer.byte(CommitField.author.rawValue)
             state.writer.string(author)
         }
+        state.writer.byte(CommitField.time.rawValue)
+        state.writer.fixed64(Date().timeIntervalSince1970.bitPattern)
+        try writeTombstones(commit, to: &state.writer)
         try commit.reportWritingProgress(completed: state.total, total: state.total)
         try state.flush(ifOver: 1, sink)
+    }
+
+    /// Writes the values the schema keeps of the objects the commit deletes, if it keeps any.
+    private func writeTombstones(_ commit: PendingCommit, to writer: inout ByteWriter) throws {
+        guard schema.keepsTombstones, !commit.changes.deleted.isEmpty else { return }
+        var kept: [(object: GraphObject, code: Int, positions: [Int])] = []
+        try commit.forEachDeleted { object in
+            let code = try entityCode(object)
+            let positions = schema.preserved[code]
+            if !positions.isEmpty { kept.append((object, code, positions)) }
+        }
+        guard !kept.isEmpty else { return }
+        writer.byte(CommitField.tombstones.rawValue)
+        writer.varint(kept.count)
+        for (object, code, positions) in kept {
+            writer.varint(code)
+            writer.varint(object.objectID.serialNumber)
+            writer.varint(positions.count)
+            for position in positions {
+                writer.varint(position)
+                try writeProperty(position, of: object, code: code, to: &writer)
+            }
+        }
     }
 
     /// Writes an updated object's entry of a commit record: its entity and serial, then each
@@ -337,6 +363,23 @@ enum CommitField: UInt8 {
     case actionName = 1
     /// The commit's author tag.
     case author = 2
+    /// When the commit was written: seconds since 1970 as a `Double`'s bits (fixed 64).
+    case time = 3
+    /// The values a schema keeps of deleted objects (``StoreSchema`` `preservedOnDeletion`):
+    /// a count, then per object its entity code, serial, a count and (position, value) pairs.
+    case tombstones = 4
+}
+
+/// What a commit record changed, by file entity code and serial (see
+/// ``GraphRecordDecoder/transaction(of:sequence:)``).
+struct RecordedTransaction {
+    var inserted: [(code: Int, serial: Int)] = []
+    var updated: [(code: Int, serial: Int, positions: [Int])] = []
+    var deleted: [(code: Int, serial: Int)] = []
+    var tombstones: [(code: Int, serial: Int, values: [(String, Any)])] = []
+    var author: String?
+    var actionName: String?
+    var time: Date?
 }
 
 /// What a commit record holds, counted without applying it (for a commit that opening drops).
@@ -370,6 +413,8 @@ struct GraphRecordDecoder {
     private var found: [StoreConflict]?
     /// The author the last commit record read names, if any.
     private(set) var lastAuthor: String?
+    /// While ``transaction(of:sequence:)`` reads a record: what it found so far.
+    private var recorded: RecordedTransaction?
 
     /// By file entity code, then property position: the reader of the codec of an attribute
     /// saved with the kind it has now (`nil` for a relationship, a removed property, or one
@@ -567,6 +612,8 @@ struct GraphRecordDecoder {
         /// Finds the objects it touches and asks the graph whether they conflict with its
         /// pending changes, changing nothing.
         case findConflicts
+        /// Lists what it inserted, updated and deleted, changing nothing.
+        case history
     }
 
     /// Reads a commit record, and applies it to the graph on the `.apply` pass.
@@ -588,6 +635,7 @@ struct GraphRecordDecoder {
             let (code, serial) = try readObjectKey(&reader)
             let entity = file.entities[code]
             if summary != nil { count(\.inserted, of: entity) }
+            if entity.current != nil { recorded?.inserted.append((code, serial)) }
             guard let current = entity.current else {
                 inserted.append((code, nil))
                 continue
@@ -620,13 +668,17 @@ struct GraphRecordDecoder {
             let (code, serial) = try readObjectKey(&reader)
             let entity = file.entities[code]
             if summary != nil { count(\.updated, of: entity) }
-            let touched = pass == .read ? nil : objects[code]?[serial] ?? pendingDeletion(code, serial, pass)
+            let touched = pass == .read || pass == .history ? nil : objects[code]?[serial] ?? pendingDeletion(code, serial, pass)
+            if entity.current != nil { recorded?.updated.append((code, serial, [])) }
             let object = apply ? touched : nil
             if object == nil && entity.current != nil { losses.skippedChanges += 1 }
             let changedCount = try reader.count(limit: entity.properties.count)
             for _ in 0..<changedCount {
                 let position = try reader.count(limit: entity.properties.count - 1)
                 let index = entity.properties[position].current
+                if index != nil, entity.current != nil, let last = recorded?.updated.indices.last {
+                    recorded?.updated[last].positions.append(position)
+                }
                 // The fields read one by one: a copy of the whole property counts a reference
                 // per field.
                 if entity.properties[position].relationship != nil, try reader.byte() == 1 {
@@ -660,6 +712,9 @@ struct GraphRecordDecoder {
             if pass == .findConflicts {
                 let (code, serial) = try readObjectKey(&reader)
                 if let object = objects[code]?[serial] ?? pendingDeletion(code, serial, pass) { noteConflict(on: object, nil) }
+            } else if pass == .history {
+                let (code, serial) = try readObjectKey(&reader)
+                if file.entities[code].current != nil { recorded?.deleted.append((code, serial)) }
             } else if let object = try readReference(&reader), apply {
                 graph.restoreDeletion(object)
             }
@@ -681,10 +736,17 @@ struct GraphRecordDecoder {
             case .actionName?:
                 let name = try reader.string()
                 summary?.actionName = name
+                recorded?.actionName = name
             case .author?:
                 let author = try reader.string()
                 summary?.author = author
                 lastAuthor = author
+                recorded?.author = author
+            case .time?:
+                let time = Date(timeIntervalSince1970: Double(bitPattern: try reader.fixed64()))
+                recorded?.time = time
+            case .tombstones?:
+                try readTombstones(&reader)
             case nil:
                 throw reader.failure("bytes follow the commit")
             }
@@ -707,6 +769,45 @@ struct GraphRecordDecoder {
         }
         let entity = object.objectID.entity
         found?.append(StoreConflict(objectID: object.objectID, property: index.map { entity[$0].name }, reason: StoreConflict.Reason(reason)))
+    }
+
+    /// What a commit record inserted, updated (with the positions of the properties) and
+    /// deleted, by entity code and serial, with its fields; `nil` when it cannot be read.
+    ///
+    /// - Complexity: O(*b*) for the record's *b* bytes.
+    mutating func transaction(of payload: ArraySlice<UInt8>, sequence: UInt64) -> RecordedTransaction? {
+        let kept = losses
+        defer { losses = kept }
+        recorded = RecordedTransaction()
+        defer { recorded = nil }
+        do {
+            try converting(path: path, sequence: sequence) { () throws in try applyCommitRecord(payload, sequence: sequence, pass: .history) }
+        } catch {
+            return nil
+        }
+        return recorded
+    }
+
+    /// Reads the tombstones of a commit record (kept by ``transaction(of:sequence:)``,
+    /// skipped otherwise).
+    private mutating func readTombstones(_ reader: inout ByteReader) throws {
+        let count = try reader.count(limit: reader.bytes.count)
+        for _ in 0..<count {
+            let (code, serial) = try readObjectKey(&reader)
+            let entity = file.entities[code]
+            let valueCount = try reader.count(limit: entity.properties.count)
+            var values: [(String, Any)] = []
+            for _ in 0..<valueCount {
+                let position = try reader.count(limit: entity.properties.count - 1)
+                let property = entity.properties[position]
+                guard let kind = property.kind else { throw reader.failure("a tombstone keeps a relationship") }
+                let plain = try kind.read(from: &reader)
+                guard let index = property.current, let currentKind = property.currentKind, let type = property.currentType,
+                      let value = currentKind.value(plain, as: type), let current = entity.current else { continue }
+                values.append((current.description[index].name, value))
+            }
+            if entity.current != nil { recorded?.tombstones.append((code, serial, values)) }
+        }
     }
 
     /// On the conflict pass, the object with a serial that the graph's pending transaction

@@ -35,6 +35,11 @@ public struct StoreSchema: Sendable {
     /// Entity name in the file → properties (by their name in the file) whose saved values
     /// may be dropped.
     let droppedProperties: [String: Set<String>]
+    /// By entity position: the positions of the attributes whose values a deleted object's
+    /// tombstone keeps in the history.
+    let preserved: [[Int]]
+    /// Whether any entity keeps tombstone values.
+    let keepsTombstones: Bool
 
     /// Describes the classes a store saves.
     ///
@@ -51,17 +56,24 @@ public struct StoreSchema: Sendable {
     ///   - droppedProperties: Entity name in the file → properties, by their name in the
     ///     file, that this schema leaves out on purpose: their saved values are dropped. Any
     ///     other property a file holds and this schema lacks makes opening throw.
+    ///   - preservedOnDeletion: Entity name → attributes whose values the store keeps when an
+    ///     object is deleted, in its tombstone in the history
+    ///     (``GraphStore/GraphStore/history(after:)``), as SwiftData's
+    ///     `preserveValueOnDeletion` does: what a sync engine needs to find the deleted object
+    ///     elsewhere (a server-side identifier, say).
     /// - Throws: ``GraphStoreError/unsupportedAttribute(entity:property:type:)`` naming the
     ///   first attribute whose type the store cannot write, and
     ///   ``GraphStoreError/missingEntity(_:referencedBy:)`` for a relationship to a class
-    ///   that is not listed.
+    ///   that is not listed, or for an entity or attribute `preservedOnDeletion` names that
+    ///   the schema does not have.
     /// - Complexity: O(*p*) for *p* properties in all.
     public init(
         _ types: [GraphObject.Type],
         renamedEntities: [String: String] = [:],
         renamedProperties: [String: [String: String]] = [:],
         droppedEntities: Set<String> = [],
-        droppedProperties: [String: Set<String>] = [:]
+        droppedProperties: [String: Set<String>] = [:],
+        preservedOnDeletion: [String: Set<String>] = [:]
     ) throws(GraphStoreError) {
         var entities: [Entity] = []
         var index: [String: Int] = [:]
@@ -92,6 +104,17 @@ public struct StoreSchema: Sendable {
                 }
             }
         }
+        for (name, attributes) in preservedOnDeletion {
+            guard let position = index[name] else { throw .missingEntity(name, referencedBy: "preservedOnDeletion") }
+            for attribute in attributes where !entities[position].properties.contains(where: { $0.name == attribute && $0.kind != nil }) {
+                throw .missingEntity("\(name).\(attribute)", referencedBy: "preservedOnDeletion (it must name an attribute)")
+            }
+        }
+        preserved = entities.map { entity in
+            let names = preservedOnDeletion[entity.description.name] ?? []
+            return entity.properties.indices.filter { names.contains(entity.properties[$0].name) }
+        }
+        keepsTombstones = preserved.contains { !$0.isEmpty }
         self.entities = entities
         entityIndex = index
         self.renamedEntities = renamedEntities

@@ -62,6 +62,9 @@ extension GraphStore {
         public var minimumCompactionBytes: Int
         /// Whether other processes may open the store too; ``Sharing/exclusive`` by default.
         public var sharing: Sharing
+        /// How much history compactions keep (``GraphStore/history(after:)``); the journals of
+        /// the last four compactions by default.
+        public var historyRetention: HistoryRetention
 
         /// Options with the defaults above, or the values given.
         ///
@@ -73,15 +76,18 @@ extension GraphStore {
         ///   - minimumCompactionBytes: The journal size below which no automatic compaction
         ///     happens.
         ///   - sharing: Whether other processes may open the store too.
+        ///   - historyRetention: How much history compactions keep.
         /// - Complexity: O(1).
         public init(
             recovery: Recovery = .refuse,
             durability: Durability = .synchronous,
             compactionFactor: Double? = 4,
             minimumCompactionBytes: Int = 4 << 20,
-            sharing: Sharing = .exclusive
+            sharing: Sharing = .exclusive,
+            historyRetention: HistoryRetention = .compactions(4)
         ) {
             self.sharing = sharing
+            self.historyRetention = historyRetention
             self.recovery = recovery
             self.durability = durability
             self.compactionFactor = compactionFactor

@@ -220,29 +220,6 @@ extension GraphStore {
         return GraphRecordDecoder(graph: graph, file: file, path: journalPath)
     }
 
-    // MARK: Kept journals
-
-    /// Where a shared store keeps the journals its compactions replaced.
-    var historyPath: String { directory + "/history" }
-
-    /// The kept journal of a generation.
-    func keptJournalPath(_ generation: UInt64) -> String {
-        historyPath + "/journal-\(generation)"
-    }
-
-    /// How many replaced journals a shared store keeps: a store that did not read the files
-    /// for that many compactions (a process that was stopped) must reopen.
-    package static let keptJournalCount: UInt64 = 8
-
-    /// Removes the kept journals too old to be read by a store that follows.
-    func pruneKeptJournals(before generation: UInt64) {
-        guard let names = try? fileSystem.listDirectory(historyPath) else { return }
-        for name in names where name.hasPrefix("journal-") {
-            guard let kept = UInt64(name.dropFirst("journal-".count)), kept + Self.keptJournalCount < generation else { continue }
-            try? fileSystem.remove(historyPath + "/" + name)
-        }
-    }
-
     /// Moves to the journal of the generation after this store's, once every record of its
     /// own was read: the directory's journal (`header`), or, when the store fell further
     /// behind, a kept one.
@@ -251,10 +228,10 @@ extension GraphStore {
         var header = current
         var path = journalPath
         if current.generation != generation + 1 {
-            path = keptJournalPath(generation + 1)
-            guard fileSystem.fileExists(path) else {
+            guard let kept = keptJournalPath(generation + 1) else {
                 throw .mustReopen(reason: "the store was compacted \(current.generation - generation) times since this store read it, and the journals it missed are no longer kept")
             }
+            path = kept
             header = try Self.io {
                 let file = try fileSystem.openFile(path, create: false)
                 defer { file.close() }

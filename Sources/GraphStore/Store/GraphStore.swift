@@ -14,9 +14,11 @@ import ObjectGraph
 ///
 /// Opening replays the journal on top of the snapshot; the graph keeps its
 /// `ObjectGraph.identifier` and every object its `ObjectID`, so URIs and restoration
-/// identifiers saved by an app resolve after a relaunch. A directory can be open in one
-/// store at a time (a lock file, across processes too). The store compacts the journal
-/// into a new snapshot when it outgrows it.
+/// identifiers saved by an app resolve after a relaunch. A directory is open in one store at
+/// a time (a lock file, across processes too), unless every opener asks for
+/// ``Sharing/shared``: then any number of processes share it, each commit applying the
+/// others' commits first (see ``refresh()``). The store compacts the journal into a new
+/// snapshot when it outgrows it.
 ///
 /// The store and its graph keep each other alive until ``close()``. A store is confined to
 /// its graph's isolation domain.
@@ -369,11 +371,13 @@ public final class GraphStore {
             // From here the new snapshot may be on disk: the old journal must not take
             // another commit, whatever happens.
             try fileSystem.syncDirectory(directory)
-            if options.sharing == .shared && fileSystem.fileExists(journalPath) {
-                // Kept for the other stores that have not read all of it yet (they hold the
-                // journal open, but one that falls further behind finds it here).
+            if options.historyRetention != .none && fileSystem.fileExists(journalPath) {
+                // Kept for the history, and for the stores of other processes that have not
+                // read all of it yet (they hold it open, but one that falls further behind
+                // finds it here). A crash before the next rename leaves no journal, which
+                // `journal.tmp` proves harmless.
                 try fileSystem.createDirectory(historyPath)
-                try fileSystem.rename(journalPath, to: keptJournalPath(generation))
+                try fileSystem.rename(journalPath, to: keptJournalPath(retiring: generation))
             }
             try fileSystem.rename(journalTemp, to: journalPath)
             newJournal.moved(to: journalPath)
@@ -383,7 +387,7 @@ public final class GraphStore {
             failure = "\(error)"
             throw Self.mapped(error)
         }
-        if options.sharing == .shared { pruneKeptJournals(before: next) }
+        pruneKeptJournals(current: next)
         // Both replaced files lost their names; their blocks are freed as they close.
         previousSnapshot?.closeInBackground(releases)
         journal?.closeInBackground(releases)

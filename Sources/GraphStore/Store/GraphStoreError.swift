@@ -51,6 +51,11 @@ public enum GraphStoreError: Error, CustomStringConvertible, Sendable {
     /// twice since this store last read them, or rewrote it with another schema. Nothing
     /// committed is lost; close the store and open it again.
     case mustReopen(reason: String)
+    /// ``GraphStore/history(after:)`` was asked for transactions after `token`, and some of
+    /// them are no longer kept (``GraphStore/HistoryRetention``): the history now starts after
+    /// `oldest`. Copy the store's current state again, then read on from
+    /// ``GraphStore/historyToken``.
+    case historyExpired(token: HistoryToken, oldest: HistoryToken)
 
     public var description: String {
         switch self {
@@ -84,6 +89,8 @@ public enum GraphStoreError: Error, CustomStringConvertible, Sendable {
             "another process committed changes that conflict with this graph's pending changes (\(conflicts.map(\.description).joined(separator: "; "))); the commit was refused and its changes are still pending"
         case .mustReopen(let reason):
             "the store must be closed and opened again: \(reason)"
+        case .historyExpired(let token, let oldest):
+            "the history after \(token) is no longer kept: it starts after record \(oldest.sequence); copy the store's state again and read on from its current token"
         }
     }
 }

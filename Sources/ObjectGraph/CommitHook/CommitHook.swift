@@ -54,6 +54,14 @@ package struct PendingCommit {
         }
     }
 
+    /// Calls `body` with each committed object the commit deletes, with its attribute values
+    /// as they were before the commit.
+    ///
+    /// - Complexity: O(*d*) for *d* deleted objects.
+    package func forEachDeleted(_ body: (GraphObject) throws -> Void) rethrows {
+        for entry in graph._pending where entry.isDeleted { try body(entry.object) }
+    }
+
     /// The objects the commit updates (not inserted, not deleted), with the properties that
     /// changed, in the order of their first write.
     ///
