@@ -197,9 +197,10 @@ public final class GroceryApp {
     // MARK: Running commands
 
     /// Runs one command: clears the marks of the previous one, runs `body`, flushes every
-    /// accumulator and writes the status line: the command's message and the hidden lists
-    /// that changed ("Shop list updated"); with ``explain``, the visible list's decision and
-    /// its reason first, and the library's words for the hidden lists ("reload owed (hidden)").
+    /// accumulator and writes the status line: the command's message, what other windows
+    /// changed meanwhile ("Milk added by grocery-dude add") and the hidden lists that changed
+    /// ("Shop list updated"); with ``explain``, the visible list's decision and its reason
+    /// first, and the library's words for the hidden lists ("reload owed (hidden)").
     ///
     /// - Parameter body: The command; returns a message for the status line, or `nil`.
     func command(_ body: () throws(GroceryError) -> String?) {
@@ -212,12 +213,13 @@ public final class GroceryApp {
             message = "error: \(error)"
         }
         let (decision, owing) = flushAll()
+        let elsewhere = store.changesElsewhere?.take()
         if explain {
             let hidden = owing.isEmpty ? nil : "\(owing.joined(separator: ", ")): reload owed (hidden)"
-            status = [decision, message, hidden].compactMap { $0 }.joined(separator: " · ")
+            status = [decision, message, elsewhere, hidden].compactMap { $0 }.joined(separator: " · ")
             if status.isEmpty { status = "no list changed" }
         } else {
-            status = [message, Self.updatedNote(owing)].compactMap { $0 }.joined(separator: " · ")
+            status = [message, elsewhere, Self.updatedNote(owing)].compactMap { $0 }.joined(separator: " · ")
         }
     }
 

@@ -15,6 +15,13 @@ public enum GroceryError: Error, Sendable, Hashable, CustomStringConvertible {
     case commitFailed(String)
     /// An undo (or, when `isRedo`, a redo) of `action` was refused; nothing changed.
     case undoRefused(action: String, isRedo: Bool, reason: String)
+    /// Another window (or a command) changed or deleted these items (their names; empty
+    /// when none is an item) since this one last looked: the change was refused and rolled
+    /// back, and theirs is shown instead.
+    case changedElsewhere([String])
+    /// The list's files changed in a way this window cannot follow (another process rewrote
+    /// them): nothing more can be saved until `grocery-dude` is started again.
+    case mustReopen(String)
 
     /// A sentence for the status line.
     public var description: String {
@@ -27,6 +34,11 @@ public enum GroceryError: Error, Sendable, Hashable, CustomStringConvertible {
             "import failed after \(built) of \(total) items, nothing committed"
         case .commitFailed(let reason): "commit refused (\(reason)); nothing changed"
         case .undoRefused(let action, let isRedo, let reason): "cannot \(isRedo ? "redo" : "undo") \(action): \(reason)"
+        case .changedElsewhere(let names):
+            "\(names.isEmpty ? "the list" : names.joined(separator: ", ")) changed in another window meanwhile: "
+                + "your change was not saved, the list now shows theirs"
+        case .mustReopen(let reason):
+            "this window can no longer save to the list (\(reason)): quit and start grocery-dude again"
         }
     }
 }

@@ -26,10 +26,7 @@ extension GroceryStore {
         do {
             try graph.apply(batch, author: Self.importAuthor)
         } catch {
-            if case .validationFailed(_, let reason) = error, let grocery = reason as? GroceryError {
-                throw grocery
-            }
-            throw .commitFailed(error.description)
+            throw refused(error)
         }
         return imported.count
     }

@@ -39,6 +39,9 @@ extension GroceryStore {
         guard undo ? undoManager.canUndo : undoManager.canRedo else { return nil }
         let name = undo ? undoManager.undoActionName : undoManager.redoActionName
         lastChanges = nil
+        // Changes made elsewhere are never undone here: apply them first, so that undo
+        // refuses a step they touched instead of a commit conflicting with them.
+        _ = try? durableStore?.refresh()
         do {
             if undo { try undoManager.undo() } else { try undoManager.redo() }
         } catch {
@@ -47,10 +50,12 @@ extension GroceryStore {
                 undoManager.removeAllActions()
                 throw .undoRefused(
                     action: name, isRedo: !undo,
-                    reason: "an import since changed the same items and cannot be undone; undo history cleared")
+                    reason: "a change since (an import, or one made in another window) touched the same items and cannot be undone; undo history cleared")
             case .nothingToUndo, .nothingToRedo:
                 return nil
-            case .pendingChanges, .commitFailed:
+            case .commitFailed(let commitError):
+                throw .undoRefused(action: name, isRedo: !undo, reason: "\(refused(commitError))")
+            case .pendingChanges:
                 throw .undoRefused(action: name, isRedo: !undo, reason: "\(error)")
             }
         }

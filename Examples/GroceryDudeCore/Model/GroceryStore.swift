@@ -18,8 +18,11 @@ public final class GroceryStore {
     public let predicateSchema = GraphPredicateSchema(Item.self, Location.self, Aisle.self)
     private var foldedTextMaintenance: GraphObservation?
 
-    /// The author tag of the store's commits.
+    /// The author tag of the app's commits.
     public static let author = "grocery-dude"
+    /// The author tag this store's commits carry: ``author`` by default; a command line
+    /// command says which it is (`grocery-dude add`), so that other windows can tell.
+    public var commitAuthor = GroceryStore.author
     /// The author tag of imports (applied as one `GraphBatch`, which undo does not record).
     public static let importAuthor = "grocery-dude.import"
     /// How many user actions undo remembers.
@@ -32,6 +35,9 @@ public final class GroceryStore {
     /// Whether this store was filled with the seed groceries when it was made (a new or
     /// empty store).
     public private(set) var wasSeeded = false
+    /// What other windows and commands changed, waiting for the status line; `nil` when
+    /// nothing is kept (no one else can change the list).
+    private(set) var changesElsewhere: ChangesElsewhere?
     /// The changes of the last commit, to find the item an undo or redo brought back.
     var lastChanges: GraphChanges?
     private var lastChangesObservation: GraphObservation?
@@ -59,8 +65,11 @@ public final class GroceryStore {
         foldedTextMaintenance = predicateSchema.maintainFoldedText(in: graph)
         locations = graph.objects(of: Location.self)
         aisles = graph.objects(of: Aisle.self)
+        // Another window may have seeded a shared store since it was opened.
+        _ = try? durableStore?.refresh()
         let isEmpty = locations.isEmpty && aisles.isEmpty && graph.objects(of: Item.self).isEmpty
         if seedIfEmpty && isEmpty { seed() }
+        if durableStore != nil { changesElsewhere = ChangesElsewhere(graph: graph) }
         lastChangesObservation = graph.addObserver { [weak self] changes in self?.lastChanges = changes }
         graph.undoManager = undoManager
         undoManager.nonUndoableAuthors = [Self.importAuthor]
@@ -242,7 +251,9 @@ public final class GroceryStore {
     ///   - actionName: The name of the undo step the commit makes ("Delete Milk"), or `nil`
     ///     for an unnamed step.
     ///   - changes: The writes to the graph.
-    /// - Throws: The item's own ``GroceryError`` when validation refused it, or
+    /// - Throws: The item's own ``GroceryError`` when validation refused it,
+    ///   ``GroceryError/changedElsewhere(_:)`` when another window changed the same item
+    ///   meanwhile (its change is then applied here), ``GroceryError/mustReopen(_:)``, or
     ///   ``GroceryError/commitFailed(_:)`` for any other refusal (a store that cannot write,
     ///   say). Nothing stays pending.
     public func commit(actionName: String? = nil, _ changes: () -> Void) throws(GroceryError) {
@@ -250,17 +261,38 @@ public final class GroceryStore {
         changes()
         do {
             if let actionName {
-                try graph.commit(author: Self.author, actionName: actionName)
+                try graph.commit(author: commitAuthor, actionName: actionName)
             } else {
-                try graph.commit(author: Self.author)
+                try graph.commit(author: commitAuthor)
             }
         } catch {
             graph.rollback()
-            if case .validationFailed(_, let reason) = error, let grocery = reason as? GroceryError {
-                throw grocery
-            }
-            throw .commitFailed(error.description)
+            throw refused(error)
         }
+    }
+
+    /// What a refused commit (already rolled back) means for the user. After a conflict with
+    /// another window's change, that change is applied, so that the lists show what won.
+    func refused(_ error: CommitError) -> GroceryError {
+        switch error {
+        case .validationFailed(_, let reason):
+            if let grocery = reason as? GroceryError { return grocery }
+        case .persistenceFailed(let cause):
+            guard let storeError = cause as? GraphStoreError else { break }
+            switch storeError {
+            case .conflict(let conflicts):
+                let names = conflicts.compactMap { graph.object(with: $0.objectID, as: Item.self)?.name }
+                _ = try? durableStore?.refresh()
+                return .changedElsewhere(Array(Set(names)).sorted())
+            case .mustReopen(let reason):
+                return .mustReopen(reason)
+            default:
+                break
+            }
+        default:
+            break
+        }
+        return .commitFailed(error.description)
     }
 }
 

@@ -10,12 +10,15 @@ public struct CommandLineOptions: Sendable, Hashable {
         case tour
         /// Print the usage.
         case help
+        /// Run a one-shot command on the kept list (`list`, `add NAME`…) and exit.
+        case subcommand(Subcommand)
     }
 
     /// Where the list is kept, as the command line says (see ``StorageLocation`` for the
     /// place this resolves to).
     public enum Storage: Sendable, Hashable {
-        /// The default: the store under `$XDG_DATA_HOME` when interactive, memory otherwise.
+        /// The default: the store under `$XDG_DATA_HOME` when interactive (and for the
+        /// subcommands), memory otherwise.
         case automatic
         /// `--store PATH`: the store in this directory, in every mode.
         case directory(String)
@@ -46,8 +49,15 @@ public struct CommandLineOptions: Sendable, Hashable {
     /// The usage text.
     public static let usage = """
         usage: grocery-dude [--script FILE | --tour | --help] [--store DIR | --in-memory] [--explain]
+               grocery-dude list | add NAME | tick NAME | delete NAME [--store DIR]
 
           (no option)     interactive on a terminal; the scripted tour otherwise
+          list            print the list, section by section (home locations), [x] = listed
+          add NAME        add NAME to the shopping list (quote a name with spaces)
+          tick NAME       tick NAME off the shopping list, or put it back on
+          delete NAME     delete NAME
+                          these four change the kept list (the one the app shows, or --store
+                          DIR's) and exit: 0 when done, 1 when no item is called NAME
           --script FILE   play FILE (- reads standard input) and print each frame as text
           --tour          play the built-in tour and print each frame as text
           --store DIR     keep the list in the store in DIR (created when missing), in every
@@ -60,12 +70,16 @@ public struct CommandLineOptions: Sendable, Hashable {
         storage: on a terminal the list is kept in $XDG_DATA_HOME/grocery-dude/
           (~/.local/share/grocery-dude/ when XDG_DATA_HOME is unset); every change is on
           disk before the screen shows it. The first launch starts from the sample list.
+          Any number of grocery-dude windows and commands can use one list at once and stay
+          in step: a change saved in one shows in the others at once, animated, and the
+          status line says where it came from ("Milk added by grocery-dude add"); a change
+          to an item another window changed meanwhile is not saved, and says so.
           Quitting saves the cursor (in the store's directory, file \(SavedCursor.fileName));
           the next launch shows the same item. Without a terminal (scripts, the tour, CI)
           nothing is kept unless --store is given. A damaged store is repaired: what is
           intact is kept, the damaged files are kept beside it, and a report says what was
           lost. A note above the list says what a damaged or interrupted list lost, in items
-          and changes, until Esc closes it. Exit status 3: the store is open in another grocery-dude; 4: it cannot be
+          and changes, until Esc closes it. Exit status 3: the store is open in a program that does not share it; 4: it cannot be
           opened (not a Grocery Dude store, unreadable).
 
         keys: arrows, Page Up/Down, Home/End move (Left/Right jump between sections and
@@ -127,8 +141,28 @@ public struct CommandLineOptions: Sendable, Hashable {
             case "--explain": options.explain = true
             default:
                 if modeOption == "--script" && !option.hasPrefix("-") { throw fail("--script needs exactly one FILE") }
+                let inSubcommand = if case .subcommand = options.mode { true } else { false }
+                if let takesName = Subcommand.words[option], !inSubcommand {
+                    var name = ""
+                    if takesName {
+                        guard index < arguments.count, !arguments[index].hasPrefix("-"),
+                              !arguments[index].allSatisfy(\.isWhitespace)
+                        else { throw fail("\(option) needs a NAME") }
+                        name = arguments[index]
+                        index += 1
+                    }
+                    if let subcommand = Subcommand.named(option, name: name) { try setMode(.subcommand(subcommand), option) }
+                    continue
+                }
+                if case .subcommand(let subcommand) = options.mode, !option.hasPrefix("-") {
+                    if subcommand == .list { throw fail("list takes no NAME") }
+                    throw fail("\(subcommand.word) takes one NAME; quote a name with spaces (\"Oat milk\")")
+                }
                 throw fail("unknown option \(option)")
             }
+        }
+        if case .subcommand(let subcommand) = options.mode, let storageOption, options.storage == .inMemory {
+            throw fail("\(subcommand.word) cannot be combined with \(storageOption): it changes a kept list")
         }
         return options
     }

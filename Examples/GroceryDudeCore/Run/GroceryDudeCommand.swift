@@ -1,12 +1,13 @@
 import Foundation
 
 /// The `grocery-dude` command: reads the options, opens the groceries where they are kept,
-/// and runs the app interactively, a script, or the tour.
+/// and runs the app interactively, a script, the tour, or a subcommand (`list`, `add NAME`…).
 ///
-/// Exit statuses: 0 when the app or script ran to its end; 2 for a bad option, an unreadable
+/// Exit statuses: 0 when the app, script or subcommand ran to its end; 1 when a subcommand
+/// names no item of the list, or its change was refused; 2 for a bad option, an unreadable
 /// script or a malformed script line (reported with its line number on standard error before
-/// anything is played); 3 when the store is open in another process; 4 when it cannot be
-/// opened (see ``StoreOpenError``).
+/// anything is played); 3 when the store is open in a process that does not share it; 4
+/// when it cannot be opened (see ``StoreOpenError``).
 @MainActor
 public enum GroceryDudeCommand {
     /// Runs the command.
@@ -38,6 +39,9 @@ public enum GroceryDudeCommand {
         case .help:
             output(CommandLineOptions.usage)
             return 0
+        case .subcommand(let subcommand):
+            let location = StorageLocation.resolve(options.storage, interactive: true, environment: environment)
+            return run(subcommand, at: location, output: output, errors: errors)
         case .tour:
             return await play(Tour.script, named: "tour", location: scripted, explain: true, output: output, errors: errors)
         case .script(let path):

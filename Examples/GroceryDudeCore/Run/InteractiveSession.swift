@@ -10,9 +10,10 @@ import Darwin
 /// The app on a real terminal: raw keys in, styled frames out.
 ///
 /// The session sleeps until something happens — a key, an import event, a resize, a signal,
-/// marks that should fade — then handles everything that is already waiting (every buffered
-/// key) and draws once, writing only the lines that changed. It never wakes on a timer while
-/// idle. Ctrl-Z (or SIGTSTP) puts the terminal back and suspends; SIGCONT redraws.
+/// marks that should fade, a change another window or command saved to the list — then
+/// handles everything that is already waiting (every buffered key) and draws once, writing
+/// only the lines that changed. It never wakes on a timer while idle (following the store
+/// looks at its files once a second, and wakes the session only when they changed). Ctrl-Z (or SIGTSTP) puts the terminal back and suspends; SIGCONT redraws.
 /// SIGTERM, SIGHUP and SIGINT put the terminal back, let the app save (``init(makeApp:willEnd:)``)
 /// and end the process by that signal.
 @MainActor
@@ -60,8 +61,10 @@ public final class InteractiveSession {
             for number in Self.handledSignals { signal(number, SIG_DFL) }
         }
         Self.startReader(inbox)
+        let following = follow(app, inbox: inbox)
         draw(app)
         await loop(app, inbox: inbox)
+        following?.cancel()
         terminal.restore()
         willEnd(app)
         return true
@@ -81,6 +84,8 @@ public final class InteractiveSession {
                 app.size = size
                 updater.invalidate()
             }
+            // Changes made elsewhere are shown before the keys typed after them.
+            if batch.changedElsewhere { app.showChangesElsewhere() }
             for event in batch.importEvents { app.apply(event) }
             if batch.fade { app.clearMarks() }
             var suspend = batch.suspend
@@ -95,7 +100,8 @@ public final class InteractiveSession {
             if batch.inputClosed || app.isFinished { return }
             startRequestedImport(app, inbox: inbox)
             draw(app)
-            scheduleFade(app, inbox: inbox, keepCurrent: batch.keys.isEmpty && batch.importEvents.isEmpty)
+            scheduleFade(
+                app, inbox: inbox, keepCurrent: batch.keys.isEmpty && batch.importEvents.isEmpty && !batch.changedElsewhere)
             if suspend { self.suspend(app) }
         }
     }
@@ -104,6 +110,28 @@ public final class InteractiveSession {
 
     private func draw(_ app: GroceryApp) {
         terminal.send(updater.update(to: app.render(styled: true)))
+    }
+
+    /// Follows the list's store: applies what other windows and commands save as they save
+    /// it (on the main actor, where the graph lives), and wakes the session to show it. A
+    /// failure (another process rewrote the files) is told on the status line.
+    ///
+    /// - Returns: The task to cancel when the session ends, or `nil` when nothing is kept.
+    private func follow(_ app: GroceryApp, inbox: SessionInbox) -> Task<Void, Never>? {
+        guard app.store.durableStore != nil else { return nil }
+        let observation = app.store.graph.addObserver { changes in
+            if changes.isExternal { inbox.post { $0.changedElsewhere = true } }
+        }
+        return Task { @MainActor in
+            defer { observation.cancel() }
+            do {
+                try await app.store.durableStore?.followChanges()
+            } catch {
+                guard !Task.isCancelled else { return }
+                app.stopFollowing(because: error)
+                inbox.post { _ in }
+            }
+        }
     }
 
     private func startRequestedImport(_ app: GroceryApp, inbox: SessionInbox) {

@@ -1,7 +1,7 @@
 import Synchronization
 
 /// Everything that happened since the interactive session last looked: keys, signals, import
-/// events, a fading mark. Threads and signal handlers post to it; the session takes it all at
+/// events, a fading mark, changes made in other windows. Threads and signal handlers post to it; the session takes it all at
 /// once, handles every key already buffered, and draws once.
 ///
 /// The mutex guards ``Batch`` (the only mutable state); the wake-up stream keeps at most one
@@ -25,6 +25,9 @@ final class SessionInbox: Sendable {
         var fade = false
         /// Events of the running import, in order.
         var importEvents: [ImportJob.Event] = []
+        /// Whether another window's (or command's) changes were applied to the graph and
+        /// wait to be shown.
+        var changedElsewhere = false
     }
 
     private let state = Mutex(Batch())

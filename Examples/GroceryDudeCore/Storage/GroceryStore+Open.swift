@@ -4,7 +4,8 @@ import FetchedResultsKit
 /// Why the groceries could not be opened. The command prints it and exits with
 /// ``exitStatus``; the app never starts on a list it could not read.
 public enum StoreOpenError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// Another process (another `grocery-dude`, most likely) has the store open.
+    /// Another process has the store open without sharing it (a program that opened it
+    /// `.exclusive`, or a `grocery-dude` from before stores were shared).
     case locked(path: String)
     /// The store cannot be opened (not a Grocery Dude store, another schema, unreadable),
     /// or could not be salvaged.
@@ -22,7 +23,7 @@ public enum StoreOpenError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .locked(let path):
-            "the grocery list at \(path) is already open in another grocery-dude; quit that one first (or use --store DIR for another list, --in-memory for none)"
+            "the grocery list at \(path) is already open in another program that does not share it (an older grocery-dude?); quit that one first (or use --store DIR for another list, --in-memory for none)"
         case .unusable(let path, let reason):
             "cannot open the grocery list at \(path): \(reason); nothing was changed there (use --store DIR for another list, --in-memory for none)"
         }
@@ -54,6 +55,10 @@ extension GroceryStore {
     /// Opens the groceries kept in a directory: the store there, created (and seeded, in one
     /// durable commit) when there is none.
     ///
+    /// The store is opened shared (`GraphStore.Sharing.shared`): other `grocery-dude`
+    /// windows and commands may have it open at the same time; each commit first applies
+    /// theirs, and ``GroceryApp/refreshFromStore()`` shows them between commits.
+    ///
     /// A damaged store is first refused, then opened again in salvage mode: every intact
     /// change is kept, the damaged files are kept beside it, and the notice says what was
     /// lost. A salvaged store is never seeded again, even when nothing survived: the user
@@ -70,7 +75,7 @@ extension GroceryStore {
             return .unusable(path: path, reason: error.description)
         }
         do {
-            let durable = try GraphStore.open(at: directory, schema: storeSchema, options: GraphStore.Options(recovery: .refuse))
+            let durable = try GraphStore.open(at: directory, schema: storeSchema, options: GraphStore.Options(recovery: .refuse, sharing: .shared))
             let store = GroceryStore(graph: durable.graph, seedIfEmpty: true, durableStore: durable)
             // A clean open may still have dropped a change: the one being saved when the app
             // stopped.
@@ -82,7 +87,7 @@ extension GroceryStore {
             }
             let durable: GraphStore
             do {
-                durable = try GraphStore.open(at: directory, schema: storeSchema, options: GraphStore.Options(recovery: .salvage))
+                durable = try GraphStore.open(at: directory, schema: storeSchema, options: GraphStore.Options(recovery: .salvage, sharing: .shared))
             } catch let salvage {
                 throw failure(salvage)
             }

@@ -191,17 +191,25 @@ struct GroceryDudeBinaryTests {
         #expect(run.output.contains("--store DIR"))
         #expect(run.output.contains("--in-memory"))
         #expect(run.output.contains("$XDG_DATA_HOME/grocery-dude/"))
+        #expect(run.output.contains("grocery-dude list | add NAME | tick NAME | delete NAME [--store DIR]"))
+        #expect(run.output.contains("windows and commands can use one list at once"))
     }
 
-    @Test func aSecondInstanceOnTheSameStoreSaysItIsLocked() throws {
+    @Test func aCommandOnTheStoreOfAnOpenWindowShowsThereAtOnce() throws {
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let terminal = try TerminalRun(arguments: ["--store", directory.path])
         terminal.wait("the first frame") { terminal.text.contains(" Grocery Dude ") }
-        let second = try Self.run(arguments: ["--store", directory.path, "--tour"])
-        #expect(second.status == 3)
-        #expect(second.errors.contains("is already open in another grocery-dude; quit that one first"), "\(second.errors)")
-        #expect(second.output.isEmpty)
+        let add = try Self.run(arguments: ["add", "Oat milk", "--store", directory.path])
+        #expect(add.status == 0, "\(add.errors)")
+        #expect(add.output == "added Oat milk to the shopping list\n")
+        terminal.wait("the window to show the change") { terminal.text.contains("Oat milk added by grocery-dude add") }
+        let list = try Self.run(arguments: ["list", "--store", directory.path])
+        #expect(list.status == 0, "\(list.errors)")
+        #expect(list.output.contains("No location (1)\n  [x] Oat milk\n"), "\(list.output)")
+        let tick = try Self.run(arguments: ["tick", "Caviar", "--store", directory.path])
+        #expect(tick.status == 1)
+        #expect(tick.errors.contains("no item is called \"Caviar\""), "\(tick.errors)")
         terminal.type(Array("\u{11}".utf8))  // Ctrl-Q
         terminal.waitForExit()
     }

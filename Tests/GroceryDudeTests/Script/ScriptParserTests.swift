@@ -116,6 +116,40 @@ struct ScriptParserTests {
         #expect(throws: ScriptError.self) { try CommandLineOptions.parse(["--tour", "--script", "a"]) }
     }
 
+    @Test func subcommandsParse() throws {
+        #expect(try CommandLineOptions.parse(["list"]) == CommandLineOptions(mode: .subcommand(.list)))
+        #expect(try CommandLineOptions.parse(["add", "Oat milk"]) == CommandLineOptions(mode: .subcommand(.add(name: "Oat milk"))))
+        #expect(try CommandLineOptions.parse(["tick", "Milk"]) == CommandLineOptions(mode: .subcommand(.tick(name: "Milk"))))
+        #expect(try CommandLineOptions.parse(["delete", "Milk"]) == CommandLineOptions(mode: .subcommand(.delete(name: "Milk"))))
+        #expect(
+            try CommandLineOptions.parse(["--store", "d", "add", "Milk"])
+                == CommandLineOptions(mode: .subcommand(.add(name: "Milk")), storage: .directory("d")))
+        #expect(
+            try CommandLineOptions.parse(["tick", "Milk", "--store", "d"])
+                == CommandLineOptions(mode: .subcommand(.tick(name: "Milk")), storage: .directory("d")))
+        #expect(Subcommand.add(name: "Milk").author == "grocery-dude add")
+    }
+
+    @Test func subcommandMistakesSaySo() throws {
+        func problem(_ arguments: [String]) -> String? {
+            do {
+                _ = try CommandLineOptions.parse(arguments)
+                return nil
+            } catch {
+                return error.problem
+            }
+        }
+        #expect(problem(["add"]) == "add needs a NAME")
+        #expect(problem(["tick", "--store", "d"]) == "tick needs a NAME")
+        #expect(problem(["delete", " "]) == "delete needs a NAME")
+        #expect(problem(["add", "Oat", "milk"]) == "add takes one NAME; quote a name with spaces (\"Oat milk\")")
+        #expect(problem(["list", "Milk"]) == "list takes no NAME")
+        #expect(problem(["list", "--tour"]) == "--tour cannot be combined with list")
+        #expect(problem(["--tour", "list"]) == "list cannot be combined with --tour")
+        #expect(problem(["add", "Milk", "--in-memory"]) == "add cannot be combined with --in-memory: it changes a kept list")
+        #expect(problem(["fetch"]) == "unknown option fetch")
+    }
+
     @Test func undoAndRedoParse() throws {
         #expect(try ScriptParser.parse("undo\nredo").map(\.command) == [.undo, .redo])
         #expect(throws: ScriptError.self) { try ScriptParser.parse("undo 2") }
