@@ -228,7 +228,8 @@ struct MultiProcessStoreTests {
         let name = try #require(environment[ChildEnvironment.name])
         let stopFile = try #require(environment[ChildEnvironment.stopFile])
         var rng = SeededGenerator(seed: UInt64(environment[ChildEnvironment.seed] ?? "") ?? 1)
-        let store = try GraphStore.open(at: directory, schema: sharedSchema, options: sharedOptions())
+        // Writers compact often, so that readers follow compactions.
+        let store = try GraphStore.open(at: directory, schema: sharedSchema, options: sharedOptions(minimumCompactionBytes: 32 << 10))
         let graph = store.graph
         let mark = graph.insert(WriterMark())
         mark.writer = name
@@ -238,6 +239,8 @@ struct MultiProcessStoreTests {
         while !FileManager.default.fileExists(atPath: stopFile) {
             for _ in 0..<Int.random(in: 1...3, using: &rng) { randomEdit(graph, using: &rng) }
             mark.commits += 1
+            // The changes stay pending a moment, as a user's do: others commit meanwhile.
+            usleep(UInt32.random(in: 0...3_000, using: &rng))
             do {
                 try graph.commit(author: name)
                 say("durable \(name) \(mark.commits)")
@@ -247,6 +250,7 @@ struct MultiProcessStoreTests {
                     exit(5)
                 }
                 conflicts += 1
+                say("conflict \(name)")
                 graph.rollback()
                 do {
                     try store.refresh()
@@ -255,7 +259,7 @@ struct MultiProcessStoreTests {
                     exit(5)
                 }
             }
-            usleep(UInt32.random(in: 0...4_000, using: &rng))
+            usleep(UInt32.random(in: 2_000...8_000, using: &rng))
         }
         store.close()
         say("stopped \(name) commits \(mark.commits) conflicts \(conflicts)")
@@ -279,11 +283,15 @@ struct MultiProcessStoreTests {
         var checks = 0
         var reopens = 0
         var screen = SharedScreen(graph: store.graph, text: "a")
-        func check(_ context: String) {
+        func check(_ context: String, _ changes: GraphChanges? = nil) {
             checks += 1
             let problems = screen.problems(store.graph)
             guard problems.isEmpty else {
-                for problem in problems { say("MISMATCH \(name) \(context): \(problem)") }
+                for problem in problems { say("MISMATCH \(name) \(context): \(problem.split(separator: "\n").joined(separator: " / "))") }
+                if let changes {
+                    let names = { (ids: [ObjectID]) in ids.map(\.uriRepresentation).map { $0.split(separator: "/").suffix(2).joined(separator: "/") } }
+                    say("MISMATCH \(name) the commit: inserted \(names(Array(changes.inserted))), deleted \(names(Array(changes.deleted))), updated \(changes.updated.map { "\(names([$0.key])[0]) \($0.value)" })")
+                }
                 exit(2)
             }
         }
@@ -292,7 +300,7 @@ struct MultiProcessStoreTests {
             graph.addObserver { changes in
                 guard changes.isExternal else { return }
                 external += 1
-                check("after external commit \(external) by \(changes.author ?? "?")")
+                check("after external commit \(external) by \(changes.author ?? "?")", changes)
             }
         }
         var observation = observe(store.graph)
@@ -344,7 +352,11 @@ struct MultiProcessStoreTests {
         let seed = testSeeds(count: 1)[0]
         var rng = SeededGenerator(seed: seed)
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("frk-multiprocess-\(seed)-\(UUID())")
-        defer { try? FileManager.default.removeItem(at: root) }
+        // Kept when the test fails: the children's outputs and the store are there.
+        var passed = false
+        defer {
+            if passed { try? FileManager.default.removeItem(at: root) } else { print("MultiProcessStoreTests: kept \(root.path)") }
+        }
         let directory = root.appendingPathComponent("store")
         let writersStop = root.appendingPathComponent("stop-writers")
         let readersStop = root.appendingPathComponent("stop-readers")
@@ -368,8 +380,9 @@ struct MultiProcessStoreTests {
         var writerCount = 3
         var compactions = 0
 
-        // About eight seconds of commits; a kill every half second or so.
-        let runFor = 8.0
+        // About twelve seconds of commits; a kill every second or so (a writer process
+        // takes a few hundred milliseconds to start).
+        let runFor = 10.0
         let running = Date()
         var nextKill = Date().addingTimeInterval(Double.random(in: 1.0...1.5, using: &rng))
         var compacted = false
@@ -382,8 +395,11 @@ struct MultiProcessStoreTests {
                 compacted = true
             }
             guard Date() >= nextKill else { continue }
-            nextKill = Date().addingTimeInterval(Double.random(in: 0.2...0.8, using: &rng))
-            let victim = writers.remove(at: Int.random(in: 0..<writers.count, using: &rng))
+            // A writer that has committed: it is in the middle of its work.
+            let working = writers.indices.filter { writers[$0].text.contains("durable") }
+            guard let chosen = working.randomElement(using: &rng) else { continue }
+            nextKill = Date().addingTimeInterval(Double.random(in: 0.3...1.2, using: &rng))
+            let victim = writers.remove(at: chosen)
             kill(victim.process.processIdentifier, SIGKILL)
             victim.process.waitUntilExit()
             killed.append(victim)
@@ -404,7 +420,7 @@ struct MultiProcessStoreTests {
         }
         _ = FileManager.default.createFile(atPath: readersStop.path, contents: nil)
         for reader in readers {
-            #expect(reader.wait(seconds: 20), "\(reader.name) did not stop")
+            #expect(reader.wait(seconds: 40), "\(reader.name) did not stop")
         }
         try parent.refresh()
         let parentDump = canonicalDump(parent.graph)
@@ -458,18 +474,19 @@ struct MultiProcessStoreTests {
             #expect(external >= 20, "seed \(seed): \(reader.name) heard of only \(external) external commits")
         }
         let commits = acknowledged.values.reduce(0, +)
-        let conflicts = (writers).compactMap { writer in
-            writer.lines.last { $0.hasPrefix("stopped ") }.flatMap { Int($0.split(separator: " ").last ?? "") }
-        }.reduce(0, +)
+        let conflicts = (writers + killed).map { writer in writer.lines.count { $0.hasPrefix("conflict ") } }.reduce(0, +)
         print("""
             MultiProcessStoreTests (seed \(seed)): \(commits) acknowledged commits by \(acknowledged.count) writer processes, \
-            \(killed.count) SIGKILLed, \(compactions) compactions by the parent, \(conflicts) conflicts in the writers that stopped, \
+            \(killed.count) SIGKILLed, \(compactions) compactions by the parent, \(conflicts) conflicts rolled back, \
             \(expected.count) objects; \(String(format: "%.1f", Date().timeIntervalSince(started))) s
             \(deliveries.joined(separator: "\n"))
             open: \(report)
             """)
         #expect(killed.count >= 5, "seed \(seed): only \(killed.count) kills")
         #expect(commits >= 100, "seed \(seed): only \(commits) commits")
+        passed = everyone.allSatisfy { !$0.text.contains("MISMATCH") && !$0.text.contains("ERROR") } && report.isClean
+            && (readers + writers).allSatisfy { $0.process.terminationReason == .exit && $0.process.terminationStatus == 0 }
+            && readers.allSatisfy { reader in reader.lines.filter { $0.hasPrefix("STATE ") }.map { String($0.dropFirst("STATE ".count)) } == expected }
     }
 }
 
@@ -742,5 +759,60 @@ struct SharedCompactionKilledBetweenRenamesTests {
         let kept = canonicalDump(reopened.graph) == acknowledged
         #expect(kept || !report.isClean, "\(moment): an acknowledged commit is missing after a clean open: \(report); the graph holds \(canonicalDump(reopened.graph)), the other process acknowledged \(acknowledged)")
         #expect(kept, "\(moment): the acknowledged commit of the other process is lost: \(report)")
+    }
+}
+
+// MARK: Two external commits applied by a commit
+
+/// A commit of a graph with a controller first applies the commits other stores made; when
+/// there are two or more and the commit deletes a row the controller shows, the controller
+/// hears of the first external commit while the deletion is already in the graph, and its
+/// invariant check stops the process ("fetched Good/p0 is not a registered Good", with
+/// `FRK_INVARIANT_CHECKS`). The reproduction runs in a child process, since it crashes.
+private let twoExternalChildVariable = "FRK_MP_TWO_EXTERNAL_CHILD"
+
+@Suite("Stores shared by processes: a commit that applies two external commits")
+@MainActor
+struct SharedCommitAppliesTwoExternalCommitsTests {
+    @Test(.enabled(if: ProcessInfo.processInfo.environment[twoExternalChildVariable] != nil))
+    func commitAfterTwoExternalCommitsDeletingAShownRowChild() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("frk-two-external-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let a = try GraphStore.open(at: directory, schema: sharedSchema, options: sharedOptions())
+        let b = try GraphStore.open(at: directory, schema: sharedSchema, options: sharedOptions())
+        let screen = SharedScreen(graph: a.graph, text: "")
+        let apple = a.graph.insert(Good())
+        apple.name = "Apple"
+        try a.graph.commit()
+        b.graph.insert(Good()).name = "Bread"
+        try b.graph.commit()
+        b.graph.insert(Good()).name = "Jam"
+        try b.graph.commit()
+        // a has not read b's two commits: its commit applies them, then deletes Apple.
+        a.graph.delete(apple)
+        try a.graph.commit()
+        #expect(screen.problems(a.graph) == [])
+        a.close()
+        b.close()
+    }
+
+    @Test func commitAfterTwoExternalCommitsDeletingAShownRow() throws {
+        guard ProcessInfo.processInfo.environment[twoExternalChildVariable] == nil, !ChildEnvironment.isChild else { return }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        process.arguments = ["--testing-library", "swift-testing", "--filter", "commitAfterTwoExternalCommitsDeletingAShownRowChild"]
+        var environment = ProcessInfo.processInfo.environment
+        environment[twoExternalChildVariable] = "1"
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        // Intermittent: only a build with invariant checks stops (see the suite's comment).
+        withKnownIssue("a commit's deletion reaches the graph before the external commits it applied are delivered", isIntermittent: true) {
+            #expect(
+                process.terminationReason == .exit && process.terminationStatus == 0,
+                "the child ended with \(process.terminationReason == .exit ? "status" : "signal") \(process.terminationStatus)")
+        }
     }
 }
