@@ -128,11 +128,12 @@ private func percentile(_ values: [Int], _ p: Int) -> Duration {
     return .nanoseconds(sorted[min(sorted.count - 1, sorted.count * p / 100)])
 }
 
-/// Makes 120 changes like `CommitShape.write()`, for a writer and the readers that follow it.
+/// A shared store of `count` items in a new directory, compacted and reopened for a writer
+/// that commits 120 changes at a time (`CommitShape`), and for readers to follow it.
 private func makeSharedStore(count: Int) -> (directory: String, store: GraphStore, shape: CommitShape) {
     let directory = "/tmp/frk-shared-bench-\(getpid())-\(UUID().uuidString)"
     let store = openShared(directory, synchronous: false)
-    let shape = CommitShape(graph: store.graph, count: count)
+    _ = populate(store.graph, count: count)
     do {
         try store.compact()
     } catch {

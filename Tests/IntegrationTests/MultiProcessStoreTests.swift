@@ -566,8 +566,9 @@ struct SharedStoresInOneProcessTests {
         stores[0].graph.undoManager = undo
         for name in shelfNames.prefix(2) { stores[1].graph.insert(Shelf()).name = name }
         try stores[1].graph.commit(author: "store 1")
-        // Set to let store 0 commit while it has not read the others' commits.
-        let commitsBehindOthers = ProcessInfo.processInfo.environment["FRK_MP_COMMIT_BEHIND"] != nil
+        // Store 0 commits while it has not read the others' commits (its commit applies
+        // them first), unless this is set.
+        let commitsBehindOthers = ProcessInfo.processInfo.environment["FRK_MP_COMMIT_CAUGHT_UP"] == nil
         var counts = (commits: 0, conflicts: 0, undos: 0, redos: 0, undoConflicts: 0, compactions: 0, reopens: 0)
 
         func expectScreen(_ context: @autoclosure () -> String) {
@@ -766,9 +767,10 @@ struct SharedCompactionKilledBetweenRenamesTests {
 
 /// A commit of a graph with a controller first applies the commits other stores made; when
 /// there are two or more and the commit deletes a row the controller shows, the controller
-/// hears of the first external commit while the deletion is already in the graph, and its
-/// invariant check stops the process ("fetched Good/p0 is not a registered Good", with
-/// `FRK_INVARIANT_CHECKS`). The reproduction runs in a child process, since it crashes.
+/// hears of the first external commit while the deletion is already in the graph. It once
+/// stopped the process ("fetched Good/p0 is not a registered Good", with
+/// `FRK_INVARIANT_CHECKS`); the external commits and the commit are now delivered as one.
+/// The test runs in a child process, so that such a stop fails it instead of the run.
 private let twoExternalChildVariable = "FRK_MP_TWO_EXTERNAL_CHILD"
 
 @Suite("Stores shared by processes: a commit that applies two external commits")
@@ -808,11 +810,8 @@ struct SharedCommitAppliesTwoExternalCommitsTests {
         process.standardError = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()
-        // Intermittent: only a build with invariant checks stops (see the suite's comment).
-        withKnownIssue("a commit's deletion reaches the graph before the external commits it applied are delivered", isIntermittent: true) {
-            #expect(
-                process.terminationReason == .exit && process.terminationStatus == 0,
-                "the child ended with \(process.terminationReason == .exit ? "status" : "signal") \(process.terminationStatus)")
-        }
+        #expect(
+            process.terminationReason == .exit && process.terminationStatus == 0,
+            "the child ended with \(process.terminationReason == .exit ? "status" : "signal") \(process.terminationStatus)")
     }
 }

@@ -84,6 +84,7 @@ extension GraphStore {
     @discardableResult
     func catchUp(holdingWriteLock: Bool) throws(GraphStoreError) -> Int {
         guard options.sharing == .shared else { return 0 }
+        if holdingWriteLock { try finishInterruptedCompaction() }
         var applied = 0
         while true {
             guard let journal else { throw .poisoned(cause: "the store is closed") }
@@ -103,14 +104,49 @@ extension GraphStore {
         }
     }
 
+    /// Completes a compaction whose process died after its new snapshot was in place and
+    /// before its new journal was: the snapshot holds every commit of the journal it
+    /// replaces (the compaction read them under the write lock), so that journal must take
+    /// no more commits. Holding the write lock, this store moves it to `history/` (or drops
+    /// it) and renames the compaction's new journal into place, as the compaction would
+    /// have; the catching up that follows moves to it.
+    private func finishInterruptedCompaction() throws(GraphStoreError) {
+        let temporary = directory + "/journal.tmp"
+        guard fileSystem.fileExists(temporary) || !fileSystem.fileExists(journalPath) else { return }
+        guard let snapshot = try header(of: snapshotPath), let next = try header(of: temporary),
+              next.kind == .journal, next.graphID == graph.identifier, next.generation == snapshot.generation else { return }
+        let old = try header(of: journalPath)
+        guard old.map({ $0.generation < snapshot.generation }) ?? true else { return }
+        do {
+            if let old {
+                if options.historyRetention != .none {
+                    try fileSystem.createDirectory(historyPath)
+                    try fileSystem.rename(journalPath, to: keptJournalPath(retiring: old.generation))
+                } else {
+                    try fileSystem.remove(journalPath)
+                }
+            }
+            try fileSystem.rename(temporary, to: journalPath)
+            try fileSystem.syncDirectory(directory)
+        } catch {
+            failure = "\(error)"
+            throw Self.mapped(error)
+        }
+    }
+
+    /// The header of a record file; `nil` when it does not exist.
+    private func header(of path: String) throws(GraphStoreError) -> RecordFileHeader? {
+        guard fileSystem.fileExists(path) else { return nil }
+        return try Self.io {
+            let file = try fileSystem.openFile(path, create: false)
+            defer { file.close() }
+            return try RecordFileHeader.decode(try file.read(at: 0, count: RecordFormat.fileHeaderSize), path: path)
+        }
+    }
+
     /// The header of the journal in the store's directory now; `nil` when there is none.
     private func currentJournalHeader() throws(GraphStoreError) -> RecordFileHeader? {
-        guard fileSystem.fileExists(journalPath) else { return nil }
-        return try Self.io {
-            let file = try fileSystem.openFile(journalPath, create: false)
-            defer { file.close() }
-            return try RecordFileHeader.decode(try file.read(at: 0, count: RecordFormat.fileHeaderSize), path: journalPath)
-        }
+        try header(of: journalPath)
     }
 
     /// Reads and applies the whole records after the journal's append point.

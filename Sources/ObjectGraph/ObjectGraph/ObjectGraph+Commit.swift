@@ -95,14 +95,15 @@ extension ObjectGraph {
         _deletedInserts.removeAll()
         _insertsMayHoldInvalidTargets = false
         _checkInvariants()
-        let external = _externalAwaitingPublication
+        var batch = _externalAwaitingPublication
         _externalAwaitingPublication.removeAll()
-        for remote in external { _publish(remote) }
         guard !changes.isEmpty else {
-            if !_isDelivering { _undeliveredDeletions.removeAll() }
+            if batch.isEmpty && !_isDelivering { _undeliveredDeletions.removeAll() }
+            _publish(contentsOf: batch)
             return nil
         }
-        _publish(changes)
+        batch.append(changes)
+        _publish(contentsOf: batch)
         return changes
     }
 

@@ -124,7 +124,16 @@ extension ObjectGraph {
     /// Delivers a commit's changes, or queues them when a delivery is in progress; after
     /// each observer, commits what it wrote.
     internal func _publish(_ changes: GraphChanges) {
-        _deliveryQueue.append(changes)
+        _publish(contentsOf: CollectionOfOne(changes))
+    }
+
+    /// Delivers several commits' changes in order, as one delivery: the graph is already in
+    /// the state after the last, so every deletion among them stays registered until every
+    /// observer has heard of all of them (external commits applied at the start of a commit
+    /// of this graph, then that commit).
+    internal func _publish(contentsOf batch: some Collection<GraphChanges>) {
+        guard !batch.isEmpty else { return }
+        _deliveryQueue.append(contentsOf: batch)
         guard !_isDelivering else { return }
         _isDelivering = true
         defer {

@@ -105,7 +105,7 @@ extension ObjectGraph {
         _externalAwaitingPublication.removeAll()
         _followUpsSuspended += 1
         defer { _followUpsSuspended -= 1 }
-        for changes in awaiting { _publish(changes) }
+        _publish(contentsOf: awaiting)
     }
 
     /// Whether a commit made elsewhere that writes `property` of `object` (or deletes it,
