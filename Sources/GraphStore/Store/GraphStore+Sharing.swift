@@ -186,11 +186,14 @@ extension GraphStore {
             break
         }
         var applied = 0
+        var position = offset
         for record in records {
-            guard self.journal === journal, record.offset == journal.endOffset, record.sequence == journal.nextSequence else {
+            // (A record after block padding starts past the end of the one before it.)
+            guard self.journal === journal, journal.endOffset == position, record.sequence == journal.nextSequence else {
                 return (applied, true)
             }
             if try apply(record, of: journal) { applied += 1 }
+            position = record.endOffset
         }
         guard holdingWriteLock else { return (applied, false) }
         if let damage {
