@@ -447,6 +447,50 @@ struct ReadmeKeepingDataTests {
     }
 }
 
+@Suite("README tour: one store, many processes, and its history")
+@MainActor
+struct ReadmeSharingTests {
+    @Test func anotherProcessesCommitArrivesWhileFollowing() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("readme-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let schema = try StoreSchema([Item.self, Location.self])
+        let store = try GraphStore.open(at: directory, schema: schema, options: .init(sharing: .shared))
+        let following = Task { @MainActor in try await store.followChanges() }   // the others' commits, as they come
+        // "Another process": a second store on the directory.
+        let other = try GraphStore.open(at: directory, schema: schema, options: .init(sharing: .shared))
+        other.graph.insert(Item()).name = "Oat milk"
+        try other.graph.commit(author: "grocery-dude add")
+        var heard: [GraphChanges] = []
+        let observation = store.graph.addObserver { heard.append($0) }
+        let deadline = ContinuousClock.now + .seconds(20)
+        while heard.isEmpty && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        following.cancel()
+        observation.cancel()
+        #expect(heard.first?.isExternal == true)
+        #expect(heard.first?.author == "grocery-dude add")
+        #expect(store.graph.objects(of: Item.self).map(\.name) == ["Oat milk"])
+        other.close()
+        store.close()
+    }
+
+    @Test func historyAfterASavedToken() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("readme-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let schema = try StoreSchema([Item.self, Location.self])
+        let store = try GraphStore.open(at: directory, schema: schema)
+        var savedToken = store.historyToken
+        store.graph.insert(Item()).name = "Milk"
+        try store.graph.commit(author: "me")
+        let changes = try store.history(after: savedToken)   // every process's commits, oldest first
+        for transaction in changes {
+            #expect(transaction.author == "me" && transaction.inserted.count == 1 && transaction.timestamp != nil)
+            savedToken = transaction.token                    // Codable: survives a relaunch
+        }
+        #expect(changes.count == 1 && savedToken == store.historyToken)
+        store.close()
+    }
+}
+
 // MARK: - "Undo and redo"
 
 @Suite("README tour: undo and redo")

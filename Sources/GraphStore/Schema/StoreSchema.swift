@@ -58,7 +58,7 @@ public struct StoreSchema: Sendable {
     ///     other property a file holds and this schema lacks makes opening throw.
     ///   - preservedOnDeletion: Entity name → attributes whose values the store keeps when an
     ///     object is deleted, in its tombstone in the history
-    ///     (``GraphStore/GraphStore/history(after:)``), as SwiftData's
+    ///     (`GraphStore.history(after:)`), as SwiftData's
     ///     `preserveValueOnDeletion` does: what a sync engine needs to find the deleted object
     ///     elsewhere (a server-side identifier, say).
     /// - Throws: ``GraphStoreError/unsupportedAttribute(entity:property:type:)`` naming the

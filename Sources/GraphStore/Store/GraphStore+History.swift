@@ -4,7 +4,7 @@ import ObjectGraph
 /// A point in a store's history: the transactions up to and including one. Save it (it is
 /// `Codable`) and ask ``GraphStore/history(after:)`` for what came after it, across relaunches.
 public struct HistoryToken: Codable, Hashable, Sendable, Comparable, CustomStringConvertible {
-    /// The store's graph (``ObjectGraph/identifier``): a token of another store is refused.
+    /// The store's graph (`ObjectGraph.identifier`): a token of another store is refused.
     public var storeIdentifier: UUID
     /// The sequence number of the last record the token includes.
     public var sequence: UInt64

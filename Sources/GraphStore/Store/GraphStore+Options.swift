@@ -39,7 +39,7 @@ extension GraphStore {
         ///
         /// Commits are serialized by a write lock held while a commit is checked, written and
         /// synced. Each commit first applies what the others committed since this store last
-        /// looked, as commits of their own (``GraphChanges/isExternal``), published before
+        /// looked, as commits of their own (`GraphChanges.isExternal`), published before
         /// it; ``GraphStore/refresh()`` and ``GraphStore/followChanges(pollingInterval:isolation:)``
         /// apply them between commits. A commit made elsewhere that changes a property this
         /// graph also has pending refuses the local commit with

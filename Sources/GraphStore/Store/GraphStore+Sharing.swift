@@ -47,7 +47,7 @@ extension GraphStore {
 
     /// Applies the commits other processes made to the store since this store last read it,
     /// as ordinary commits of its graph: each is published to the graph's observers (and so
-    /// to its controllers) as one ``GraphChanges`` with ``GraphChanges/isExternal`` set and
+    /// to its controllers) as one `GraphChanges` with `GraphChanges.isExternal` set and
     /// the author the other process gave it, and is never recorded for undo.
     ///
     /// A commit another process is still writing (or that it was writing when it died) is

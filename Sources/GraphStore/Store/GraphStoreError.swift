@@ -18,7 +18,7 @@ public enum GraphStoreError: Error, CustomStringConvertible, Sendable {
     /// lacks, and the schema does not say to drop it: opening would erase saved data. Add
     /// the class or property back, map a rename (`renamedEntities`, `renamedProperties`), or
     /// name what to drop (`droppedEntities`, `droppedProperties` of
-    /// ``StoreSchema/init(_:renamedEntities:renamedProperties:droppedEntities:droppedProperties:)``).
+    /// ``StoreSchema/init(_:renamedEntities:renamedProperties:droppedEntities:droppedProperties:preservedOnDeletion:)``).
     /// Names are those saved in the store. Nothing was changed.
     case omittedFromSchema(entity: String, property: String?)
     /// A file is not part of this store (another graph, or an unknown format).
