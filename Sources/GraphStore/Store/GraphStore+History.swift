@@ -21,6 +21,8 @@ public struct HistoryToken: Codable, Hashable, Sendable, Comparable, CustomStrin
     }
 
     /// Orders tokens of one store by position.
+    ///
+    /// - Complexity: O(1).
     public static func < (lhs: HistoryToken, rhs: HistoryToken) -> Bool {
         lhs.sequence < rhs.sequence
     }
