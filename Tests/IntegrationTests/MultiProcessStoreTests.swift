@@ -815,3 +815,63 @@ struct SharedCommitAppliesTwoExternalCommitsTests {
             "the child ended with \(process.terminationReason == .exit ? "status" : "signal") \(process.terminationStatus)")
     }
 }
+
+// MARK: Shelves that share a name
+
+/// Commits that rename shelves which share a name (one section for both) while goods move
+/// between them, as a writer of the multi-process test once made: the lists must follow,
+/// whether the commit is made in the graph or applied from another store.
+@Suite("Stores shared by processes: shelves that share a name, renamed while goods move")
+@MainActor
+struct SharedNameShelvesTests {
+    /// A few edits per commit, most of them shelf renames among two names and moves.
+    private static func edit(_ graph: ObjectGraph, using rng: inout SeededGenerator) {
+        let shelves = graph.objects(of: Shelf.self)
+        for _ in 0..<Int.random(in: 1...6, using: &rng) {
+            let goods = graph.objects(of: Good.self)
+            switch Int.random(in: 0..<6, using: &rng) {
+            case 0, 1: shelves.randomElement(using: &rng)?.name = ["Attic", "Attic", "Cellar", "Shed"].randomElement(using: &rng)!
+            case 2, 3:
+                goods.randomElement(using: &rng)?.shelf = Int.random(in: 0..<5, using: &rng) == 0 ? nil : shelves.randomElement(using: &rng)
+            case 4:
+                let good = graph.insert(Good())
+                good.name = goodNames.randomElement(using: &rng)!
+                good.shelf = shelves.randomElement(using: &rng)
+            default:
+                if let good = goods.randomElement(using: &rng) { graph.delete(good) }
+            }
+        }
+    }
+
+    @Test(arguments: testSeeds(count: 4), [false, true])
+    func listsFollow(seed: UInt64, external: Bool) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("frk-same-name-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let writer = try GraphStore.open(at: directory, schema: sharedSchema, options: sharedOptions(compactionFactor: nil))
+        let reader = try GraphStore.open(at: directory, schema: sharedSchema, options: sharedOptions(compactionFactor: nil))
+        defer {
+            writer.close()
+            reader.close()
+        }
+        var rng = SeededGenerator(seed: seed)
+        for name in ["Attic", "Attic", "Cellar"] { writer.graph.insert(Shelf()).name = name }
+        let shelves = writer.graph.objects(of: Shelf.self)
+        for index in 0..<12 {
+            let good = writer.graph.insert(Good())
+            good.name = goodNames[index % goodNames.count]
+            good.shelf = shelves[index % shelves.count]
+        }
+        try writer.graph.commit()
+        try reader.refresh()
+        let shown = external ? reader.graph : writer.graph
+        let screen = SharedScreen(graph: shown, text: "")
+        for step in 0..<120 {
+            Self.edit(writer.graph, using: &rng)
+            try writer.graph.commit()
+            if external { try reader.refresh() }
+            let problems = screen.problems(shown)
+            #expect(problems.isEmpty, "seed \(seed), external \(external), step \(step): \(problems)")
+            if !problems.isEmpty { break }
+        }
+    }
+}
