@@ -221,6 +221,23 @@ package final class RecordWriter {
         self.nextSequence = nextSequence
     }
 
+    /// Moves the append point past one record another writer of the same file appended,
+    /// without looking at the file (a reader follows with this; a writer calls
+    /// ``resume(at:nextSequence:zeroingTo:)`` before it appends, which reads the file's size).
+    ///
+    /// - Parameters:
+    ///   - endOffset: The end of the record.
+    ///   - nextSequence: The sequence number after it.
+    /// - Complexity: O(1).
+    package func advance(past endOffset: UInt64, nextSequence: UInt64) {
+        require(!isRecordOpen && buffer.isEmpty, "advance(past:nextSequence:): a record is open or buffered")
+        self.endOffset = endOffset
+        writtenEnd = endOffset
+        framedEnd = endOffset
+        allocatedEnd = max(allocatedEnd, endOffset)
+        self.nextSequence = nextSequence
+    }
+
     /// Reads bytes of the file: what other writers of a shared file appended.
     ///
     /// - Parameters:

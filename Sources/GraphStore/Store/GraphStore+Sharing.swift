@@ -196,6 +196,13 @@ extension GraphStore {
             position = record.endOffset
         }
         guard holdingWriteLock else { return (applied, false) }
+        // About to write: the file's size as the others left it, read once.
+        do {
+            try journal.resume(at: journal.endOffset, nextSequence: journal.nextSequence)
+        } catch {
+            failure = "\(error)"
+            throw Self.mapped(error)
+        }
         if let damage {
             failure = "\(journalPath) is damaged at byte \(damage.offset): \(damage.reason)"
             throw .damaged(file: journalPath, offset: damage.offset, afterSequence: damage.afterSequence, reason: "\(damage.reason)")
@@ -216,47 +223,34 @@ extension GraphStore {
     ///
     /// - Returns: Whether it was a commit.
     private func apply(_ record: RecordReader.Record, of journal: RecordWriter) throws(GraphStoreError) -> Bool {
-        let advance = { () throws(GraphStoreError) in
-            try Self.io { try journal.resume(at: record.endOffset, nextSequence: record.sequence + 1) }
-        }
         guard record.payload.first == GraphRecordType.commit.rawValue else {
             // A schema record starts each journal; a synced record says what a sync covered.
             guard let type = record.payload.first, type == GraphRecordType.schema.rawValue || type == GraphRecordType.synced.rawValue else {
                 throw .corruptRecord(file: journalPath, sequence: record.sequence, reason: "a journal holds no record of this type")
             }
-            try advance()
+            journal.advance(past: record.endOffset, nextSequence: record.sequence + 1)
             return false
         }
-        var decoder = try makeExternalDecoder()
+        if externalDecoder == nil {
+            let file = try GraphRecordDecoder.schema(of: encoder.schemaRecord()[...], current: schema, path: journalPath, sequence: 0)
+            externalDecoder = GraphRecordDecoder(graph: graph, file: file, path: journalPath)
+        }
         if graph.hasChanges {
-            let conflicts = try decoder.conflicts(in: record.payload, sequence: record.sequence)
-            guard conflicts.isEmpty else {
-                externalDecoder = decoder
-                throw .conflict(conflicts)
-            }
+            let conflicts = try externalDecoder!.conflicts(in: record.payload, sequence: record.sequence)
+            guard conflicts.isEmpty else { throw .conflict(conflicts) }
         }
         graph.beginExternalCommit()
         do {
-            try decoder.applyCommit(record.payload, sequence: record.sequence)
+            try externalDecoder!.applyCommit(record.payload, sequence: record.sequence)
         } catch {
             // Checksummed but unreadable: what was applied is published, and the store stops.
             _ = graph.finishExternalCommit(author: nil)
             failure = "\(error)"
-            externalDecoder = decoder
             throw error
         }
-        externalDecoder = decoder
-        try advance()
-        graph.finishExternalCommit(author: decoder.lastAuthor)
+        journal.advance(past: record.endOffset, nextSequence: record.sequence + 1)
+        graph.finishExternalCommit(author: externalDecoder!.lastAuthor)
         return true
-    }
-
-    /// The decoder of the commits others write, made once (every process writes with the
-    /// same schema: the journals' fingerprints are checked).
-    private func makeExternalDecoder() throws(GraphStoreError) -> GraphRecordDecoder {
-        if let externalDecoder { return externalDecoder }
-        let file = try GraphRecordDecoder.schema(of: encoder.schemaRecord()[...], current: schema, path: journalPath, sequence: 0)
-        return GraphRecordDecoder(graph: graph, file: file, path: journalPath)
     }
 
     /// Moves to the journal of the generation after this store's, once every record of its

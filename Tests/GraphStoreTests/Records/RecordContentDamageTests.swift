@@ -11,16 +11,24 @@ import TestSupport
 @Suite("Records with intact checksums and wrong contents")
 struct RecordContentDamageTests {
     /// Rewrites a record file with its header and sequence numbers, each record's payload
-    /// replaced by what `change` returns for it.
+    /// replaced by what `change` returns for it. A commit record's time (its last field,
+    /// nine bytes) is kept aside: `change` sees the record as it ends before it, and the
+    /// time follows what it returns.
     static func rewrite(
         _ path: String, in fileSystem: SimulatedFileSystem, _ change: (RecordReader.Record) throws -> [UInt8]
     ) throws {
         let scan = try RecordScan(bytes: try fileSystem.readFile(path), path: path)
         let first = try #require(scan.records.first)
         let writer = try RecordWriter.create(path: path, fileSystem: fileSystem, header: scan.header, firstSequence: first.sequence)
-        for record in scan.records {
+        for var record in scan.records {
             try #require(writer.nextSequence == record.sequence, "the file's sequence numbers have a gap")
-            _ = try writer.append(try change(record))
+            var time: [UInt8] = []
+            if record.payload.first == GraphRecordType.commit.rawValue {
+                time = Array(record.payload.suffix(9))
+                try #require(time.first == CommitField.time.rawValue, "a commit record ends with its time")
+                record.payload = record.payload.dropLast(9)
+            }
+            _ = try writer.append(try change(record) + time)
         }
         try writer.sync()
         writer.close()

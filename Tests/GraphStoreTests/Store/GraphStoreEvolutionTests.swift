@@ -169,17 +169,24 @@ struct GraphStoreEvolutionTests {
         reopened.close()
     }
 
-    /// A copy of a simulated file system's durable files.
+    /// A copy of a simulated file system's durable files (the kept journals in `history/` too).
     static func copy(_ fileSystem: SimulatedFileSystem) throws -> SimulatedFileSystem {
         let copy = SimulatedFileSystem()
-        try copy.createDirectory("/store")
-        for name in try fileSystem.listDirectory("/store") where name != "LOCK" {
-            let file = try copy.openFile("/store/" + name, create: true)
-            try fileSystem.readFile("/store/" + name).withUnsafeBytes { try file.write($0, at: 0) }
-            try file.sync()
-            file.close()
+        func copyDirectory(_ path: String) throws {
+            try copy.createDirectory(path)
+            for name in try fileSystem.listDirectory(path) where name != "LOCK" {
+                if (try? fileSystem.listDirectory(path + "/" + name)) != nil {
+                    try copyDirectory(path + "/" + name)
+                    continue
+                }
+                let file = try copy.openFile(path + "/" + name, create: true)
+                try fileSystem.readFile(path + "/" + name).withUnsafeBytes { try file.write($0, at: 0) }
+                try file.sync()
+                file.close()
+            }
+            try copy.syncDirectory(path)
         }
-        try copy.syncDirectory("/store")
+        try copyDirectory("/store")
         return copy
     }
 

@@ -17,7 +17,7 @@ struct GraphStoreSharingCrashTests {
     /// turns (each reads the other's commits first), either compacts now and then, and the
     /// other follows; after the reboot a fresh store opens, reporting no damage, to the state
     /// of the last commit either store was told is durable, or of the one in flight.
-    @Test(arguments: testSeeds(count: 3), GraphStoreCrashTests.preallocations)
+    @Test(arguments: testSeeds(count: 2), GraphStoreCrashTests.preallocations)
     func powerLossAtEveryOperation(seed: UInt64, preallocation: Int) throws {
         var crashPoints = 0
         for crashAfter in 0..<220 {
