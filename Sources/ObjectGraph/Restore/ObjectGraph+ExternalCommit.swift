@@ -17,8 +17,13 @@ internal final class _ExternalCommit {
     var deleted: Set<ObjectID> = []
     var updated: [ObjectID: ChangedProperties] = [:]
     var moves: [OrderedMove] = []
-    /// What a step recorded for undo conflicts with.
+    /// What a step recorded for undo conflicts with (only kept with an undo manager).
     var undoKeys: Set<_UndoKey> = []
+    let keepsUndoKeys: Bool
+
+    init(keepsUndoKeys: Bool) {
+        self.keepsUndoKeys = keepsUndoKeys
+    }
 
     /// The ID bits of the objects the commit inserted: their values are not updates.
     var insertedBits: Set<UInt64> = []
@@ -36,6 +41,7 @@ internal final class _ExternalCommit {
         guard !isInserted(object) else { return }
         let id = object.objectID
         updated[id, default: ChangedProperties(entity: entity)].insert(PropertyIndex(index))
+        guard keepsUndoKeys else { return }
         undoKeys.insert(_UndoKey(objectID: id, property: -2))
         undoKeys.insert(_UndoKey(objectID: id, property: index))
     }
@@ -61,7 +67,7 @@ extension ObjectGraph {
     package func beginExternalCommit() {
         require(_external == nil, "internal inconsistency: an external commit is already being applied")
         _flushDeferredInverses()
-        _external = _ExternalCommit()
+        _external = _ExternalCommit(keepsUndoKeys: _undoManager != nil)
     }
 
     /// Ends the commit begun with ``beginExternalCommit()`` and publishes it: at once

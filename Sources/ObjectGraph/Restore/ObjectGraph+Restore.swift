@@ -97,11 +97,12 @@ extension ObjectGraph {
             restoreMembership(object, index, added: added, removed: removed)
             return
         }
-        let before = accessor.objects(object)
+        let ordered = accessor.kind == .orderedToMany && !external.isInserted(object)
+        let before = ordered ? accessor.objects(object) : []
         _notifying(object, entity, index.rawValue) { accessor.setObjects(object, targets) }
         _rebaseOriginal(of: object, index.rawValue)
         external.noteUpdate(object, entity.description, index.rawValue)
-        guard accessor.kind == .orderedToMany, !external.isInserted(object) else { return }
+        guard ordered else { return }
         let after = accessor.objects(object)
         for move in OrderedMove.movedPositions(from: before.map(ObjectIdentifier.init), to: after.map(ObjectIdentifier.init)) {
             external.moves.append(
@@ -129,7 +130,7 @@ extension ObjectGraph {
         }
         _rebaseOriginal(of: object, index.rawValue)
         external.noteUpdate(object, entity.description, index.rawValue)
-        guard !external.isInserted(object) else { return }
+        guard external.keepsUndoKeys, !external.isInserted(object) else { return }
         let id = object.objectID
         for member in added + removed {
             external.undoKeys.insert(_UndoKey(objectID: id, property: index.rawValue, member: member.objectID))
