@@ -13,7 +13,11 @@ extension ObjectGraph {
     /// - Throws: ``CommitError``: a `.deny` delete rule, a relationship to a deleted object
     ///   or to an object of another graph, a failed ``GraphObject/validateForCommit()``, a
     ///   commit from inside that validation (``CommitError/commitInProgress``), or a durable
-    ///   store that could not write the commit (``CommitError/persistenceFailed(_:)``).
+    ///   store that could not write the commit (``CommitError/persistenceFailed(_:)``; for a
+    ///   store shared by processes, also a conflict with another process's commit). When a
+    ///   shared store's commit fails after applying other processes' commits, the observers
+    ///   hear of those while this commit's changes stay pending; a `commit()` from such an
+    ///   observer throws ``CommitError/commitInProgress`` (it would commit those changes).
     /// - Complexity: O(*k*) for *k* pending writes, plus each inserted or updated object's
     ///   ``GraphObject/validateForCommit()``, the journal record a durable store writes
     ///   (proportional to the changed values, plus a sync as its durability says) when the
