@@ -128,10 +128,21 @@ private func percentile(_ values: [Int], _ p: Int) -> Duration {
     return .nanoseconds(sorted[min(sorted.count - 1, sorted.count * p / 100)])
 }
 
+/// A new directory under /tmp for a row's stores, removed with everything in it when
+/// released (the rows' bodies keep it until the row is done).
+private final class SharedDirectory {
+    let path = "/tmp/frk-shared-bench-\(getpid())-\(UUID().uuidString)"
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+}
+
 /// A shared store of `count` items in a new directory, compacted and reopened for a writer
 /// that commits 120 changes at a time (`CommitShape`), and for readers to follow it.
-private func makeSharedStore(count: Int) -> (directory: String, store: GraphStore, shape: CommitShape) {
-    let directory = "/tmp/frk-shared-bench-\(getpid())-\(UUID().uuidString)"
+private func makeSharedStore(count: Int) -> (directory: SharedDirectory, store: GraphStore, shape: CommitShape) {
+    let owner = SharedDirectory()
+    let directory = owner.path
     let store = openShared(directory, synchronous: false)
     _ = populate(store.graph, count: count)
     do {
@@ -141,7 +152,7 @@ private func makeSharedStore(count: Int) -> (directory: String, store: GraphStor
     }
     store.close()
     let writer = openShared(directory)
-    return (directory, writer, CommitShape(reopened: writer.graph))
+    return (owner, writer, CommitShape(reopened: writer.graph))
 }
 
 extension CommitShape {
@@ -160,7 +171,7 @@ func storeSharingBenchmarks() -> [Benchmark] {
             // reader's observer hearing of it (woken by inotify, the record read and applied);
             // the baseline is the p99 of the writer's commit() itself.
             let (directory, writer, shape) = makeSharedStore(count: sharedObjects)
-            let reader = ReaderProcess(path: directory)
+            let reader = ReaderProcess(path: directory.path)
             var latencies: [Int] = []
             return .init(
                 subject: { stopwatch in
@@ -184,7 +195,7 @@ func storeSharingBenchmarks() -> [Benchmark] {
                         _ = reader.nextHeard()
                     }
                     stopwatch.record(percentile(commits, 99))
-                    withExtendedLifetime(writer) {}
+                    withExtendedLifetime((writer, directory)) {}
                 },
                 reference: (name: "median latency (last subject run)", body: { stopwatch in
                     stopwatch.record(latencies.isEmpty ? .zero : percentile(latencies, 50))
@@ -197,14 +208,14 @@ func storeSharingBenchmarks() -> [Benchmark] {
             // same commit on the same store with the readers stopped.
             let count = ProcessInfo.processInfo.environment["FRK_STORE_OBJECTS"].flatMap { Int($0) } ?? 1_000_000
             let (directory, writer, shape) = makeSharedStore(count: count)
-            var readers = [ReaderProcess(path: directory), ReaderProcess(path: directory)]
+            var readers = [ReaderProcess(path: directory.path), ReaderProcess(path: directory.path)]
             let alone = { (stopwatch: inout Stopwatch) in
                 shape.write()
                 stopwatch.measure { precondition(shape.commit() != nil) }
             }
             return .init(
                 subject: { stopwatch in
-                    if readers.isEmpty { readers = [ReaderProcess(path: directory), ReaderProcess(path: directory)] }
+                    if readers.isEmpty { readers = [ReaderProcess(path: directory.path), ReaderProcess(path: directory.path)] }
                     shape.write()
                     stopwatch.measure { precondition(shape.commit() != nil) }
                     for reader in readers { _ = reader.nextHeard() }
@@ -212,7 +223,7 @@ func storeSharingBenchmarks() -> [Benchmark] {
                 baseline: { stopwatch in
                     readers = []
                     alone(&stopwatch)
-                    withExtendedLifetime(writer) {}
+                    withExtendedLifetime((writer, directory)) {}
                 }
             )
         },
@@ -221,7 +232,8 @@ func storeSharingBenchmarks() -> [Benchmark] {
             // moves between locations) to a store of 100,000 items; the subject is refresh()
             // applying them all (each read, decoded, applied and published); the baseline makes
             // the same commits on a graph without a store.
-            let directory = "/tmp/frk-shared-bench-\(getpid())-\(UUID().uuidString)"
+            let owner = SharedDirectory()
+            let directory = owner.path
             let seed = openShared(directory, synchronous: false)
             _ = populate(seed.graph, count: sharedObjects)
             do {
@@ -277,6 +289,7 @@ func storeSharingBenchmarks() -> [Benchmark] {
                 },
                 baseline: { stopwatch in
                     stopwatch.measure { makeCommits(plain, seed: round &+ 1_000) }
+                    withExtendedLifetime(owner) {}
                 }
             )
         },
