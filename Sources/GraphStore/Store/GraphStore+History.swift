@@ -34,8 +34,9 @@ public struct HistoryToken: Codable, Hashable, Sendable, Comparable, CustomStrin
 /// A deleted object in a transaction: its ID and the values of the attributes the schema keeps
 /// of deleted objects (``StoreSchema`` `preservedOnDeletion`).
 ///
-/// `@unchecked Sendable`: the values are immutable copies decoded from the journal, of the
-/// value types a store writes.
+/// `@unchecked Sendable`, and what guards each field: `objectID` is a `Sendable` value;
+/// `values` is a `let` dictionary, never mutated after `init`, whose values are fresh copies the
+/// decoder made of attribute values (the value types a store writes), shared with no one.
 public struct Tombstone: @unchecked Sendable, CustomStringConvertible {
     /// The deleted object.
     public var objectID: ObjectID
