@@ -14,9 +14,6 @@ final class SearchEngine<Object: GraphObject>: ResultsEngine<Object> {
     let matcher: SearchMatcher<Object>
     /// The matcher's folded text, for a folded-text search.
     let textStore: FoldedTextStore?
-    /// The observation that forgets the folded text of deleted objects and checks
-    /// invariants after each commit.
-    var commitObservation: GraphObservation?
     /// The folded search strings of the rows by slot, while the index is the one the last
     /// text change built (a commit retires them).
     var slotTexts: SlotTexts?
@@ -42,18 +39,11 @@ final class SearchEngine<Object: GraphObject>: ResultsEngine<Object> {
         if case .text(_, _, let store) = matcher { textStore = store } else { textStore = nil }
         currentText = searchText
         if case .text(_, _, let store) = matcher { refinements.reset(to: store.needle) }
-        super.init(graph: base.graph, request: Self.request(over: base, matcher: matcher))
+        super.init(graph: base.graph, request: Self.request(over: base, matcher: matcher), readsKeysOfExcluded: true)
+        // The search hears of commits from its base, right after it (``sourceDidCommit(_:)``).
         base.derivedEngines.append(DerivedEngine<Object>(engine: self))
-        performFetch()
-        // Registered after both controllers' observers, so it runs once both are current.
-        commitObservation = graph.addObserver { [weak self] changes in
-            self?.didProcessCommit(changes)
-        }
+        fetchWithoutObserving()
         _checkSearchInvariants()
-    }
-
-    deinit {
-        commitObservation?.cancel()
     }
 
     /// The request of a search over `base`: the base's, with the search predicate added.
@@ -70,7 +60,7 @@ final class SearchEngine<Object: GraphObject>: ResultsEngine<Object> {
     /// narrowing steps) is forgotten first: the base rows are not the same.
     ///
     /// - Complexity: O(n log n) for n objects of the entity.
-    override func sourceRequestDidChange() {
+    func sourceRequestDidChange() {
         deliverUndeliveredChange()
         slotTexts = nil
         baseRanks = nil
@@ -83,26 +73,6 @@ final class SearchEngine<Object: GraphObject>: ResultsEngine<Object> {
         _checkSearchInvariants()
     }
 
-    /// A search reads the keys of the base rows its text excludes: it follows what they
-    /// read, and a later text can show them with the base's keys.
-    override var readsKeysOfExcluded: Bool { true }
-
-    /// The base: it heard of each commit first, and its rows' keys are the search's.
-    override var keysSource: ResultsEngine<Object>? { base }
-
-    /// A folded-text search copies the base's dependency entries of the rows it does not
-    /// show and a commit's writes to them cannot show (``ExcludedRowsShortcut``).
-    override var excludedRowsShortcut: ExcludedRowsShortcut? {
-        textStore.flatMap { ExcludedRowsShortcut(store: $0, source: base) }
-    }
-
-    /// A commit that writes only rows a folded-text search does not show and the commit
-    /// cannot show changes nothing but their dependency entries, copied from the base.
-    override func commitsWithoutEvaluations(_ changes: GraphChanges) -> Bool {
-        guard let store = textStore, !store.searchReadsOthers, !store.needle.isEmpty else { return false }
-        return commitLeavingExcludedRowsAlone(changes, store: store, source: base)
-    }
-
     /// The base engine's index title for a section, so search sections carry the same
     /// titles as the main list's.
     ///
@@ -110,17 +80,5 @@ final class SearchEngine<Object: GraphObject>: ResultsEngine<Object> {
     /// - Returns: The base engine's title for it.
     override func sectionIndexTitle(forSectionName sectionName: String) -> String? {
         base.sectionIndexTitle(forSectionName: sectionName)
-    }
-
-    /// Forgets the folded text of deleted objects, the foldings by slot and the narrowing
-    /// steps (the commit may have changed any row).
-    func didProcessCommit(_ changes: GraphChanges) {
-        if slotTexts != nil { slotTexts = nil }
-        if baseRanks != nil { baseRanks = nil }
-        if let store = textStore {
-            for id in changes.deleted { store.folded[id] = nil }
-            refinements.reset(to: store.needle)
-        }
-        _checkSearchInvariants()
     }
 }

@@ -34,8 +34,8 @@
 // evaluation and commit paths, and each use is counted here with what makes it sound
 // (`FetchedResultsUnsafeConfinementTests` checks the counts):
 // - `Predicate/PredicateEntity.swift`: unsafeDowncast ×19, `Predicate/GraphPredicateSchema.swift`:
-//   unsafeDowncast ×6, `ResultsController/ResultsEngine+Evaluation.swift`: unsafeDowncast ×3,
-//   `ResultsController/ResultsEngine+SectionRename.swift`: unsafeDowncast ×1 — a request's
+//   unsafeDowncast ×6, `Engine/ResultsEngine/ResultsEngine+Evaluation.swift`: unsafeDowncast ×3,
+//   `Engine/ResultsEngine/ResultsEngine+SectionRename.swift`: unsafeDowncast ×1 — a request's
 //   readers are made for one entity's class, and the engine evaluates only objects of that
 //   entity (`ObjectGraph.objects(of:)`, a commit's changes filtered by entity, a relationship's
 //   destination class);
@@ -46,5 +46,5 @@
 // - `TextFolding/FoldedTextSlot.swift`: unsafelyUnwrapped ×8 — each read follows the `if let`
 //   that found the slot filled, or the assignment that filled it;
 // - `FetchRequest/StringComparison.swift`: unsafeUninitializedCapacity ×1,
-//   `ResultsController/DependencyIndex.swift`: unsafeUninitializedCapacity ×1 — the closure
+//   `Engine/ResultsEngine/DependencyIndex.swift`: unsafeUninitializedCapacity ×1 — the closure
 //   writes exactly the count it returns.

@@ -383,9 +383,7 @@ struct DependencyIndex {
     ///
     /// - Parameters:
     ///   - changes: The commit.
-    ///   - source: The index whose entries to copy, `inout` only so that it is read in
-    ///     place (a class's stored structure passed by value is copied whole first); it is
-    ///     not changed.
+    ///   - source: The index whose entries to copy, read in place.
     ///   - staysOut: Whether a written object of ``entity``, with what the commit wrote of
     ///     it, is a row the engine does not show and the commit cannot show. It must not
     ///     reach this index.
@@ -393,7 +391,7 @@ struct DependencyIndex {
     /// - Complexity: O(w + k) for w written objects and k deleted ones, plus the cost of
     ///   copying each entry.
     mutating func leaveExcludedRows(
-        writtenIn changes: GraphChanges, from source: inout DependencyIndex, where staysOut: (ObjectID, ChangedProperties) -> Bool
+        writtenIn changes: GraphChanges, from source: borrowing DependencyIndex, where staysOut: (ObjectID, ChangedProperties) -> Bool
     ) -> Bool {
         let entity = entity
         // The entries and positions the copies change, asked for while the checks run.

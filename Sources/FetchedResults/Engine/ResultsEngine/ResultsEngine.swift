@@ -43,8 +43,9 @@ class ResultsEngine<Object: GraphObject>: Observable {
     final var dependencies = DependencyIndex(entity: Object.entity)
     /// The engines that share ``index`` with this one, or the one whose index this one shares.
     final var sharing = IndexSharing<Object>()
-    /// The engines whose requests derive from this one's (searches over it), held weakly:
-    /// each hears of a new request of this one (``sourceRequestDidChange()``).
+    /// The engines that show this one's rows filtered (searches over it), held weakly, in
+    /// the order they were created: each hears of every commit from this engine, right after
+    /// it (``familyDidCommit(_:)``), and of each new request of this one.
     final var derivedEngines: [DerivedEngine<Object>] = []
     /// A change computed but not delivered yet (a search's reload for its base's new request,
     /// while the base delivers its own): delivered before any other change of this engine.
@@ -55,9 +56,14 @@ class ResultsEngine<Object: GraphObject>: Observable {
     final var movesWholeSections = true
     /// How many commits moved whole sections as blocks that way (for tests).
     final var sectionRenameCommits = 0
-    /// How many rows commits left alone by copying their dependency entries
-    /// (``excludedRowsShortcut``; for tests).
+    /// How many rows commits left alone by copying their dependency entries from the engine
+    /// whose rows this one filters (``ExcludedRowsShortcut``; for tests).
     final var adoptedEntryCount = 0
+    /// Whether evaluations read the section and sort keys of the objects the predicate
+    /// excludes too, and record their reads (``RequestExtractors/readsKeysOfExcluded``): a
+    /// search's do, so that it follows what the keys of the base rows its text excludes
+    /// read, and can show them later with the base's keys.
+    final let readsKeysOfExcluded: Bool
     package var observation: GraphObservation?
     /// Whether ``performFetch()`` ran.
     var hasFetched = false
@@ -80,8 +86,11 @@ class ResultsEngine<Object: GraphObject>: Observable {
     /// - Parameters:
     ///   - graph: The graph to fetch from and observe.
     ///   - request: What to fetch.
-    init(graph: ObjectGraph, request: FetchRequest<Object>) {
+    ///   - readsKeysOfExcluded: Whether evaluations read the keys of excluded objects too
+    ///     (``readsKeysOfExcluded``).
+    init(graph: ObjectGraph, request: FetchRequest<Object>, readsKeysOfExcluded: Bool = false) {
         self.graph = graph
+        self.readsKeysOfExcluded = readsKeysOfExcluded
         _request = request
         index = Self.makeIndex(for: request)
     }
@@ -90,35 +99,6 @@ class ResultsEngine<Object: GraphObject>: Observable {
         observation?.cancel()
         streams.finishAll()
     }
-
-    /// Whether evaluations read the section and sort keys of the objects the predicate
-    /// excludes too, and record their reads (``RequestExtractors/readsKeysOfExcluded``): a
-    /// search overrides it, so that it follows what the keys of the base rows its text
-    /// excludes read, and can show them later with the base's keys.
-    var readsKeysOfExcluded: Bool { false }
-
-    /// The engine whose rows this one shows with the same keys, and which hears of every
-    /// commit first (a search's base), or `nil`: a row whose section key alone must be read
-    /// again can take that engine's new section value instead.
-    var keysSource: ResultsEngine<Object>? { nil }
-
-    /// What lets this engine, at a commit, leave alone the rows it does not show and the
-    /// commit cannot show, copying their dependency entries from ``keysSource``: a search by
-    /// text overrides it. Read once per commit, after the source heard of it.
-    var excludedRowsShortcut: ExcludedRowsShortcut? { nil }
-
-    /// Brings the engine up to date with a commit that cannot change its rows, without
-    /// the evaluation passes, or returns `false` (the commit is then applied in full). A
-    /// search by text overrides it (``commitLeavingExcludedRowsAlone(_:store:source:)``).
-    ///
-    /// - Parameter changes: The commit.
-    /// - Returns: Whether the engine is up to date with the commit.
-    func commitsWithoutEvaluations(_ changes: GraphChanges) -> Bool { false }
-
-    /// Called on an engine whose request derives from another's once that one has reloaded
-    /// for a new request, before anyone hears of it; a search overrides it to follow, keeping
-    /// its change in ``undeliveredDiff`` until the base has delivered its own.
-    func sourceRequestDidChange() {}
 
     /// An empty index for `request`; a subclass whose rows have another order overrides it.
     func emptyIndex(for request: FetchRequest<Object>) -> ResultsIndex<ObjectID> {
@@ -150,13 +130,21 @@ class ResultsEngine<Object: GraphObject>: Observable {
     ///
     /// - Complexity: O(n log n) for n objects of the entity.
     func performFetch() {
-        let objects = graph.objects(of: Object.self)
-        withObservableMutation { load(objects) }
+        fetchWithoutObserving()
         if observation == nil {
             observation = graph.addObserver { [weak self] changes in
-                self?.graphDidCommit(changes)
+                self?.familyDidCommit(changes)
             }
         }
+    }
+
+    /// Fetches as ``performFetch()`` does, without observing the graph: an engine that
+    /// derives from another hears of commits from that one (``DerivedResultsEngine``).
+    ///
+    /// - Complexity: O(n log n) for n objects of the entity.
+    final func fetchWithoutObserving() {
+        let objects = graph.objects(of: Object.self)
+        withObservableMutation { load(objects) }
         hasFetched = true
     }
 
@@ -368,7 +356,7 @@ final class StreamRegistry: Sendable {
     }
 }
 
-/// An engine whose request derives from another engine's, held weakly by that one.
+/// An engine that shows another engine's rows filtered, held weakly by that one.
 struct DerivedEngine<Object: GraphObject> {
-    weak var engine: ResultsEngine<Object>?
+    weak var engine: (any DerivedResultsEngine<Object>)?
 }

@@ -28,7 +28,7 @@ extension ResultsEngine {
     ///   plus the cost of k section keys.
     func commitSectionRenames(_ serials: [UInt32], key: DependencyKey) -> Bool {
         let extractors = extractors
-        guard let extract = extractors.section, keysSource == nil, !followsSource,
+        guard let extract = extractors.section, !followsSource,
               index.offset == 0, index.limit == nil,
               let expectedEntry = dependencies.entry(ofOnlyKey: key) else { return false }
         let entity = Object.entity
