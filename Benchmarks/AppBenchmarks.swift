@@ -24,9 +24,13 @@ final class AppItem: GraphObject {
 final class AppBatchListener: ResultsControllerDelegate {
     typealias Object = AppItem
     var lastBatch = ListChanges()
+    /// Called after each batch: the end of the controller's own share of a commit, when a
+    /// search over it hears of the commit next (see `ShareTimer`).
+    var didDeliver: (() -> Void)?
 
     func controller(_ controller: ResultsController<AppItem>, didChangeContentWith changes: ListChanges) {
         lastBatch = changes
+        didDeliver?()
     }
 }
 
@@ -57,12 +61,13 @@ struct AppGraph {
     static let itemCount = ProcessInfo.processInfo.environment["FRK_APP_ITEMS"].flatMap { Int($0) } ?? 1_000_000
     static let locationCount = 50
 
-    let graph = ObjectGraph()
+    let graph: ObjectGraph
     let locations: [AppLocation]
 
-    init(seed: UInt64 = 0xA11) {
+    /// Populates `graph` (by default a new one) and commits.
+    init(graph: ObjectGraph = ObjectGraph(), seed: UInt64 = 0xA11) {
+        self.graph = graph
         var random = AppRandom(state: seed)
-        let graph = graph
         locations = (0..<Self.locationCount).map { index in
             let location = graph.insert(AppLocation())
             location.name = "Location \(index)"
@@ -77,6 +82,14 @@ struct AppGraph {
             item.location = locations[index % Self.locationCount]
         }
         do { _ = try graph.commit() } catch { fatalError("app fixture failed to commit: \(error)") }
+    }
+
+    /// The app rows of a graph that holds them already (a store's, once opened).
+    init(holding graph: ObjectGraph) {
+        self.graph = graph
+        locations = graph.objects(of: AppLocation.self).sorted {
+            $0.name.localizedStandardCompare($1.name) == .orderedAscending
+        }
     }
 
     /// A name of two words and a number, such as "Grapes Honey 412".
@@ -128,7 +141,7 @@ struct AppGraph {
 }
 
 /// The four controllers of the app, fetched on one graph.
-private struct AppControllers {
+struct AppControllers {
     let all: ResultsController<AppItem>
     let cheapest: ResultsController<AppItem>
     let listed: ResultsController<AppItem>
@@ -149,7 +162,10 @@ private struct AppControllers {
 }
 
 /// Times one observer's delivery: an observer registered before it notes the start, one
-/// registered after it the end.
+/// registered after it the end. A search hears of each commit inside its base's observer,
+/// right after the base's delivery: its share starts at the base delegate's last callback
+/// (`startAfterDelivery(of:)`), which must come each commit (the rows that use it change the
+/// base at every commit).
 final class ShareTimer {
     var started: Duration?
     var last: Duration = .zero
@@ -157,6 +173,24 @@ final class ShareTimer {
 
     func start(on graph: ObjectGraph) {
         observations.append(graph.addObserver { [unowned self] _ in started = BenchmarkClock.now })
+    }
+
+    /// Starts at the end of each delivery of `listener`'s controller (after what it did before).
+    func startAfterDelivery(of listener: AppBatchListener) {
+        let previous = listener.didDeliver
+        listener.didDeliver = { [unowned self] in
+            previous?()
+            started = BenchmarkClock.now
+        }
+    }
+
+    /// Ends at the end of each delivery of `listener`'s controller.
+    func stopAfterDelivery(of listener: AppBatchListener) {
+        let previous = listener.didDeliver
+        listener.didDeliver = { [unowned self] in
+            if let started { last = BenchmarkClock.now - started }
+            previous?()
+        }
     }
 
     func stop(on graph: ObjectGraph) {
@@ -241,7 +275,7 @@ func appBenchmarks() -> [Benchmark] {
             let searched = AppGraph()
             let searchBase = searched.controller(AppGraph.allItems)
             let timer = ShareTimer()
-            timer.start(on: searched.graph)
+            timer.startAfterDelivery(of: searchBase.1)
             let search = searched.search(over: searchBase.0)
             timer.stop(on: searched.graph)
             var round = 0

@@ -137,12 +137,14 @@ private func timedBaseAndSearch(in app: AppGraph) -> (
     base: ResultsController<AppItem>, baseListener: AppBatchListener, baseTimer: ShareTimer,
     search: SearchController<AppItem>, searchListener: AppBatchListener, searchTimer: ShareTimer
 ) {
+    // The base's share ends, and the search's starts, with the base's delivery (the search
+    // hears of the commit inside the base's observer, right after it).
     let baseTimer = ShareTimer()
     baseTimer.start(on: app.graph)
     let (base, baseListener) = app.controller(AppGraph.allItems)
-    baseTimer.stop(on: app.graph)
+    baseTimer.stopAfterDelivery(of: baseListener)
     let searchTimer = ShareTimer()
-    searchTimer.start(on: app.graph)
+    searchTimer.startAfterDelivery(of: baseListener)
     let (search, searchListener) = app.search(over: base)
     searchTimer.stop(on: app.graph)
     return (base, baseListener, baseTimer, search, searchListener, searchTimer)

@@ -33,7 +33,7 @@ private func benchOptions(synchronous: Bool) -> GraphStore.Options {
 }
 
 /// A directory under /tmp, removed with everything in it when this is released.
-private final class TemporaryDirectory {
+final class TemporaryDirectory {
     let url: URL
 
     init() {

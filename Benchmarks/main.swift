@@ -31,6 +31,7 @@ let all: [Benchmark] = [
     storeBenchmarks(),
     storeSharingBenchmarks(),
     appBenchmarks(),
+    appLaunchBenchmarks(),
 ].flatMap { $0 }
 
 var arguments = Array(CommandLine.arguments.dropFirst())

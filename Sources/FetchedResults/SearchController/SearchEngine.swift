@@ -41,7 +41,7 @@ final class SearchEngine<Object: GraphObject>: ResultsEngine<Object> {
         if case .text(_, _, let store) = matcher { refinements.reset(to: store.needle) }
         super.init(graph: base.graph, request: Self.request(over: base, matcher: matcher), readsKeysOfExcluded: true)
         // The search hears of commits from its base, right after it (``sourceDidCommit(_:)``).
-        base.derivedEngines.append(DerivedEngine<Object>(engine: self))
+        base.derivedEngines.append(DerivedEngine(engine: self))
         fetchWithoutObserving()
         _checkSearchInvariants()
     }

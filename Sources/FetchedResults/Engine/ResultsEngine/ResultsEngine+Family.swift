@@ -8,9 +8,10 @@ import ObjectGraph
 /// then each derived engine in the order they were created, with what the source found
 /// (``DerivedCommit``). A derived engine never observes the graph, and never reads its
 /// source during a commit except through that value.
-protocol DerivedResultsEngine<Object>: AnyObject {
-    associatedtype Object: GraphObject
-
+///
+/// The protocol has no associated type: a commit's dispatch then looks up no generic
+/// metadata at run time (a parameterized existential's is made by demangling, per use).
+protocol DerivedResultsEngine: AnyObject {
     /// Brings the engine up to date with a commit its source has applied and delivered, and
     /// delivers its own changes.
     ///
@@ -122,11 +123,21 @@ extension ResultsEngine {
         graphDidCommit(changes)
         guard !derivedEngines.isEmpty else { return }
         // Read after this engine's delivery: its delegate may have changed its request.
-        let derived = derivedEngines.compactMap(\.engine)
-        if derived.count < derivedEngines.count { derivedEngines.removeAll { $0.engine == nil } }
-        guard !derived.isEmpty else { return }
         let commit = DerivedCommit(
             changes: changes, source: SourceRows(index: index, dependencies: dependencies, sectionNames: sectionNames))
-        for engine in derived { engine.sourceDidCommit(commit) }
+        // The engines there are now: one created during a delivery fetched after this commit.
+        let count = derivedEngines.count
+        var released = false
+        var position = 0
+        // A delegate may change this engine's request meanwhile, which drops released engines.
+        while position < count && position < derivedEngines.count {
+            if let engine = derivedEngines[position].engine {
+                engine.sourceDidCommit(commit)
+            } else {
+                released = true
+            }
+            position += 1
+        }
+        if released { derivedEngines.removeAll { $0.engine == nil } }
     }
 }

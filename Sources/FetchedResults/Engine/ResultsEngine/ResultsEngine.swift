@@ -46,7 +46,7 @@ class ResultsEngine<Object: GraphObject>: Observable {
     /// The engines that show this one's rows filtered (searches over it), held weakly, in
     /// the order they were created: each hears of every commit from this engine, right after
     /// it (``familyDidCommit(_:)``), and of each new request of this one.
-    final var derivedEngines: [DerivedEngine<Object>] = []
+    final var derivedEngines: [DerivedEngine] = []
     /// A change computed but not delivered yet (a search's reload for its base's new request,
     /// while the base delivers its own): delivered before any other change of this engine.
     final var undeliveredDiff: IndexDiff<ObjectID>?
@@ -356,7 +356,8 @@ final class StreamRegistry: Sendable {
     }
 }
 
-/// An engine that shows another engine's rows filtered, held weakly by that one.
-struct DerivedEngine<Object: GraphObject> {
-    weak var engine: (any DerivedResultsEngine<Object>)?
+/// An engine that shows another engine's rows filtered, held weakly by that one. Not
+/// generic, so that the source's commit touches no generic metadata to reach it.
+struct DerivedEngine {
+    weak var engine: (any DerivedResultsEngine)?
 }
