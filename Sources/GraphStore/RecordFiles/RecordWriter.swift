@@ -614,8 +614,8 @@ package final class RecordWriter {
         buffer.withUnsafeMutableBytes { raw in
             let fragment = UnsafeRawBufferPointer(rebasing: raw[(headerStart + headerSize)...])
             let checksum = RecordFormat.fragmentChecksum(saltChecksum: saltChecksum, type: type.rawValue, payload: fragment)
-            raw.storeBytes(of: checksum.littleEndian, toByteOffset: headerStart, as: UInt32.self)
-            raw.storeBytes(of: UInt16(length).littleEndian, toByteOffset: headerStart + 4, as: UInt16.self)
+            storeLittleEndian(checksum, raw, headerStart)
+            storeLittleEndian(UInt16(length), raw, headerStart + 4)
             raw[headerStart + 6] = type.rawValue
         }
         framedEnd += UInt64(headerSize + length)

@@ -127,10 +127,10 @@ enum Snapshot {
             var next = 0
             while next < issued && !writer.hasFailed {
                 let filled: Int
-                (filled, next) = graph.liveObjects(of: type, from: next, into: values.objects, serials: values.serials)
+                (filled, next) = values.objects.fill(from: graph, of: type, from: next)
                 guard filled > 0 else { continue }
                 // The objects record: each serial as the difference from the one before.
-                chunk.writeSerials(UnsafeBufferPointer(rebasing: values.serials[0..<filled]))
+                chunk.writeSerials(values.objects[0..<filled].serials)
                 chunk.count = filled
                 total += filled
                 chunk.emit(.objects, code: code, to: writer)
@@ -172,7 +172,7 @@ enum Snapshot {
         /// written as a run of bytes.
         ///
         /// - Complexity: O(*k*) for *k* serials.
-        mutating func writeSerials(_ serials: UnsafeBufferPointer<Int>) {
+        mutating func writeSerials(_ serials: some RandomAccessCollection<Int>) {
             guard let first = serials.first, let last = serials.last else { return }
             writer.varint(first + 1)
             if last - first == serials.count - 1 {

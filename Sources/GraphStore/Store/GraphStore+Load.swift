@@ -429,7 +429,7 @@ extension GraphStore {
     /// first fragments survive; `nil` when they do not hold that much.
     static func insertCount(inPartialRecord payload: [UInt8]) -> (sequence: UInt64, inserted: Int)? {
         guard payload.count > RecordFormat.sequenceSize else { return nil }
-        let sequence = payload.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) }
+        let sequence = loadLittleEndian(UInt64.self, payload, 0)
         var reader = ByteReader(payload[RecordFormat.sequenceSize...])
         guard (try? reader.byte()) == GraphRecordType.commit.rawValue, let inserted = try? reader.count() else { return nil }
         return (sequence, inserted)
