@@ -267,12 +267,20 @@ struct AttributeCodec {
                     try reader.withCursor { cursor throws(ByteReaderError) in
                         // A value that repeats the one before is stored again, not decoded.
                         var previous: Value?
-                        return try value.restoreValues(of: objects) { _ throws(ByteReaderError) -> Value? in
+                        var failure: ByteReaderError?
+                        let complete = value.restoreValues(of: objects) { _ -> Value? in
                             if let repeated = previous, Value.skipRepeat(&cursor) { return repeated }
-                            guard let read = try Value.read(from: &cursor) else { return nil }
-                            previous = read
-                            return read
+                            do throws(ByteReaderError) {
+                                guard let read = try Value.read(from: &cursor) else { return nil }
+                                previous = read
+                                return read
+                            } catch {
+                                failure = error
+                                return nil
+                            }
                         }
+                        if let failure { throw failure }
+                        return complete
                     }
                 })
         }
@@ -314,9 +322,17 @@ struct AttributeCodec {
                 },
                 readColumn: { reader, objects, _ throws(ByteReaderError) in
                     try reader.withCursor { cursor throws(ByteReaderError) in
-                        try value.restoreValues(of: objects) { _ throws(ByteReaderError) -> Value?? in
-                            try readOptional(Value.self, &cursor)
+                        var failure: ByteReaderError?
+                        let complete = value.restoreValues(of: objects) { _ -> Value?? in
+                            do throws(ByteReaderError) {
+                                return try readOptional(Value.self, &cursor)
+                            } catch {
+                                failure = error
+                                return nil
+                            }
                         }
+                        if let failure { throw failure }
+                        return complete
                     }
                 })
         }

@@ -104,19 +104,21 @@ package struct AttributeValueSlot<Value> {
     /// The objects are reached without counting a reference: the array holds one reference
     /// word per object and keeps each alive.
     ///
+    /// `nextValue` does not throw: a closure generic over its error is not specialized into
+    /// the store's loops, and would copy every value through its type's metadata. A caller
+    /// whose reads throw keeps the error and returns `nil`.
+    ///
     /// - Returns: `false` when `nextValue` gave `nil` (the objects from that position on keep
     ///   their values).
     /// - Complexity: O(*k*) calls of `nextValue` for *k* objects.
     @inlinable
     @inline(__always)
-    package func restoreValues<Failure: Error>(
-        of objects: [GraphObject], _ nextValue: (_ position: Int) throws(Failure) -> Value?
-    ) throws(Failure) -> Bool {
-        try objects.withUnsafeBufferPointer { buffer throws(Failure) -> Bool in
+    package func restoreValues(of objects: [GraphObject], _ nextValue: (_ position: Int) -> Value?) -> Bool {
+        objects.withUnsafeBufferPointer { buffer -> Bool in
             guard let base = buffer.baseAddress else { return true }
             let words = UnsafeRawPointer(base)
             for position in buffer.indices {
-                guard let value = try nextValue(position) else { return false }
+                guard let value = nextValue(position) else { return false }
                 let object = words.load(fromByteOffset: position * MemoryLayout<UInt>.stride, as: UnsafeMutableRawPointer.self)
                 address(in: object).pointee = value
             }
