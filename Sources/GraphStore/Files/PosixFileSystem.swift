@@ -166,12 +166,6 @@ private func readAll(descriptor: Int32, path: String, sizeHint: Int) throws -> [
     return bytes
 }
 
-/// Linux's `sync_file_range(2)`, looked up at run time: the Glibc module does not declare it.
-private let posixSyncFileRange: (@convention(c) (Int32, Int64, Int64, UInt32) -> Int32)? = {
-    guard let symbol = dlsym(nil, "sync_file_range") else { return nil }
-    return unsafeBitCast(symbol, to: (@convention(c) (Int32, Int64, Int64, UInt32) -> Int32).self)
-}()
-
 /// `SYNC_FILE_RANGE_WRITE`: start write-back of the range's dirty pages, without waiting.
 private let posixSyncFileRangeWrite: UInt32 = 2
 

@@ -195,13 +195,10 @@ package struct RecordFileHeader: Equatable, Sendable {
         guard let kind = RecordFileKind(rawValue: header[10]) else {
             throw RecordFileError.badHeader(path: path, reason: "unknown file kind \(header[10])")
         }
-        let uuid = header.withUnsafeBytes { raw in
-            raw.loadUnaligned(fromByteOffset: 24, as: uuid_t.self)
-        }
         return RecordFileHeader(
             kind: kind,
             schemaFingerprint: loadLittleEndian(UInt64.self, header, 16),
-            graphID: UUID(uuid: uuid),
+            graphID: UUID(storedBytes: header, at: 24),
             generation: loadLittleEndian(UInt64.self, header, 40),
             salt: loadLittleEndian(UInt64.self, header, 48)
         )
@@ -234,9 +231,4 @@ package struct RecordFileHeader: Equatable, Sendable {
 @inlinable
 func appendLittleEndian<Value: FixedWidthInteger>(_ value: Value, to bytes: inout [UInt8]) {
     withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
-}
-
-@inlinable
-func loadLittleEndian<Value: FixedWidthInteger>(_: Value.Type, _ bytes: [UInt8], _ offset: Int) -> Value {
-    bytes.withUnsafeBytes { Value(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: Value.self)) }
 }

@@ -263,7 +263,7 @@ package struct RecordReader {
             var index = start
             let end = raw.count
             while index + 8 <= end {
-                if raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) != 0 { return false }
+                if loadLittleEndian(UInt64.self, raw, index) != 0 { return false }
                 index += 8
             }
             while index < end {
@@ -309,8 +309,8 @@ package struct RecordReader {
         let headerSize = RecordFormat.fragmentHeaderSize
         guard bytes.count - start >= headerSize else { return .invalid(.truncatedHeader, trustedLength: nil) }
         return bytes.withUnsafeBytes { raw in
-            let stored = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: start, as: UInt32.self))
-            let length = Int(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: start + 4, as: UInt16.self)))
+            let stored = loadLittleEndian(UInt32.self, raw, start)
+            let length = Int(loadLittleEndian(UInt16.self, raw, start + 4))
             let typeByte = raw[start + 6]
             if stored == 0 && length == 0 && typeByte == 0 { return .invalid(.zeroedRegion, trustedLength: nil) }
             if length > blockLeft - headerSize { return .invalid(.badLength, trustedLength: nil) }
@@ -365,7 +365,7 @@ package struct RecordReader {
             markDamage(at: start, .shortRecord)
             return nil
         }
-        let sequence = payload.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) }
+        let sequence = loadLittleEndian(UInt64.self, payload, 0)
         let record = Record(
             sequence: sequence, offset: UInt64(base + start), endOffset: UInt64(base + position),
             payload: payload.dropFirst(RecordFormat.sequenceSize))

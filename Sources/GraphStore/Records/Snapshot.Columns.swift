@@ -75,10 +75,9 @@ extension Snapshot {
         /// - Complexity: O(*k* + *r*) for *k* objects and *r* references of to-many
         ///   relationships.
         func write(
-            _ objects: UnsafeBufferPointer<Unmanaged<GraphObject>>, serials: UnsafeBufferPointer<Int>, code: Int,
-            to writer: inout RawByteWriter, scratch: UnsafeMutableBufferPointer<Int>
+            _ objects: ObjectChunk, code: Int, to writer: inout RawByteWriter, scratch: SerialScratch
         ) throws(GraphStoreError) {
-            guard let first = serials.first, let last = serials.last else { return }
+            guard let first = objects.serials.first, let last = objects.serials.last else { return }
             writer.varint(first)
             writer.varint(last)
             writer.varint(columns[code].count)
@@ -93,21 +92,21 @@ extension Snapshot {
                         throw .unsupportedAttribute(entity: schema.entities[code].description.name, property: property.name, type: error.description)
                     }
                 case .toOne(let storage, let destination):
-                    storage.targetSerials(of: objects, destination: destination >= 0 ? types[destination] : nil, into: scratch)
+                    objects.targetSerials(storage, destination: destination >= 0 ? types[destination] : nil, into: scratch)
                     for (index, serial) in scratch.prefix(objects.count).enumerated() {
                         if serial >= 0 {
                             writer.varint(UInt64(serial) << 1 | 1)
                         } else if serial == -1 {
                             writer.byte(0)
-                        } else if let target = storage.target(of: objects[index].takeUnretainedValue()) {
+                        } else if let target = storage.target(of: objects.object(at: index)) {
                             try writeReference(target, likely: destination, to: &writer)
                         } else {
                             writer.byte(0)
                         }
                     }
                 case .toMany(let index, let destination):
-                    for object in objects {
-                        let targets = object.takeUnretainedValue().relatedObjects(at: index)
+                    for position in objects.indices {
+                        let targets = objects.object(at: position).relatedObjects(at: index)
                         writer.varint(targets.count)
                         for target in targets { try writeReference(target, likely: destination, to: &writer) }
                     }

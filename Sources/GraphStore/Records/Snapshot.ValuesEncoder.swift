@@ -33,8 +33,7 @@ extension Snapshot {
         let chunksPerBatch: Int
         /// Live objects of one entity, unretained, in serial order, and their serials: the
         /// caller's list of objects (one objects record's), encoded a batch at a time.
-        let objects: UnsafeMutableBufferPointer<Unmanaged<GraphObject>>
-        let serials: UnsafeMutableBufferPointer<Int>
+        let objects: ObjectList
         private let columns: ColumnEncoder
         private let laneSets: [LaneSet]
         /// The set the next batch is encoded into.
@@ -48,14 +47,8 @@ extension Snapshot {
             require(chunksPerBatch >= 1, "internal inconsistency: a batch of no chunks")
             self.columns = columns
             self.chunksPerBatch = chunksPerBatch
-            objects = .allocate(capacity: objectsPerList)
-            serials = .allocate(capacity: objectsPerList)
+            objects = ObjectList(capacity: objectsPerList)
             laneSets = [LaneSet(), LaneSet()]
-        }
-
-        deinit {
-            objects.deallocate()
-            serials.deallocate()
         }
 
         /// Appends the values records of the first `count` of ``objects``, live objects of the
@@ -115,9 +108,7 @@ extension Snapshot {
                 let start = batch.lowerBound + chunk * objectsPerChunk
                 let range = start..<Swift.min(start + objectsPerChunk, batch.upperBound)
                 do {
-                    try lane.encode(
-                        UnsafeBufferPointer(rebasing: objects[range]), serials: UnsafeBufferPointer(rebasing: serials[range]),
-                        columns: columns, code: code)
+                    try lane.encode(objects[range], columns: columns, code: code)
                 } catch {
                     lane.failure = error
                     return
@@ -147,20 +138,15 @@ extension Snapshot {
         var records: [Range<Int>] = []
         /// The error that stopped this lane's encoding.
         var failure: GraphStoreError?
-        private let scratch = UnsafeMutableBufferPointer<Int>.allocate(capacity: objectsPerChunk)
-
-        deinit { scratch.deallocate() }
+        private let scratch = SerialScratch(capacity: objectsPerChunk)
 
         /// Encodes the values record of `objects` after the records already encoded.
-        func encode(
-            _ objects: UnsafeBufferPointer<Unmanaged<GraphObject>>, serials: UnsafeBufferPointer<Int>, columns: ColumnEncoder,
-            code: Int
-        ) throws(GraphStoreError) {
+        func encode(_ objects: ObjectChunk, columns: ColumnEncoder, code: Int) throws(GraphStoreError) {
             // Room for the header, which needs the count, filled in once the body is written.
             let start = writer.count
             writer.reserve(recordHeaderRoom)
             writer.count += recordHeaderRoom
-            try columns.write(objects, serials: serials, code: code, to: &writer, scratch: scratch)
+            try columns.write(objects, code: code, to: &writer, scratch: scratch)
             let header = recordHeader(.values, code: code, count: objects.count)
             let headerStart = start + recordHeaderRoom - header.bytes.count
             header.bytes.withUnsafeBytes { writer.overwrite(at: headerStart, with: $0) }

@@ -127,10 +127,10 @@ enum Snapshot {
             var next = 0
             while next < issued && !writer.hasFailed {
                 let filled: Int
-                (filled, next) = graph.liveObjects(of: type, from: next, into: values.objects, serials: values.serials)
+                (filled, next) = values.objects.fill(from: graph, of: type, from: next)
                 guard filled > 0 else { continue }
                 // The objects record: each serial as the difference from the one before.
-                chunk.writeSerials(UnsafeBufferPointer(rebasing: values.serials[0..<filled]))
+                chunk.writeSerials(values.objects[0..<filled].serials)
                 chunk.count = filled
                 total += filled
                 chunk.emit(.objects, code: code, to: writer)
@@ -172,7 +172,7 @@ enum Snapshot {
         /// written as a run of bytes.
         ///
         /// - Complexity: O(*k*) for *k* serials.
-        mutating func writeSerials(_ serials: UnsafeBufferPointer<Int>) {
+        mutating func writeSerials(_ serials: some RandomAccessCollection<Int>) {
             guard let first = serials.first, let last = serials.last else { return }
             writer.varint(first + 1)
             if last - first == serials.count - 1 {
@@ -213,191 +213,4 @@ enum Snapshot {
         var readWithAppSchema = false
     }
 
-    /// What a snapshot's trailer says.
-    private struct Trailer {
-        var includedSequence: UInt64
-        /// By file entity code: the serials the entity had issued (`nil` when not listed).
-        var serialCounts: [Int?]
-    }
-
-    /// Loads the records of a snapshot into an empty graph.
-    ///
-    /// A record whose checksum holds but whose contents cannot be read (a writer's bug, a
-    /// hand-edited file) is damage like any other: `.refuse` throws, `.stopAtDamage` keeps
-    /// what comes before it in the file, `.salvage` skips it alone. The objects whose values
-    /// it held are then lost and listed in the losses.
-    ///
-    /// - Parameters:
-    ///   - records: The intact records, in file order (damaged ones already left out by the
-    ///     caller's recovery mode).
-    ///   - mode: What to do with a record that cannot be read.
-    /// - Throws: ``GraphStoreError/corruptRecord(file:sequence:reason:)`` for an unreadable
-    ///   record under `.refuse` or an unreadable schema record;
-    ///   ``GraphStoreError/incompatibleSchema(_:)`` for a value the current schema cannot
-    ///   hold, in every mode.
-    ///
-    /// Under `.salvage`, a snapshot whose schema record was lost (its first intact record is
-    /// not a schema) is read with the app's schema when the file header's fingerprint is the
-    /// app schema's: the header proves the records were written with it.
-    ///
-    /// - Parameter fileFingerprint: The schema fingerprint of the snapshot's header.
-    /// - Complexity: O(*n* + *b*) for *n* serials issued and *b* bytes.
-    static func load(
-        _ records: [RecordReader.Record], into graph: ObjectGraph, schema: StoreSchema, path: String,
-        mode: RecordRecoveryMode = .refuse, fileFingerprint: UInt64? = nil
-    ) throws(GraphStoreError) -> Loaded {
-        guard let first = records.first else {
-            throw .corruptRecord(file: path, sequence: 0, reason: "the snapshot has no schema record")
-        }
-        var loaded = Loaded(includedSequence: 0, hasTrailer: false, losses: RecordLosses())
-        let file: FileSchema
-        if first.payload.first != GraphRecordType.schema.rawValue, mode == .salvage, fileFingerprint == schema.fingerprint {
-            file = try FileSchema(text: schema.text, current: schema)
-            loaded.readWithAppSchema = true
-        } else {
-            file = try GraphRecordDecoder.schema(of: first.payload, current: schema, path: path, sequence: first.sequence)
-        }
-        var decoder = ColumnDecoder(graph: graph, file: file, path: path)
-        // The records read: under `.stopAtDamage`, cut short at the first unreadable one.
-        var records = records[...]
-        /// Reads one record with `body`; `false` when it could not be read and the mode
-        /// goes on without it.
-        func read(_ record: RecordReader.Record, _ body: () throws -> Void) throws(GraphStoreError) -> Bool {
-            do {
-                try converting(path: path, sequence: record.sequence, body)
-                return true
-            } catch {
-                guard case .corruptRecord(_, _, let reason) = error, mode != .refuse else { throw error }
-                loaded.unreadable.append((record, reason))
-                if mode == .stopAtDamage { records = records.prefix { $0.offset < record.offset } }
-                return false
-            }
-        }
-        // The trailer first: the serial counts it lists bound every serial the snapshot names.
-        var trailer: Trailer?
-        if let last = records.last(where: { $0.payload.first == GraphRecordType.trailer.rawValue }) {
-            _ = try read(last) {
-                var reader = ByteReader(last.payload.dropFirst())
-                var parsed = Trailer(includedSequence: try reader.varint(), serialCounts: file.entities.map { _ in nil })
-                let entities = try reader.count(limit: file.entities.count)
-                for _ in 0..<entities {
-                    let code = try reader.count()
-                    _ = try decoder.records.entity(code, reader)
-                    parsed.serialCounts[code] = try reader.count(limit: ObjectID.serialLimit)
-                }
-                _ = try reader.varint()
-                trailer = parsed
-            }
-        }
-        var derived: [Derived] = []
-        var inversesSequence: UInt64 = 0
-        // First every object (a relationship may name an object of a later chunk), then values.
-        for record in records where record.payload.first != GraphRecordType.schema.rawValue {
-            switch record.payload.first {
-            case GraphRecordType.objects.rawValue:
-                guard try read(record, {
-                    var reader = ByteReader(record.payload.dropFirst())
-                    let code = try reader.count()
-                    let entity = try decoder.records.entity(code, reader)
-                    let count = try reader.count(limit: record.payload.count)
-                    guard let current = entity.current else { return }
-                    // Listed serials are below the entity's serial count, and leave no more
-                    // serials unused than a store allows: a damaged list can neither trap
-                    // nor make billions of empty slots.
-                    let bound = trailer?.serialCounts[code] ?? ObjectID.serialLimit
-                    let live = graph.count(of: current.description.objectType)
-                    var serials: [Int] = []
-                    serials.reserveCapacity(count)
-                    var serial = -1
-                    var issued = graph.serialCount(of: current.description)
-                    try reader.withCursor { cursor throws(ByteReaderError) in
-                        for _ in 0..<count {
-                            serial += try cursor.count(limit: ObjectID.serialLimit)
-                            guard serial >= issued else { throw cursor.failure("serial \(serial) of \(entity.name) is listed twice") }
-                            guard serial < bound else { throw cursor.failure("serial \(serial) of \(entity.name) is past the \(bound) it issued") }
-                            guard serial < live + serials.count + StoreLimits.unusedSerials else {
-                                throw cursor.failure("serial \(serial) of \(entity.name) leaves more than \(StoreLimits.unusedSerials) serials unused")
-                            }
-                            serials.append(serial)
-                            issued = serial + 1
-                        }
-                    }
-                    graph.restoreObjects(of: current.description.objectType, serials: serials)
-                }) else { continue }
-            case GraphRecordType.inverses.rawValue:
-                guard try read(record, { derived = try decoder.readDerived(record.payload) }) else { continue }
-                inversesSequence = record.sequence
-            default:
-                continue
-            }
-        }
-        decoder.prepare(derived: derived)
-        // Which objects had their values read, by schema entity: the serials from the first
-        // to the last object of each values record (the live objects between are its
-        // objects), and how many objects that makes.
-        var valued: [[ClosedRange<Int>]] = schema.entities.map { _ in [] }
-        var valuedCounts = [Int](repeating: 0, count: schema.entities.count)
-        let schemaCodes = file.entities.map { entity in entity.current.flatMap { schema.entityIndex[$0.description.name] } }
-        for record in records.dropFirst(loaded.readWithAppSchema ? 0 : 1) {
-            switch record.payload.first {
-            case GraphRecordType.values.rawValue:
-                _ = try read(record) {
-                    guard let (code, serials, count) = try decoder.readValues(record.payload), let serials,
-                          let schemaCode = schemaCodes[code] else { return }
-                    valued[schemaCode].append(serials)
-                    valuedCounts[schemaCode] += count
-                }
-            case GraphRecordType.objects.rawValue, GraphRecordType.inverses.rawValue, GraphRecordType.trailer.rawValue:
-                continue
-            default:
-                _ = try read(record) {
-                    throw GraphStoreError.corruptRecord(file: path, sequence: record.sequence, reason: "a snapshot holds a record of type \(record.payload.first ?? 0)")
-                }
-            }
-        }
-        if let trailer, let last = records.last, last.payload.first == GraphRecordType.trailer.rawValue, try read(last, {
-            for (entity, count) in zip(file.entities, trailer.serialCounts) {
-                guard let current = entity.current, let count else { continue }
-                guard count <= graph.count(of: current.description.objectType) + StoreLimits.unusedSerials else {
-                    throw GraphStoreError.corruptRecord(
-                        file: path, sequence: last.sequence,
-                        reason: "a serial count of \(count) for \(entity.name) leaves more than \(StoreLimits.unusedSerials) serials unused")
-                }
-            }
-        }) {
-            loaded.includedSequence = trailer.includedSequence
-            loaded.hasTrailer = true
-            for (entity, count) in zip(file.entities, trailer.serialCounts) {
-                if let current = entity.current, let count { graph.restoreSerialCount(count, of: current.description.objectType) }
-            }
-        }
-        // Objects whose values were in a damaged chunk are lost: take them out again.
-        for (code, entity) in schema.entities.enumerated() {
-            // Ranges in increasing order, none overlapping, whose objects add up to every
-            // live object cover them all.
-            let ranges = valued[code]
-            if valuedCounts[code] == graph.count(of: entity.description.objectType)
-                && zip(ranges, ranges.dropFirst()).allSatisfy({ $0.upperBound < $1.lowerBound }) {
-                continue
-            }
-            let table = graph.objectLookup(of: entity.description.objectType)
-            var valuedSerials = [Bool](repeating: false, count: table.count)
-            for range in ranges { for serial in range { valuedSerials[serial] = true } }
-            var lost: [GraphObject] = []
-            for serial in 0..<table.count {
-                if let object = table[serial], !valuedSerials[serial] { lost.append(object) }
-            }
-            for object in lost {
-                decoder.records.losses.lostObjects.append(object.objectID.uriRepresentation)
-                graph.restoreDeletion(object)
-            }
-        }
-        // The sides left out, rebuilt from the sides saved.
-        if decoder.rebuildInverses() > 0 {
-            throw .corruptRecord(file: path, sequence: inversesSequence, reason: "a to-one relationship is the inverse of more than one object")
-        }
-        loaded.losses = decoder.records.losses
-        loaded.schemaIsCurrent = file.isCurrent
-        return loaded
-    }
 }

@@ -228,135 +228,207 @@ extension GraphStore {
         /// schema record says what the lost snapshot held.
         mutating func readJournal(into graph: ObjectGraph, hasSnapshot: Bool) throws(GraphStoreError) {
             let bytes = try io { try fileSystem.readFile(journalPath) }
-            let header = try io { try RecordFileHeader.decode(bytes.prefix(RecordFormat.fileHeaderSize), path: journalPath) }
-            guard header.graphID == graph.identifier else {
-                throw .foreignFile(file: journalPath, reason: "it belongs to the graph \(header.graphID), not \(graph.identifier)")
-            }
+            let header = try journalHeader(of: bytes, graph: graph)
             if header.generation < generation {
                 // A compaction put its snapshot in place and stopped before its journal:
                 // everything this journal holds is in the snapshot.
                 report.discardedOldJournal = true
-            } else if header.generation > generation {
+                return
+            }
+            guard header.generation == generation else {
                 throw .damaged(
                     file: snapshotPath, offset: 0, afterSequence: nil,
                     reason: "the snapshot (generation \(generation)) is older than the journal (generation \(header.generation))")
-            } else {
-                var scan = try io { try RecordScan(bytes: bytes, path: journalPath, kind: .journal, graphID: graph.identifier, generation: generation, mode: .salvage) }
-                // The last record the store's last clean close proved acknowledged, when the
-                // marker is this journal's.
-                let closedThrough = marker.flatMap { $0.describes(header) ? $0.lastSequence : nil }
-                let intact = scan.records
-                var unsynced: [RecordReader.Record] = []
-                var unreadable: Set<UInt64> = []
-                var decoder: GraphRecordDecoder?
-                var followingDamage: [RecordReader.Record] = []
-                if let first = scan.damages.first {
-                    let provenByClose = closedThrough.map { $0 > (first.afterSequence ?? 0) } ?? false
-                    if !provenByClose, let synced = lastSynced(in: scan.records, before: first.offset), first.afterSequence.map({ $0 >= synced }) ?? false {
-                        // Deferred durability: everything from here on was written after the
-                        // last sync the file proves, and a power loss may keep any part of it.
-                        // Those commits never were durable: the end of the journal, not damage.
-                        unsynced = scan.records.filter { $0.offset > first.offset }
-                        report.unsyncedRecordsDropped = unsynced.count
-                        report.tornTailBytes = UInt64(max(RecordReader.dataEnd(of: bytes), Int(first.offset))) - first.offset
-                        scan.records.removeAll { $0.offset > first.offset }
-                        scan.damages = []
-                        scan.tail = nil
-                        scan.validEnd = first.offset
-                    } else {
-                        switch recordMode {
-                        case .refuse: throw GraphStore.mapped(first.error(path: journalPath))
-                        case .stopAtDamage:
-                            followingDamage = scan.records.filter { $0.offset > first.offset }
-                            scan.records.removeAll { $0.offset > first.offset }
-                            scan.damages = [first]
-                            scan.validEnd = first.offset
-                        case .salvage: break
-                        }
-                    }
+            }
+            var reading = try scanJournal(bytes, header: header, graph: graph)
+            try settleFirstDamage(of: &reading)
+            for damage in reading.scan.damages { noteJournalDamage(damage) }
+            let missingEnd = try checkJournalEnd(of: &reading)
+            try replayJournal(&reading, into: graph, hasSnapshot: hasSnapshot)
+            reportDroppedCommits(of: &reading, missingEnd: missingEnd)
+            damaged = damaged || !report.damage.isEmpty
+            journal = reading.scan
+        }
+
+        /// Acknowledged records the journal no longer holds, as ``acknowledgedEnd(closedThrough:lastInFile:scan:bytes:marker:path:refuse:)`` finds them.
+        typealias MissingEnd = (sequences: ClosedRange<UInt64>, reason: String, cause: DroppedCommit.Cause)
+
+        /// A journal being read: its bytes and scan, and what each phase of
+        /// ``readJournal(into:hasSnapshot:)`` found for the phases after it.
+        struct JournalReading {
+            let bytes: [UInt8]
+            let header: RecordFileHeader
+            var scan: RecordScan
+            /// Every record the scan found intact, before any was set aside.
+            let intact: [RecordReader.Record]
+            /// The last record the store's last clean close proved acknowledged, when the
+            /// marker is this journal's.
+            let closedThrough: UInt64?
+            /// The records written after the last sync the file proves (deferred durability).
+            var unsynced: [RecordReader.Record] = []
+            /// The intact records after the damage an open that stops at damage stopped at.
+            var followingDamage: [RecordReader.Record] = []
+            /// The records that could not be applied.
+            var unreadable: Set<UInt64> = []
+            /// The last record sequence the file holds (the snapshot's when it holds none).
+            var lastInFile: UInt64 = 0
+            /// The decoder that replayed the records, which reads the dropped ones' summaries.
+            var decoder: GraphRecordDecoder?
+        }
+
+        /// The journal's header, which must name the graph the snapshot holds.
+        private func journalHeader(of bytes: [UInt8], graph: ObjectGraph) throws(GraphStoreError) -> RecordFileHeader {
+            let header = try io { try RecordFileHeader.decode(bytes.prefix(RecordFormat.fileHeaderSize), path: journalPath) }
+            guard header.graphID == graph.identifier else {
+                throw .foreignFile(file: journalPath, reason: "it belongs to the graph \(header.graphID), not \(graph.identifier)")
+            }
+            return header
+        }
+
+        /// Every record of the journal and every damaged span, read as salvage reads them
+        /// (``settleFirstDamage(of:)`` applies the open's mode).
+        private func scanJournal(_ bytes: [UInt8], header: RecordFileHeader, graph: ObjectGraph) throws(GraphStoreError) -> JournalReading {
+            let scan = try io { try RecordScan(bytes: bytes, path: journalPath, kind: .journal, graphID: graph.identifier, generation: generation, mode: .salvage) }
+            return JournalReading(
+                bytes: bytes, header: header, scan: scan, intact: scan.records,
+                closedThrough: marker.flatMap { $0.describes(header) ? $0.lastSequence : nil })
+        }
+
+        /// Decides what the first damage is: with deferred durability, after the last sync the
+        /// file proves and not before what a clean close proved, the end of the journal (the
+        /// records after it are unsynced); otherwise damage, which `mode` refuses, stops at,
+        /// or salvages around.
+        private mutating func settleFirstDamage(of reading: inout JournalReading) throws(GraphStoreError) {
+            guard let first = reading.scan.damages.first else { return }
+            let provenByClose = reading.closedThrough.map { $0 > (first.afterSequence ?? 0) } ?? false
+            if !provenByClose, let synced = lastSynced(in: reading.scan.records, before: first.offset), first.afterSequence.map({ $0 >= synced }) ?? false {
+                // Deferred durability: everything from here on was written after the
+                // last sync the file proves, and a power loss may keep any part of it.
+                // Those commits never were durable: the end of the journal, not damage.
+                reading.unsynced = reading.scan.records.filter { $0.offset > first.offset }
+                report.unsyncedRecordsDropped = reading.unsynced.count
+                report.tornTailBytes = UInt64(max(RecordReader.dataEnd(of: reading.bytes), Int(first.offset))) - first.offset
+                reading.scan.records.removeAll { $0.offset > first.offset }
+                reading.scan.damages = []
+                reading.scan.tail = nil
+                reading.scan.validEnd = first.offset
+                return
+            }
+            switch recordMode {
+            case .refuse: throw GraphStore.mapped(first.error(path: journalPath))
+            case .stopAtDamage:
+                reading.followingDamage = reading.scan.records.filter { $0.offset > first.offset }
+                reading.scan.records.removeAll { $0.offset > first.offset }
+                reading.scan.damages = [first]
+                reading.scan.validEnd = first.offset
+            case .salvage: break
+            }
+        }
+
+        /// Reports a damaged span of the journal and the sequences it took.
+        private mutating func noteJournalDamage(_ damage: RecordReader.Damage) {
+            note(damage, in: "journal")
+            if let after = damage.afterSequence, let before = damage.beforeSequence, before > after + 1 {
+                report.lostSequences.append((after + 1)...(before - 1))
+            }
+        }
+
+        /// The end of the journal: acknowledged records the close proved and the file no
+        /// longer holds (returned, and reported as damage), or an unfinished last write.
+        private mutating func checkJournalEnd(of reading: inout JournalReading) throws(GraphStoreError) -> MissingEnd? {
+            // (With no intact record, not even the schema record, the journal holds nothing
+            // past the snapshot.)
+            reading.lastInFile = reading.intact.last?.sequence ?? includedSequence
+            let scan = reading.scan
+            let missingEnd = try acknowledgedEnd(
+                closedThrough: reading.closedThrough, lastInFile: reading.lastInFile, scan: scan, bytes: reading.bytes, marker: marker,
+                path: journalPath, refuse: mode == .refuse)
+            if let missingEnd {
+                report.damage.append(Damage(
+                    file: "journal", offset: scan.validEnd, length: UInt64(max(RecordReader.dataEnd(of: reading.bytes), Int(scan.validEnd))) - scan.validEnd,
+                    afterSequence: reading.lastInFile, reason: missingEnd.reason))
+                report.lostSequences.append(missingEnd.sequences)
+            } else if let tail = scan.tail, reading.unsynced.isEmpty {
+                // Ambiguous without a marker: the write of a commit that never returned
+                // (or, on a disk that broke its promise, the last acknowledged one).
+                report.tornTailBytes = tail.length
+            }
+            return missingEnd
+        }
+
+        /// Replays the records past the snapshot's sequence, in the schema the journal's first
+        /// record names; without a snapshot, reports what that record says the lost snapshot
+        /// held.
+        private mutating func replayJournal(_ reading: inout JournalReading, into graph: ObjectGraph, hasSnapshot: Bool) throws(GraphStoreError) {
+            guard let first = reading.scan.records.first else {
+                if mode == .refuse {
+                    throw .damaged(file: journalPath, offset: reading.scan.validEnd, afterSequence: nil, reason: "the journal has no schema record")
                 }
-                for damage in scan.damages {
-                    note(damage, in: "journal")
-                    if let after = damage.afterSequence, let before = damage.beforeSequence, before > after + 1 {
-                        report.lostSequences.append((after + 1)...(before - 1))
+                return
+            }
+            // The journal's first record is its schema. If damage took it, the header's
+            // fingerprint still says whether the current schema wrote the journal.
+            let startsWithSchema = first.payload.first == GraphRecordType.schema.rawValue
+            if !startsWithSchema && reading.header.schemaFingerprint != schema.fingerprint {
+                throw .damaged(
+                    file: journalPath, offset: UInt64(RecordFormat.fileHeaderSize),
+                    afterSequence: nil, reason: "the journal's schema record is lost and the journal was written with another schema")
+            }
+            let file = startsWithSchema
+                ? try GraphRecordDecoder.schema(of: first.payload, current: schema, path: journalPath, sequence: first.sequence)
+                : try FileSchema(text: schema.text, current: schema)
+            schemaChanged = schemaChanged || !file.isCurrent
+            var replay = GraphRecordDecoder(graph: graph, file: file, path: journalPath)
+            if !hasSnapshot {
+                report.lostSnapshot = LostSnapshot(
+                    generation: generation, throughSequence: first.sequence - 1,
+                    objectsByEntity: startsWithSchema ? replay.snapshotCounts(in: first.payload) : nil)
+            }
+            try applyCommits(of: &reading, after: startsWithSchema ? 1 : 0, with: &replay)
+            reading.decoder = replay
+            report.cutReferences += replay.losses.cutReferences
+            report.skippedChanges += replay.losses.skippedChanges
+            nextSequence = max(nextSequence, (reading.scan.records.last?.sequence ?? 0) + 1)
+        }
+
+        /// Applies each commit record past the snapshot's sequence (after the first `skipped`
+        /// records); one that cannot be applied is refused, stopped at, or skipped, as `mode`
+        /// says.
+        private mutating func applyCommits(of reading: inout JournalReading, after skipped: Int, with replay: inout GraphRecordDecoder) throws(GraphStoreError) {
+            for record in reading.scan.records.dropFirst(skipped) where record.sequence > includedSequence {
+                if record.payload.first == GraphRecordType.synced.rawValue { continue }
+                do {
+                    // A mode that goes on after an unreadable record needs it applied
+                    // whole or not at all.
+                    try replay.applyCommit(record.payload, sequence: record.sequence, checkFirst: mode != .refuse)
+                    report.replayedCommits += 1
+                } catch {
+                    if case .incompatibleSchema = error { throw error }
+                    if case .omittedFromSchema = error { throw error }
+                    guard mode == .salvage else {
+                        if mode == .refuse { throw error }
+                        report.damage.append(Damage(file: "journal", offset: record.offset, length: record.endOffset - record.offset, reason: "\(error)"))
+                        reading.followingDamage = reading.intact.filter { $0.sequence > record.sequence }
+                        reading.unreadable.insert(record.sequence)
+                        break
                     }
+                    report.damage.append(Damage(file: "journal", offset: record.offset, length: record.endOffset - record.offset, reason: "\(error)"))
+                    report.lostSequences.append(record.sequence...record.sequence)
+                    reading.unreadable.insert(record.sequence)
                 }
-                // The end of the journal: acknowledged records the close proved and the file
-                // no longer holds, or an unfinished last write.
-                // (With no intact record, not even the schema record, the journal holds nothing
-                // past the snapshot.)
-                let lastInFile = intact.last?.sequence ?? includedSequence
-                let missingEnd = try acknowledgedEnd(
-                    closedThrough: closedThrough, lastInFile: lastInFile, scan: scan, bytes: bytes, marker: marker,
-                    path: journalPath, refuse: mode == .refuse)
-                if let missingEnd {
-                    report.damage.append(Damage(
-                        file: "journal", offset: scan.validEnd, length: UInt64(max(RecordReader.dataEnd(of: bytes), Int(scan.validEnd))) - scan.validEnd,
-                        afterSequence: lastInFile, reason: missingEnd.reason))
-                    report.lostSequences.append(missingEnd.sequences)
-                } else if let tail = scan.tail, unsynced.isEmpty {
-                    // Ambiguous without a marker: the write of a commit that never returned
-                    // (or, on a disk that broke its promise, the last acknowledged one).
-                    report.tornTailBytes = tail.length
-                }
-                if let first = scan.records.first {
-                    // The journal's first record is its schema. If damage took it, the header's
-                    // fingerprint still says whether the current schema wrote the journal.
-                    let startsWithSchema = first.payload.first == GraphRecordType.schema.rawValue
-                    if !startsWithSchema && header.schemaFingerprint != schema.fingerprint {
-                        throw .damaged(
-                            file: journalPath, offset: UInt64(RecordFormat.fileHeaderSize),
-                            afterSequence: nil, reason: "the journal's schema record is lost and the journal was written with another schema")
-                    }
-                    let file = startsWithSchema
-                        ? try GraphRecordDecoder.schema(of: first.payload, current: schema, path: journalPath, sequence: first.sequence)
-                        : try FileSchema(text: schema.text, current: schema)
-                    schemaChanged = schemaChanged || !file.isCurrent
-                    var replay = GraphRecordDecoder(graph: graph, file: file, path: journalPath)
-                    defer { decoder = replay }
-                    if !hasSnapshot {
-                        report.lostSnapshot = LostSnapshot(
-                            generation: generation, throughSequence: first.sequence - 1,
-                            objectsByEntity: startsWithSchema ? replay.snapshotCounts(in: first.payload) : nil)
-                    }
-                    for record in scan.records.dropFirst(startsWithSchema ? 1 : 0) where record.sequence > includedSequence {
-                        if record.payload.first == GraphRecordType.synced.rawValue { continue }
-                        do {
-                            // A mode that goes on after an unreadable record needs it applied
-                            // whole or not at all.
-                            try replay.applyCommit(record.payload, sequence: record.sequence, checkFirst: mode != .refuse)
-                            report.replayedCommits += 1
-                        } catch {
-                            if case .incompatibleSchema = error { throw error }
-                            if case .omittedFromSchema = error { throw error }
-                            guard mode == .salvage else {
-                                if mode == .refuse { throw error }
-                                report.damage.append(Damage(file: "journal", offset: record.offset, length: record.endOffset - record.offset, reason: "\(error)"))
-                                followingDamage = intact.filter { $0.sequence > record.sequence }
-                                unreadable.insert(record.sequence)
-                                break
-                            }
-                            report.damage.append(Damage(file: "journal", offset: record.offset, length: record.endOffset - record.offset, reason: "\(error)"))
-                            report.lostSequences.append(record.sequence...record.sequence)
-                            unreadable.insert(record.sequence)
-                        }
-                    }
-                    report.cutReferences += replay.losses.cutReferences
-                    report.skippedChanges += replay.losses.skippedChanges
-                    nextSequence = max(nextSequence, (scan.records.last?.sequence ?? 0) + 1)
-                } else if mode == .refuse {
-                    throw .damaged(file: journalPath, offset: scan.validEnd, afterSequence: nil, reason: "the journal has no schema record")
-                }
-                report.droppedCommits = droppedCommits(
-                    report: report, unsynced: unsynced, followingDamage: followingDamage, unreadable: unreadable,
-                    missingEnd: missingEnd, tornAfter: report.tornTailBytes > 0 && unsynced.isEmpty ? lastInFile : nil,
-                    schemaSequence: includedSequence + 1, decoder: &decoder)
-                if unsynced.isEmpty, let partial = scan.tailPartialPayload, let count = insertCount(inPartialRecord: partial),
-                   let index = report.droppedCommits.firstIndex(where: { $0.sequence == count.sequence && $0.changes == nil }) {
-                    report.droppedCommits[index].insertedFromSurvivingStart = count.inserted
-                }
-                damaged = damaged || !report.damage.isEmpty
-                journal = scan
+            }
+        }
+
+        /// Lists every commit the open dropped, with the objects each held, for
+        /// ``OpenReport/droppedCommits``.
+        private mutating func reportDroppedCommits(of reading: inout JournalReading, missingEnd: MissingEnd?) {
+            report.droppedCommits = droppedCommits(
+                report: report, unsynced: reading.unsynced, followingDamage: reading.followingDamage, unreadable: reading.unreadable,
+                missingEnd: missingEnd, tornAfter: report.tornTailBytes > 0 && reading.unsynced.isEmpty ? reading.lastInFile : nil,
+                schemaSequence: includedSequence + 1, decoder: &reading.decoder)
+            if reading.unsynced.isEmpty, let partial = reading.scan.tailPartialPayload, let count = insertCount(inPartialRecord: partial),
+               let index = report.droppedCommits.firstIndex(where: { $0.sequence == count.sequence && $0.changes == nil }) {
+                report.droppedCommits[index].insertedFromSurvivingStart = count.inserted
             }
         }
 
@@ -429,7 +501,7 @@ extension GraphStore {
     /// first fragments survive; `nil` when they do not hold that much.
     static func insertCount(inPartialRecord payload: [UInt8]) -> (sequence: UInt64, inserted: Int)? {
         guard payload.count > RecordFormat.sequenceSize else { return nil }
-        let sequence = payload.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) }
+        let sequence = loadLittleEndian(UInt64.self, payload, 0)
         var reader = ByteReader(payload[RecordFormat.sequenceSize...])
         guard (try? reader.byte()) == GraphRecordType.commit.rawValue, let inserted = try? reader.count() else { return nil }
         return (sequence, inserted)

@@ -93,7 +93,7 @@ extension UUID: StoredPrimitive {
     static func read(from reader: inout ByteCursor) throws(ByteReaderError) -> UUID? {
         let bytes = try reader.blob()
         guard bytes.count == 16 else { return nil }
-        return UUID(uuid: UnsafeRawBufferPointer(bytes).loadUnaligned(as: uuid_t.self))
+        return UUID(storedBytes: bytes)
     }
 }
 
@@ -131,7 +131,7 @@ struct AttributeCodec {
     let writeColumn: ([GraphObject], inout ByteWriter) throws(StoredValueError) -> Void
     /// Writes the attribute of each object, in order, into a snapshot's buffer: the objects
     /// are of the class, unretained, alive for the call.
-    let writeSnapshotColumn: (UnsafeBufferPointer<Unmanaged<GraphObject>>, inout RawByteWriter) throws(StoredValueError) -> Void
+    let writeSnapshotColumn: (Snapshot.ObjectChunk, inout RawByteWriter) throws(StoredValueError) -> Void
     /// Reads one value per object, in order, and stores each; `false` when some bytes make
     /// no value of the attribute's type (the objects after it keep their values).
     let readColumn: (inout ByteReader, [GraphObject], ObjectGraph) throws(ByteReaderError) -> Bool
@@ -164,9 +164,9 @@ struct AttributeCodec {
             },
             writeSnapshotColumn: { objects, writer throws(StoredValueError) in
                 var bytes = ByteWriter()
-                for object in objects {
+                for position in objects.indices {
                     bytes.bytes.removeAll(keepingCapacity: true)
-                    try write(object.takeUnretainedValue(), &bytes)
+                    try write(objects.object(at: position), &bytes)
                     bytes.bytes.withUnsafeBytes { writer.append($0) }
                 }
             },
@@ -180,7 +180,7 @@ struct AttributeCodec {
         write: @escaping (GraphObject, inout ByteWriter) throws(StoredValueError) -> Void,
         read: @escaping (inout ByteReader, GraphObject?, ObjectGraph) throws(ByteReaderError) -> Bool,
         writeColumn: @escaping ([GraphObject], inout ByteWriter) throws(StoredValueError) -> Void,
-        writeSnapshotColumn: @escaping (UnsafeBufferPointer<Unmanaged<GraphObject>>, inout RawByteWriter) throws(StoredValueError) -> Void,
+        writeSnapshotColumn: @escaping (Snapshot.ObjectChunk, inout RawByteWriter) throws(StoredValueError) -> Void,
         readColumn: @escaping (inout ByteReader, [GraphObject], ObjectGraph) throws(ByteReaderError) -> Bool
     ) {
         self.write = write
@@ -228,63 +228,64 @@ struct AttributeCodec {
         _ value: Value.Type, _ type: any Any.Type, _ entity: EntityDescription, _ index: PropertyIndex, _ kind: StoredValueKind
     ) -> AttributeCodec? {
         if type == Value.self, kind == Value.storedKind, let storage = entity.attributeStorage(at: index, as: Value.self) {
-            let value = ValueAddress<Value>(storage)
+            let value = AttributeValueSlot<Value>(storage)
             return AttributeCodec(
                 write: { object, writer in storage.read(object).write(to: &writer) },
                 read: { reader, object, _ throws(ByteReaderError) in
                     guard let read = try Value.read(from: &reader) else { return false }
-                    if let object { value.in(object).pointee = read }
+                    if let object { value.write(read, into: object) }
                     return true
                 },
                 writeColumn: { objects, writer in
-                    for object in objects { value.in(object).pointee.write(to: &writer) }
+                    for object in objects { value.value(in: object).write(to: &writer) }
                 },
                 writeSnapshotColumn: { objects, writer in
                     if let bounded = Value.self as? any BoundedColumnValue.Type {
-                        bounded.writeColumn(objects, offset: value.offset, objectClass: value.objectClass, to: &writer)
+                        bounded.writeColumn(objects, slot: value, to: &writer)
                         return
                     }
                     guard !_isPOD(Value.self) else {
-                        for object in objects { value.in(object).pointee.write(to: &writer) }
+                        for object in objects { value.value(in: object).write(to: &writer) }
                         return
                     }
                     // A value with the same bits as the one before it (a string many objects
                     // share) has the same bytes: they are copied, the value is not touched.
-                    var previous: UnsafeMutablePointer<Value>?
+                    var previous: Int?
                     var previousBytes = 0..<0
-                    for object in objects {
-                        let stored = value.in(object)
-                        if let previous, sameBits(previous, stored) {
+                    for position in objects.indices {
+                        if let previous, value.sameBits(in: objects[previous], and: objects[position]) {
                             writer.repeatBytes(previousBytes)
                         } else {
                             let start = writer.count
-                            stored.pointee.write(to: &writer)
+                            value.value(in: objects[position]).write(to: &writer)
                             previousBytes = start..<writer.count
-                            previous = stored
+                            previous = position
                         }
                     }
                 },
                 readColumn: { reader, objects, _ throws(ByteReaderError) in
                     try reader.withCursor { cursor throws(ByteReaderError) in
-                        try objects.withUnsafeBufferPointer { objects throws(ByteReaderError) in
-                            // A value that repeats the one before is stored again, not decoded.
-                            var previous: Value?
-                            for position in objects.indices {
-                                if previous != nil && Value.skipRepeat(&cursor) {
-                                    value.in(objects, at: position).pointee = previous.unsafelyUnwrapped
-                                    continue
-                                }
-                                guard let read = try Value.read(from: &cursor) else { return false }
-                                value.in(objects, at: position).pointee = read
+                        // A value that repeats the one before is stored again, not decoded.
+                        var previous: Value?
+                        var failure: ByteReaderError?
+                        let complete = value.restoreValues(of: objects) { _ -> Value? in
+                            if let repeated = previous, Value.skipRepeat(&cursor) { return repeated }
+                            do throws(ByteReaderError) {
+                                guard let read = try Value.read(from: &cursor) else { return nil }
                                 previous = read
+                                return read
+                            } catch {
+                                failure = error
+                                return nil
                             }
-                            return true
                         }
+                        if let failure { throw failure }
+                        return complete
                     }
                 })
         }
         if type == Value?.self, kind == .optional(Value.storedKind), let storage = entity.attributeStorage(at: index, as: Value?.self) {
-            let value = ValueAddress<Value?>(storage)
+            let value = AttributeValueSlot<Value?>(storage)
             return AttributeCodec(
                 write: { object, writer in
                     if let value = storage.read(object) {
@@ -296,12 +297,12 @@ struct AttributeCodec {
                 },
                 read: { reader, object, _ throws(ByteReaderError) in
                     guard let read = try reader.withCursor({ cursor throws(ByteReaderError) in try readOptional(Value.self, &cursor) }) else { return false }
-                    if let object { value.in(object).pointee = read }
+                    if let object { value.write(read, into: object) }
                     return true
                 },
                 writeColumn: { objects, writer in
                     for object in objects {
-                        if let stored = value.in(object).pointee {
+                        if let stored = value.value(in: object) {
                             writer.byte(1)
                             stored.write(to: &writer)
                         } else {
@@ -311,10 +312,9 @@ struct AttributeCodec {
                 },
                 writeSnapshotColumn: { objects, writer in
                     for object in objects {
-                        let stored = value.in(object)
-                        if stored.pointee != nil {
+                        if let stored = value.value(in: object) {
                             writer.byte(1)
-                            stored.pointee.unsafelyUnwrapped.write(to: &writer)
+                            stored.write(to: &writer)
                         } else {
                             writer.byte(0)
                         }
@@ -322,30 +322,21 @@ struct AttributeCodec {
                 },
                 readColumn: { reader, objects, _ throws(ByteReaderError) in
                     try reader.withCursor { cursor throws(ByteReaderError) in
-                        try objects.withUnsafeBufferPointer { objects throws(ByteReaderError) in
-                            for position in objects.indices {
-                                guard let read = try readOptional(Value.self, &cursor) else { return false }
-                                value.in(objects, at: position).pointee = read
+                        var failure: ByteReaderError?
+                        let complete = value.restoreValues(of: objects) { _ -> Value?? in
+                            do throws(ByteReaderError) {
+                                return try readOptional(Value.self, &cursor)
+                            } catch {
+                                failure = error
+                                return nil
                             }
-                            return true
                         }
+                        if let failure { throw failure }
+                        return complete
                     }
                 })
         }
         return nil
-    }
-
-    /// Whether two values have the same bits (and so the same bytes in a snapshot).
-    @inline(__always)
-    private static func sameBits<Value>(_ first: UnsafeMutablePointer<Value>, _ second: UnsafeMutablePointer<Value>) -> Bool {
-        let size = MemoryLayout<Value>.size
-        let left = UnsafeRawPointer(first)
-        let right = UnsafeRawPointer(second)
-        if size == 16 && MemoryLayout<Value>.alignment >= 8 {
-            return left.load(as: UInt64.self) == right.load(as: UInt64.self)
-                && left.load(fromByteOffset: 8, as: UInt64.self) == right.load(fromByteOffset: 8, as: UInt64.self)
-        }
-        return memcmp(left, right, size) == 0
     }
 
     /// Reads an optional's flag and value: `.some(nil)` for `nil`, `nil` when the bytes make
@@ -359,118 +350,5 @@ struct AttributeCodec {
             return .some(wrapped)
         default: throw reader.failure("an optional's flag is neither 0 nor 1")
         }
-    }
-}
-
-/// A type whose values take at most a few bytes each in a snapshot's column: the column is
-/// written into room reserved once, from a write position kept in a register, instead of
-/// one capacity check and one reload of the writer's fields per value.
-protocol BoundedColumnValue: StoredPrimitive {
-    /// The most bytes one value takes.
-    static var columnByteBound: Int { get }
-    /// Writes `value` at `target`, in room for ``columnByteBound`` bytes (the same bytes as
-    /// `write(to:)`).
-    ///
-    /// - Returns: The address after the value's bytes.
-    static func put(_ value: Self, at target: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8>
-}
-
-extension BoundedColumnValue {
-    /// Writes the value of each object, stored at `offset` in objects of the class
-    /// `objectClass` (`precondition`, as ``ValueAddress`` checks it), unretained and alive for
-    /// the call, into `writer`: the same bytes as `write(to:)` of each.
-    ///
-    /// - Complexity: O(*k*) for *k* objects.
-    static func writeColumn(
-        _ objects: UnsafeBufferPointer<Unmanaged<GraphObject>>, offset: Int, objectClass: ObjectIdentifier, to writer: inout RawByteWriter
-    ) {
-        writer.withRoom(columnByteBound * objects.count) { start in
-            var target = start
-            for object in objects {
-                require(object._withUnsafeGuaranteedRef { ObjectIdentifier(type(of: $0)) } == objectClass, "internal inconsistency: an attribute of another class")
-                let value = (UnsafeRawPointer(object.toOpaque()) + offset).assumingMemoryBound(to: Self.self).pointee
-                target = put(value, at: target)
-            }
-            return target
-        }
-    }
-}
-
-extension BoundedColumnValue where Self: FixedWidthInteger & SignedInteger {
-    static var columnByteBound: Int { 10 }
-
-    @inline(__always)
-    static func put(_ value: Self, at target: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
-        let wide = Int64(value)
-        return RawByteWriter.put(UInt64(bitPattern: (wide << 1) ^ (wide >> 63)), at: target)
-    }
-}
-
-extension BoundedColumnValue where Self: FixedWidthInteger & UnsignedInteger {
-    static var columnByteBound: Int { 10 }
-
-    @inline(__always)
-    static func put(_ value: Self, at target: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
-        RawByteWriter.put(UInt64(value), at: target)
-    }
-}
-
-extension Int: BoundedColumnValue {}
-extension Int8: BoundedColumnValue {}
-extension Int16: BoundedColumnValue {}
-extension Int32: BoundedColumnValue {}
-extension Int64: BoundedColumnValue {}
-extension UInt: BoundedColumnValue {}
-extension UInt8: BoundedColumnValue {}
-extension UInt16: BoundedColumnValue {}
-extension UInt32: BoundedColumnValue {}
-extension UInt64: BoundedColumnValue {}
-
-extension Bool: BoundedColumnValue {
-    static var columnByteBound: Int { 1 }
-
-    @inline(__always)
-    static func put(_ value: Bool, at target: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
-        target.pointee = value ? 1 : 0
-        return target + 1
-    }
-}
-
-/// Where an attribute's value lies in the objects of one class, for loops specialized for
-/// `Value` that read and write it in place (the graph's own typed accessors are not
-/// specialized across modules, and would copy every value through its type's metadata).
-private struct ValueAddress<Value> {
-    let offset: Int
-    let objectClass: ObjectIdentifier
-
-    init(_ storage: AttributeStorage<Value>) {
-        offset = storage.valueOffset
-        objectClass = storage.objectClass
-    }
-
-    /// The value's address in `object`, an object of the class (`precondition`).
-    @inline(__always)
-    func `in`(_ object: GraphObject) -> UnsafeMutablePointer<Value> {
-        require(ObjectIdentifier(type(of: object)) == objectClass, "internal inconsistency: an attribute of another class")
-        return (UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque()) + offset).assumingMemoryBound(to: Value.self)
-    }
-
-    /// The value's address in an unretained object of the class (`precondition`).
-    @inline(__always)
-    func `in`(_ object: Unmanaged<GraphObject>) -> UnsafeMutablePointer<Value> {
-        require(object._withUnsafeGuaranteedRef { ObjectIdentifier(type(of: $0)) } == objectClass, "internal inconsistency: an attribute of another class")
-        return (UnsafeMutableRawPointer(object.toOpaque()) + offset).assumingMemoryBound(to: Value.self)
-    }
-
-    /// The value's address in the object at `position` of `objects`, objects of the class
-    /// (`precondition`), found without counting a reference: the buffer holds one reference
-    /// word per object, and keeps the object alive.
-    @inline(__always)
-    func `in`(_ objects: UnsafeBufferPointer<GraphObject>, at position: Int) -> UnsafeMutablePointer<Value> {
-        let object = UnsafeRawPointer(objects.baseAddress.unsafelyUnwrapped)
-            .load(fromByteOffset: position * MemoryLayout<UInt>.stride, as: UnsafeMutableRawPointer.self)
-        require(Unmanaged<GraphObject>.fromOpaque(object)._withUnsafeGuaranteedRef { ObjectIdentifier(type(of: $0)) } == objectClass,
-                "internal inconsistency: an attribute of another class")
-        return (object + offset).assumingMemoryBound(to: Value.self)
     }
 }

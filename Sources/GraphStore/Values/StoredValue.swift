@@ -290,7 +290,7 @@ extension StoredValueKind {
             return Date(timeIntervalSinceReferenceDate: value)
         case .uuid:
             guard case .bytes(let value) = plain, value.count == 16 else { return nil }
-            return value.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) }
+            return UUID(storedBytes: value, at: 0)
         case .data:
             guard case .bytes(let value) = plain else { return nil }
             return Data(value)

@@ -61,7 +61,9 @@ extension ChangeAccumulator {
         /// The length given to the run that stands for the unknown rest of an original list.
         static var unboundedLength: Int { Int.max / 8 }
 
-        private(set) var nodes: [Node] = []
+        /// Every node; changed only by the forest's own operations (the split and merge
+        /// recursions of `Unsafe/ChangeAccumulator.TokenForest+InPlace.swift` among them).
+        var nodes: [Node] = []
         private var randomState: UInt64 = 0x2545_F491_4F6C_DD1D
 
         /// Creates an empty forest.
@@ -124,58 +126,13 @@ extension ChangeAccumulator {
         private mutating func split(_ tree: Int32, at position: Int) -> (Int32, Int32) {
             guard tree >= 0 else { return (-1, -1) }
             var tail: (start: Int, width: Int)?
-            let (a, b) = nodes.withUnsafeMutableBufferPointer { buffer in
-                Self.split(buffer.baseAddress!, tree, at: position, cutTail: &tail)
-            }
+            let (a, b) = splitInPlace(tree, at: position, cutTail: &tail)
             guard let tail else { return (a, b) }
             // The tail of a cut run goes in front of the right part, as a node of its own with a
             // fresh random priority (reusing the run's would pile equal priorities up into a
             // chain); merging it here, at the top, keeps the heap order.
             let node = makeNode(.run, start: tail.start, width: tail.width, payload: Payload())
             return (a, merge(node, b))
-        }
-
-        @inline(__always)
-        private static func total(_ n: UnsafeMutablePointer<Node>, _ tree: Int32) -> Int {
-            tree < 0 ? 0 : n[Int(tree)].total
-        }
-
-        @inline(__always)
-        private static func update(_ n: UnsafeMutablePointer<Node>, _ node: Int32) {
-            let i = Int(node)
-            n[i].total = n[i].width + total(n, n[i].left) + total(n, n[i].right)
-        }
-
-        /// The recursion of `split(_:at:)` on the node buffer, which must not grow meanwhile: a
-        /// cut run keeps its head, and its tail is handed back in `cutTail`.
-        private static func split(
-            _ n: UnsafeMutablePointer<Node>, _ tree: Int32, at position: Int, cutTail: inout (start: Int, width: Int)?
-        ) -> (Int32, Int32) {
-            guard tree >= 0 else { return (-1, -1) }
-            let t = Int(tree)
-            let leftWidth = total(n, n[t].left)
-            if position <= leftWidth {
-                let (a, b) = split(n, n[t].left, at: position, cutTail: &cutTail)
-                n[t].left = b
-                update(n, tree)
-                return (a, tree)
-            }
-            let width = n[t].width
-            if position >= leftWidth + width {
-                let (a, b) = split(n, n[t].right, at: position - leftWidth - width, cutTail: &cutTail)
-                n[t].right = a
-                update(n, tree)
-                return (tree, b)
-            }
-            // Strictly inside a run: keep its head here; the right subtree is the right part.
-            assert(n[t].kind == .run, "internal inconsistency: only a run is wider than one element")
-            let cut = position - leftWidth
-            cutTail = (n[t].start + cut, width - cut)
-            let right = n[t].right
-            n[t].right = -1
-            n[t].width = cut
-            update(n, tree)
-            return (tree, right)
         }
 
         /// Joins two trees whose elements are in order (every element of `a` before every one
@@ -185,21 +142,7 @@ extension ChangeAccumulator {
         private mutating func merge(_ a: Int32, _ b: Int32) -> Int32 {
             if a < 0 { return b }
             if b < 0 { return a }
-            return nodes.withUnsafeMutableBufferPointer { buffer in Self.merge(buffer.baseAddress!, a, b) }
-        }
-
-        private static func merge(_ n: UnsafeMutablePointer<Node>, _ a: Int32, _ b: Int32) -> Int32 {
-            if a < 0 { return b }
-            if b < 0 { return a }
-            if n[Int(a)].priority >= n[Int(b)].priority {
-                n[Int(a)].right = merge(n, n[Int(a)].right, b)
-                update(n, a)
-                return a
-            } else {
-                n[Int(b)].left = merge(n, a, n[Int(b)].left)
-                update(n, b)
-                return b
-            }
+            return mergeInPlace(a, b)
         }
 
         // MARK: Operations

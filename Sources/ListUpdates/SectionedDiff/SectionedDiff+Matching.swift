@@ -179,9 +179,9 @@ extension SectionedDiff {
         var repeated: (first: (Int, Int), second: (Int, Int))?  // two new rows, one old row
         // Unchecked buffers: every flat position is below `newCount`, every old one below
         // `oldCount`; and a store through them costs no uniqueness check.
-        rowSource.withUnsafeMutableBufferPointer { rowSource in
-            rowChanged.withUnsafeMutableBufferPointer { rowChanged in
-                oldRowMatched.withUnsafeMutableBufferPointer { oldRowMatched in
+        rowSource.withUncheckedMutableElements { rowSource in
+            rowChanged.withUncheckedMutableElements { rowChanged in
+                oldRowMatched.withUncheckedMutableElements { oldRowMatched in
                     // The old row after the last one matched (at most one section further on).
                     var next = (section: 0, row: 0)
                     var flat = 0

@@ -261,21 +261,6 @@ package struct AttributeStorage<Value> {
     }
 }
 
-extension AttributeStorage {
-    /// Where the value lies in an object of the storage's class: this many bytes past the
-    /// object's address. For a loop of the caller's, specialized for `Value`, that reads and
-    /// writes values through a pointer (``read(_:)`` and ``restore(_:into:)`` are inlined only
-    /// into this module's callers).
-    ///
-    /// - Complexity: O(1).
-    package var valueOffset: Int {
-        offset + (MemoryLayout<Attribute<Value>>.offset(of: \Attribute<Value>._value) ?? 0)
-    }
-
-    /// The class of the objects whose storage this is.
-    package var objectClass: ObjectIdentifier { objectType }
-}
-
 extension EntityDescription {
     /// Typed access to an attribute's storage; `nil` when the property is a relationship or
     /// its values are not of type `Value` exactly.

@@ -15,6 +15,7 @@
 // | object addresses for cache hints            | `ObjectGraph.objectAddress(with:)` | callers only prefetch them (MemoryHints) |
 // | a snapshot's bulk restore: to-one slots read and written in place, table objects unretained (an array's references read as words), counted member lists adopted | ObjectGraph+BulkRestore.swift | the store restores into a graph with no pending change; the entity tables keep every object alive |
 // | a snapshot's bulk read: table objects handed out unretained, to-one slots read in place | ObjectGraph+BulkRead.swift | the store does not change the graph while it holds them; the entity tables keep every object alive |
+// | an attribute's value read and written in place for a store's typed loops (no offset leaves this module) | `AttributeValueSlot` (AttributeValueSlot.swift) | made from the class's own `AttributeStorage`; each object's class is checked; the store writes only while it loads a graph, and reads while it does not change it |
 //
 // Two techniques are attributes and stay on the declarations they qualify; they are listed
 // here so that this file stays the whole inventory.

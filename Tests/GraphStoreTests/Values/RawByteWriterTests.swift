@@ -75,15 +75,13 @@ struct RawByteWriterTests {
         let code = try #require(storeSchema.entityIndex[Product.entity.name])
         let properties = storeSchema.entities[code].properties.filter { $0.kind != nil }
         #expect(properties.count >= 17)
-        let unretained = products.map { Unmanaged<GraphObject>.passUnretained($0) }
         for property in properties {
             let codec = AttributeCodec(entity: Product.entity, index: property.index, kind: try #require(property.kind))
             var plain = ByteWriter()
             try codec.writeColumn(products, &plain)
             var raw = RawByteWriter(capacity: 16)
-            try unretained.withUnsafeBufferPointer { try codec.writeSnapshotColumn($0, &raw) }
+            try Snapshot.ObjectChunk.of(products) { try codec.writeSnapshotColumn($0, &raw) }
             #expect(Array(raw.bytes) == plain.bytes, "\(property.name)")
         }
-        withExtendedLifetime(products) {}
     }
 }
