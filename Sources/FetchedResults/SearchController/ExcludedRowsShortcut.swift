@@ -15,8 +15,8 @@ struct ExcludedRowsShortcut {
     let store: FoldedTextStore
     /// The own properties the searched string has read (``FoldedTextStore/searchedProperties``).
     let searchedProperties: UInt64
-    /// The base's rows, current with the commit.
-    let sourceIndex: ResultsIndex<ObjectID>
+    /// The base's rows' slots, current with the commit.
+    let sourceSlots: SlotMap<ObjectID>
 
     /// Makes the shortcut of a folded-text search whose searched string reads no other
     /// object, and whose text is not empty; `nil` otherwise.
@@ -28,7 +28,7 @@ struct ExcludedRowsShortcut {
         guard !store.searchReadsOthers, !store.needle.isEmpty else { return nil }
         self.store = store
         searchedProperties = store.searchedProperties
-        sourceIndex = source.index
+        sourceSlots = source.index.slots
     }
 
     /// Whether a write of `properties` of an object may change its searched string.
@@ -63,6 +63,6 @@ struct ExcludedRowsShortcut {
     ///   - needle: The store's folded text.
     /// - Complexity: O(1) look-ups, and a search of the folding for the text.
     func staysExcluded(_ id: ObjectID, folded: FoldedTextColumn, needle: FoldedText) -> Bool {
-        sourceIndex.slots[id] != nil && folded.contains(id, needle) == false
+        sourceSlots[id] != nil && folded.contains(id, needle) == false
     }
 }

@@ -67,11 +67,11 @@ extension SearchEngine: DerivedResultsEngine {
         // while the base includes the row): the search's own rows need no look-up.
         let searched = store.searchedProperties
         let needle = store.needle
-        let sourceIndex = commit.source.index
+        let sourceSlots = commit.source.index.slots
         var adopted = 0
         for id in changes.updated.keys where id.entity === entity { store.folded.prefetchEntry(of: id) }
         let taken = dependencies.leaveExcludedRows(writtenIn: changes, from: commit.source.dependencies) { id, properties in
-            guard !ExcludedRowsShortcut.writes(properties, anyOf: searched), sourceIndex.slots[id] != nil,
+            guard !ExcludedRowsShortcut.writes(properties, anyOf: searched), sourceSlots[id] != nil,
                   store.folded.contains(id, needle) == false
             else { return false }
             assert(index.slots[id] == nil, "internal inconsistency: \(id) lacks the text and is shown")

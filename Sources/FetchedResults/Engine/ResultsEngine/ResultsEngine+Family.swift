@@ -45,13 +45,22 @@ struct DerivedCommit {
 
 /// The rows, dependencies and section names of an engine whose rows another engine shows,
 /// current with a commit.
-struct SourceRows {
+///
+/// A class, made once per commit: the structures it holds have many arrays each, and every
+/// copy of a value holding them would count a reference to each.
+final class SourceRows {
     /// The source's rows.
     let index: ResultsIndex<ObjectID>
     /// What the source's evaluations read.
     let dependencies: DependencyIndex
     /// The source's section names.
     let sectionNames: [SortValue: String]
+
+    init(index: ResultsIndex<ObjectID>, dependencies: DependencyIndex, sectionNames: [SortValue: String]) {
+        self.index = index
+        self.dependencies = dependencies
+        self.sectionNames = sectionNames
+    }
 
     /// The section value of a fetched object whose evaluation (predicate, sort and section
     /// keys) read exactly one key of other objects, `key`; `nil` when the object is not
