@@ -242,8 +242,13 @@ private func acknowledgedCommits(of writers: [Child]) -> [String: Int] {
 /// Kills every child still running once a deadline passes, so that a child that stops
 /// making progress while it holds the store's write lock fails the test instead of hanging
 /// it: the parent, waiting for the lock, then gets it and finds the child's failure.
+///
+/// `@unchecked Sendable`: `processes`, `fired` and `cancelled` are read and written only
+/// while `lock` is held (the test's thread and the deadline's queue share them); `lock` is
+/// itself thread-safe.
 private final class Watchdog: @unchecked Sendable {
-    /// The children's process identifiers and whether the deadline passed: guarded by `lock`.
+    /// The children's process identifiers, whether the deadline passed, and whether the test
+    /// stopped watching: guarded by `lock`.
     private var processes: [Int32] = []
     private var fired = false
     private var cancelled = false
