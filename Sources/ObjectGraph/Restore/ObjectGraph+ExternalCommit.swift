@@ -210,32 +210,41 @@ extension ObjectGraph {
     }
 
     /// Makes room for an object committed elsewhere with `serial`: when an object inserted
-    /// in the pending transaction holds that serial, every pending insert of the entity moves
-    /// to serials past the table's end, and gets a new ``ObjectID`` (an inserted object's ID
-    /// is final once its commit returns).
+    /// in the pending transaction holds that serial, its run of inserts and every later run of
+    /// the entity move to serials past the table's end, in order, and their objects get new
+    /// ``ObjectID``s (an inserted object's ID is final once its commit returns).
+    ///
+    /// Only pending inserts move. Objects committed elsewhere and restored between or after
+    /// the runs keep their serials: they are named by them in the store.
+    ///
+    /// - Complexity: O(*m* + *d*) for *m* objects moved and *d* inserted and deleted objects.
     internal func _movePendingInserts(of entity: _GraphEntity, from serial: Int) {
         guard serial < entity.objects.count else { return }
-        guard let firstRun = _insertRuns.first(where: { $0.entity === entity }), serial >= firstRun.start else { return }
-        let start = firstRun.start
-        let end = entity.objects.count
-        let shift = end - start
-        for old in start..<end {
-            let object = entity.objects[old]
-            if let object {
-                entity.objects.append(object)
-                object._idBits = entity.idBase | UInt64(old + shift)
-                entity.objects[old] = nil
-            } else {
-                entity.objects.appendEmpty()
+        // The entity's runs are in increasing order of serial (an invariant): the first that
+        // ends past `serial` holds it, or `serial` lies between runs and nothing moves.
+        let positions = _insertRuns.indices.filter { _insertRuns[$0].entity === entity && _insertRuns[$0].end > serial }
+        guard let first = positions.first, _insertRuns[first].start <= serial else { return }
+        var moved: [(old: Range<Int>, newStart: Int)] = []
+        for position in positions {
+            let run = _insertRuns[position]
+            let newStart = entity.objects.count
+            for old in run.start..<run.end {
+                if let object = entity.objects[old] {
+                    entity.objects.append(object)
+                    object._idBits = entity.idBase | UInt64(newStart + old - run.start)
+                    entity.objects[old] = nil
+                } else {
+                    entity.objects.appendEmpty()
+                }
             }
+            moved.append((run.start..<run.end, newStart))
+            _insertRuns[position] = _InsertRun(entity: entity, start: newStart, end: newStart + run.end - run.start)
         }
         for object in _deletedInserts where object._entity === entity.description {
             let old = object._serial
-            if old >= start && old < end { object._idBits = entity.idBase | UInt64(old + shift) }
-        }
-        for position in _insertRuns.indices where _insertRuns[position].entity === entity {
-            let run = _insertRuns[position]
-            _insertRuns[position] = _InsertRun(entity: entity, start: run.start + shift, end: run.end + shift)
+            if let run = moved.first(where: { $0.old.contains(old) }) {
+                object._idBits = entity.idBase | UInt64(run.newStart + old - run.old.lowerBound)
+            }
         }
     }
 }
