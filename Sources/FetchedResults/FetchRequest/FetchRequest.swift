@@ -29,6 +29,9 @@ public struct FetchRequest<Object: GraphObject> {
     /// object then reports an update of its row only when it changes one of these (moves are
     /// reported regardless). `nil` (the default) reports every write.
     public var displayedKeys: [PartialKeyPath<Object>]?
+    /// The totals the controller keeps for each section and for all its rows (``Total``),
+    /// read with `total(_:)` on the controller and on its sections. Empty by default.
+    public var totals: [AnyTotal<Object>] = []
 
     /// Creates a request.
     ///

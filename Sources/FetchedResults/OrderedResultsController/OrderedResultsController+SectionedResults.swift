@@ -27,6 +27,16 @@ extension OrderedResultsController {
     /// The number of objects in the results.
     public var numberOfObjects: Int { engine.numberOfObjects }
 
+    /// The value of a total over every row of the results (inside the request's window):
+    /// one of the request's ``FetchRequest/totals``, kept current with each commit, or any
+    /// other, computed from the rows when asked. Observable, with the sections.
+    ///
+    /// - Parameter total: The total.
+    /// - Returns: Its value.
+    /// - Complexity: O(1) for a total of the request (amortized for a minimum or maximum);
+    ///   O(n) for another.
+    public func total<Value>(_ total: Total<Object, Value>) -> Value { engine.value(of: total, section: nil) }
+
     /// The object at an index path. Traps, with a message naming the path and the counts,
     /// when no row is there; ``object(ifPresentAt:)`` does not.
     ///

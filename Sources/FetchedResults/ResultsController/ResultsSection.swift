@@ -34,6 +34,19 @@ public struct ResultsSection<Object: GraphObject> {
         }
         return engine.index.ids(inRanks: current).map(engine.object(with:))
     }
+
+    /// The value of a total over this section's rows in the controller's current results
+    /// (the rows now in the section with the same ``identifier``; the value of no rows when
+    /// that section is gone): one of the request's ``FetchRequest/totals``, kept current
+    /// with each commit, or any other, computed from the rows when asked.
+    ///
+    /// - Parameter total: The total.
+    /// - Returns: Its value.
+    /// - Complexity: O(1) for a total of the request (amortized for a minimum or maximum);
+    ///   O(n) for another.
+    public func total<Value>(_ total: Total<Object, Value>) -> Value {
+        engine.value(of: total, section: identifier)
+    }
 }
 
 @available(*, unavailable)

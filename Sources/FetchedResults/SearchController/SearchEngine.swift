@@ -73,6 +73,13 @@ final class SearchEngine<Object: GraphObject>: ResultsEngine<Object> {
         _checkSearchInvariants()
     }
 
+    /// The search's totals are its base's request's, over the search's rows, read from the
+    /// base's table of inputs (current with each commit before the search hears of it).
+    override func makeTotals() -> ResultsTotals? {
+        guard let table = base.totals?.table else { return nil }
+        return ResultsTotals(_request, sharing: table)
+    }
+
     /// The base engine's index title for a section, so search sections carry the same
     /// titles as the main list's.
     ///

@@ -269,11 +269,20 @@ extension ResultsEngine {
     /// - Complexity: O(k log n) for k changes, plus the delivery.
     private func applyAndDeliver(_ updates: [ResultsIndex<ObjectID>.Change]) {
         guard !updates.isEmpty else { return }
+        // The totals read each changed row's old section before the index changes.
+        let totalsRowByRow = appliesCommitsToTotals
+        if totalsRowByRow { applyCommitToTotals(updates) }
         let holders = takeIndexFromFollowers()
         let undo = holders.isEmpty ? [] : undoing(updates)
         let diff = index.apply(updates)
         returnIndex(to: holders, diff: diff, undo: undo)
-        guard !diff.isEmpty else { return }
+        if totals != nil && !totalsRowByRow { settleTotals() }
+        // A change of totals alone (a row's sum input that its cell does not show) is
+        // delivered too: the headers that show them refresh.
+        guard !diff.isEmpty || totalsChanged else {
+            totals?.isSettled = false
+            return
+        }
         deliver(diff)
     }
 }

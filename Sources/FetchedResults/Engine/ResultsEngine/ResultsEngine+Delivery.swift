@@ -8,6 +8,10 @@ extension ResultsEngine {
         if !diff.deletedSections.isEmpty, sectionNames.count > 2 * index.directory.count + 16 {
             pruneSectionNames()
         }
+        if totals != nil {
+            if totals?.isSettled == false { settleTotals() }
+            lastReconfiguredSections = takeReconfiguredSections(diff)
+        }
         withObservableMutation {
             generation += 1
             cachedObjects = nil

@@ -57,6 +57,7 @@ extension ResultsEngine {
         // The predicate and the sort keys, then the section key, whose reads come last, so
         // that the dependencies know the keys that only section keys read.
         var sectionStart = Int.max
+        var totalInputs: [TotalInput]?
         let graph = graph
         let sort = graph.trackReads(of: erased, ownProperties: &ownProperties, appendingTo: &reads) { () -> SortValues? in
             let start = graph.trackedReadCount
@@ -66,12 +67,19 @@ extension ResultsEngine {
             }
             let sort = extractors.sort
             let values = SortValues(count: sort.count) { sort[$0](erased) }
+            // What the totals read, where the sort keys are read (a search reads them for
+            // the rows its text excludes too, as its base does), before the section key.
+            if let totals {
+                let inputs = totals.readInputs(of: erased)
+                if included && totals.ownsInputs { totalInputs = inputs }
+            }
             if let extract = extractors.section {
                 sectionStart = graph.trackedReadCount - start
                 section = extract(erased)
             }
             return values
         }
+        if let totalInputs { totals?.evaluated[id] = totalInputs }
         dependencies.recordOwnReads(ownProperties)
         dependencies.record(id, reads: reads, sectionStart: sectionStart, entry: dependencyEntry ?? dependencies.entry(of: id))
         if displayedProperties == nil, extractors.hasDisplayedKeys, let displayed = _request.displayedKeys {

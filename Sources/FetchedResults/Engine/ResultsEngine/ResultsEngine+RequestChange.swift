@@ -30,6 +30,8 @@ extension ResultsEngine {
         let oldNames = Dictionary(oldRows.map { ($0.section, sectionName(for: $0.section)) }, uniquingKeysWith: { a, _ in a })
         _request = newRequest
         reloadResults()
+        // The totals may be others: every section's header refreshes.
+        totals?.reportsEverySection = true
         let diff = ResultsIndex<ObjectID>.diff(from: oldRows, to: index.visibleRows)
         if !diff.isEmpty {
             for (value, name) in oldNames where sectionNames[value] == nil { sectionNames[value] = name }

@@ -74,6 +74,12 @@ class ResultsEngine<Object: GraphObject>: Observable {
     var sectionNames: [SortValue: String] = [:]
     /// The properties of the entity that ``FetchRequest/displayedKeys`` resolve to.
     var displayedProperties: Set<PropertyIndex>?
+    /// The request's totals (``FetchRequest/totals``), per section and for every row shown;
+    /// `nil` when it names none.
+    final var totals: ResultsTotals?
+    /// The sections whose totals the last delivery reported changed, as positions after it
+    /// (for tests, until the change sets carry them).
+    final var lastReconfiguredSections: [Int] = []
     let registrar = ObservationRegistrar()
     /// The key paths Observation is told about, made once: a key path into a generic class
     /// is otherwise instantiated at run time on every use, which dominated small commits.
@@ -111,6 +117,14 @@ class ResultsEngine<Object: GraphObject>: Observable {
     /// - Complexity: O(n log n) for n objects of the entity.
     func reloadResults() {
         load(graph.objects(of: Object.self))
+    }
+
+    /// The totals this engine keeps for its request, reading rows into a table of its own; a
+    /// search overrides it to read its base's table.
+    ///
+    /// - Returns: `nil` when the request names no total.
+    func makeTotals() -> ResultsTotals? {
+        _request.totals.isEmpty ? nil : ResultsTotals(_request)
     }
 
     static func makeIndex(for request: FetchRequest<Object>) -> ResultsIndex<ObjectID> {
@@ -168,6 +182,10 @@ class ResultsEngine<Object: GraphObject>: Observable {
         // one set, collected as bits across the whole fetch; reads of other objects are
         // recorded per object.
         var ownProperties: UInt64 = 0
+        totals = makeTotals()
+        let storesTotals = totals?.ownsInputs == true
+        if storesTotals { totals?.table.removeAll(reservingSerials: objects.count) }
+        var totalInputs: [TotalInput] = []
         for object in objects {
             let id = object.objectID
             let erased: GraphObject = object
@@ -189,6 +207,8 @@ class ResultsEngine<Object: GraphObject>: Observable {
                     if included { rows.columns[column].append(value) }
                     column += 1
                 }
+                // What the totals read, where the sort keys are read, before the section key.
+                if let totals { totalInputs = totals.readInputs(of: erased) }
                 if let section = extractors.section {
                     sectionStart = graph.trackedReadCount - start
                     let value = section(erased)
@@ -198,6 +218,7 @@ class ResultsEngine<Object: GraphObject>: Observable {
                 }
                 return included
             }
+            if included && storesTotals { totals?.table.store(totalInputs, serial: id.entitySerial) }
             if included { rows.ids.append(id) }
             dependencies.record(id, reads: reads, sectionStart: sectionStart)
             if displayedProperties == nil, let displayedKeys {
@@ -213,6 +234,13 @@ class ResultsEngine<Object: GraphObject>: Observable {
             for (value, id) in index.firstIDOfEachSection() {
                 sectionNames[value] = graph.withoutObservation { sectionKey.sectionName(object(with: id)) }
             }
+        }
+        if totals != nil {
+            settleTotals()
+            // Nothing is delivered for a fetch: what changed starts from here.
+            totals?.changedSections = []
+            totals?.wholeChanged = false
+            totals?.isSettled = false
         }
         generation += 1
         cachedObjects = nil

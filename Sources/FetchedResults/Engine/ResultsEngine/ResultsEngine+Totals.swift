@@ -1,0 +1,143 @@
+import ListUpdates
+import ObjectGraph
+
+extension ResultsEngine {
+    /// Whether a commit's changes can be applied to the totals row by row: the engine reads
+    /// its rows' inputs itself and shows every row it fetches (no window).
+    var appliesCommitsToTotals: Bool {
+        guard let totals, totals.ownsInputs else { return false }
+        return _request.fetchLimit == nil && _request.fetchOffset == 0
+    }
+
+    /// Applies one commit's changes of the index to the totals, before the index applies
+    /// them: each changed row's old contribution leaves its old section, its new one joins
+    /// its new section, and the inputs its evaluation read are stored.
+    ///
+    /// - Parameter updates: The commit's changes of the index.
+    /// - Complexity: O(c t) for c changed rows and t totals, plus O(log n) per minimum or
+    ///   maximum.
+    func applyCommitToTotals(_ updates: [ResultsIndex<ObjectID>.Change]) {
+        guard var totals else { return }
+        self.totals = nil
+        defer { self.totals = totals }
+        let sectionValues = index.keys.sectionValues
+        for update in updates {
+            let id = update.id
+            let newInputs = totals.evaluated.removeValue(forKey: id)
+            let oldSection = index.slots[id].map { sectionValues[Int(index.keys.sectionOf[Int($0)])] }
+            let newSection = update.keys?.section
+            let inputsChanged = newInputs.map { !totals.table.inputs(ofSerial: id.entitySerial).elementsEqual($0) } ?? false
+            guard oldSection != newSection || (inputsChanged && oldSection != nil) else {
+                if let newInputs, inputsChanged { totals.table.store(newInputs, serial: id.entitySerial) }
+                continue
+            }
+            // The whole results change when a row comes or goes, or its inputs change.
+            let wholeChanges = oldSection == nil || newSection == nil || inputsChanged
+            if let oldSection {
+                totals.add(id, section: oldSection, sign: -1, toWhole: wholeChanges)
+                totals.changedSections.insert(oldSection)
+            }
+            if let newInputs { totals.table.store(newInputs, serial: id.entitySerial) }
+            if let newSection {
+                totals.add(id, section: newSection, sign: 1, toWhole: wholeChanges)
+                totals.changedSections.insert(newSection)
+            }
+            if wholeChanges { totals.wholeChanged = true }
+        }
+        totals.isSettled = true
+    }
+
+    /// Brings the totals up to date with the rows shown after a change that was not applied
+    /// to them row by row: stores the inputs evaluations read, and recomputes every
+    /// total from the rows shown, noting the sections whose totals changed.
+    ///
+    /// - Complexity: O(m t) for m rows shown and t totals.
+    func settleTotals() {
+        guard var totals else { return }
+        self.totals = nil
+        defer { self.totals = totals }
+        totals.storeEvaluatedInputs()
+        let old = totals
+        totals.removeAllRows()
+        for (section, ids) in index.visibleRows {
+            for id in ids { totals.add(id, section: section, sign: 1) }
+        }
+        var oldSections = old.sections
+        for (value, var new) in totals.sections {
+            if var before = oldSections.removeValue(forKey: value) {
+                if !new.hasSameValues(as: &before) { totals.changedSections.insert(value) }
+            } else {
+                totals.changedSections.insert(value)
+            }
+        }
+        for value in oldSections.keys { totals.changedSections.insert(value) }
+        var oldWhole = old.whole
+        if !totals.whole.hasSameValues(as: &oldWhole) { totals.wholeChanged = true }
+        totals.isSettled = true
+    }
+
+    /// Whether the totals changed since the last delivery (once settled).
+    var totalsChanged: Bool {
+        guard let totals else { return false }
+        return totals.wholeChanged || !totals.changedSections.isEmpty || totals.reportsEverySection
+    }
+
+    /// The sections of a delivery whose totals changed, as positions after it: every section
+    /// shown whose totals changed, except those the delivery inserts. Clears what changed.
+    ///
+    /// - Parameter diff: The delivery's changes.
+    /// - Returns: Sorted positions after the change.
+    /// - Complexity: O(v) for v sections shown.
+    func takeReconfiguredSections(_ diff: IndexDiff<ObjectID>) -> [Int] {
+        guard var totals else { return [] }
+        defer {
+            totals.changedSections = []
+            totals.wholeChanged = false
+            totals.reportsEverySection = false
+            totals.isSettled = false
+            self.totals = totals
+        }
+        guard !totals.changedSections.isEmpty || totals.reportsEverySection else { return [] }
+        let inserted = Set(diff.insertedSections.map(\.value))
+        var positions: [Int] = []
+        for (position, section) in index.visibleSections.enumerated() where !inserted.contains(section.value) {
+            if totals.reportsEverySection || totals.changedSections.contains(section.value) { positions.append(position) }
+        }
+        return positions
+    }
+
+    /// The value of a total for the section with key `section`, or for every row shown
+    /// (`nil`). A total the request does not name is computed from the rows shown.
+    ///
+    /// - Complexity: O(1), amortized for a minimum or maximum; for a total the request does
+    ///   not name, O(m) for m rows shown.
+    func value<Value>(of total: Total<Object, Value>, section: SortValue?) -> Value {
+        registrar.access(self, keyPath: sectionsKeyPath)
+        settleSharedIndex()
+        if let position = totals?.ids.firstIndex(of: total.erased.id), var totals {
+            self.totals = nil
+            defer { self.totals = totals }
+            let layout = totals.layout
+            guard let section else { return total.read(totals.whole.reading(position, layout: layout)) }
+            guard totals.sections[section] != nil else {
+                var empty = SectionTotals(layout)
+                return total.read(empty.reading(position, layout: layout))
+            }
+            return total.read(totals.sections[section]!.reading(position, layout: layout))
+        }
+        // Not kept: computed from the rows shown.
+        var request = _request
+        request.totals = [total.erased]
+        let once = ResultsTotals(request)
+        let layout = once.layout
+        var accumulated = SectionTotals(layout)
+        for (rowSection, ids) in index.visibleRows where section == nil || rowSection == section {
+            for id in ids {
+                let object = object(with: id)
+                let inputs = graph.withoutObservation { once.readInputs(of: object) }
+                accumulated.add(inputs[...], id: UInt64(id.entitySerial), sign: 1, layout: layout)
+            }
+        }
+        return total.read(accumulated.reading(0, layout: layout))
+    }
+}

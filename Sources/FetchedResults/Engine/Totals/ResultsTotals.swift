@@ -1,0 +1,123 @@
+import ObjectGraph
+
+/// What each total read of every row an engine evaluated, by the row object's entity serial.
+/// A class: a search reads its base's, which is current with each commit before the search
+/// hears of it.
+final class TotalInputTable {
+    /// Inputs per row: one per total.
+    let stride: Int
+    private var inputs: [TotalInput] = []
+
+    init(stride: Int) {
+        self.stride = stride
+    }
+
+    /// The inputs last stored for the object numbered `serial` (``TotalInput/none`` for each
+    /// total when none were).
+    ///
+    /// - Complexity: O(1).
+    func inputs(ofSerial serial: Int) -> ArraySlice<TotalInput> {
+        let start = serial * stride
+        guard start + stride <= inputs.count else { return ArraySlice(repeating: .none, count: stride) }
+        return inputs[start..<start + stride]
+    }
+
+    /// Stores an object's inputs.
+    ///
+    /// - Complexity: O(t) for t totals, amortized.
+    func store(_ values: [TotalInput], serial: Int) {
+        let start = serial * stride
+        if inputs.count < start + stride {
+            inputs.append(contentsOf: repeatElement(.none, count: start + stride - inputs.count))
+        }
+        inputs.replaceSubrange(start..<start + stride, with: values)
+    }
+
+    /// Forgets every row, keeping room for `serials` of them.
+    func removeAll(reservingSerials serials: Int) {
+        inputs = []
+        inputs.reserveCapacity(serials * stride)
+    }
+}
+
+/// An engine's totals (``FetchRequest/totals``): per section and for all its rows, with the
+/// rows' inputs they were made from, and what changed since the last delivery.
+///
+/// A base engine without a window keeps them current commit by commit from the rows the
+/// commit re-evaluated (``applyCommitToTotals(_:)``): O(t) per changed row for t totals, and
+/// O(log n) more per minimum or maximum. Every other change (a window, a search's rows, a
+/// hand-ordered list, a whole section renamed) recomputes them from the rows shown, in O(m t)
+/// for m rows.
+struct ResultsTotals {
+    /// The layout of every total's accumulator.
+    let layout: TotalsLayout
+    /// How each total reads a row, with the object type erased; `nil` for plain counts.
+    let extractors: [((GraphObject) -> TotalInput)?]
+    /// The identities of the request's totals, in order.
+    let ids: [Int]
+    /// The rows' inputs: this engine's own, or its base's (``ownsInputs`` is `false`).
+    let table: TotalInputTable
+    /// Whether this engine's evaluations read the inputs (a search reads its base's table).
+    let ownsInputs: Bool
+    /// The totals of each section shown, by the section key's value.
+    var sections: [SortValue: SectionTotals] = [:]
+    /// The totals of every row shown.
+    var whole: SectionTotals
+    /// Inputs read by evaluations of the commit being applied, not stored yet.
+    var evaluated: [ObjectID: [TotalInput]] = [:]
+    /// Since the last delivery: the sections whose totals changed, by key value.
+    var changedSections: Set<SortValue> = []
+    /// Since the last delivery: whether the totals of every row changed.
+    var wholeChanged = false
+    /// Whether the change being delivered was applied to the totals already (row by row, or
+    /// by a recomputation); when not, its delivery recomputes them from the rows shown.
+    var isSettled = false
+
+    /// Whether the next delivery reports every section (the totals were rebuilt).
+    var reportsEverySection = false
+
+    /// Totals for `request`, reading rows into a table of their own, or into `table`.
+    init<Object: GraphObject>(_ request: FetchRequest<Object>, sharing table: TotalInputTable? = nil) {
+        layout = TotalsLayout(request.totals.map(\.kind))
+        ids = request.totals.map(\.id)
+        extractors = request.totals.map { total in
+            total.extract.map { extract in { extract(unsafeDowncast($0, to: Object.self)) } }
+        }
+        self.table = table ?? TotalInputTable(stride: request.totals.count)
+        ownsInputs = table == nil
+        whole = SectionTotals(layout)
+    }
+
+    /// The inputs of `object` for every total. Called inside the engine's read tracking, so
+    /// that a later write of anything they read re-evaluates the row.
+    ///
+    /// - Complexity: O(t) for t totals, plus their reads.
+    func readInputs(of object: GraphObject) -> [TotalInput] {
+        extractors.map { $0?(object) ?? .none }
+    }
+
+    /// Empties every total (before a recomputation).
+    mutating func removeAllRows() {
+        sections = [:]
+        whole = SectionTotals(layout)
+    }
+
+    /// Adds (`sign` 1) or removes (`sign` -1) the row of the object with `id` in `section`,
+    /// with its stored inputs.
+    ///
+    /// - Complexity: O(t) for t totals, and O(log n) per minimum or maximum.
+    mutating func add(_ id: ObjectID, section: SortValue, sign: Int, toWhole: Bool = true) {
+        let inputs = table.inputs(ofSerial: id.entitySerial)
+        let bits = UInt64(id.entitySerial)
+        sections[section, default: SectionTotals(layout)].add(inputs, id: bits, sign: sign, layout: layout)
+        if sign < 0, sections[section]?.rows == 0 { sections[section] = nil }
+        if toWhole { whole.add(inputs, id: bits, sign: sign, layout: layout) }
+    }
+
+    /// Stores the inputs evaluations read since the last change was applied.
+    mutating func storeEvaluatedInputs() {
+        guard !evaluated.isEmpty else { return }
+        for (id, inputs) in evaluated { table.store(inputs, serial: id.entitySerial) }
+        evaluated = [:]
+    }
+}

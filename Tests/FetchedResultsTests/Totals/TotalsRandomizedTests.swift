@@ -1,0 +1,225 @@
+import FetchedResults
+import FetchedResultsTesting
+import Foundation
+import ListUpdates
+import Testing
+import TestSupport
+
+/// A shop: its name is the section key; deleting it deletes its purchases.
+final class TotalsShop: GraphObject {
+    @Attribute var name = ""
+    @Attribute var budget = 0.0
+    @Relationship(inverse: \TotalsPurchase.shop, deleteRule: .cascade) var purchases: Set<TotalsPurchase>
+}
+
+/// The fetched entity of the totals tests: a number of every kind a total adds up.
+final class TotalsPurchase: GraphObject {
+    @Attribute var name = ""
+    @Attribute var quantity = 0
+    @Attribute var price = 0.0
+    @Attribute var cost = Decimal(0)
+    @Attribute var listed = false
+    @Attribute var added = Date(timeIntervalSinceReferenceDate: 0)
+    @Relationship var shop: TotalsShop?
+}
+
+/// Every kind of total, over own attributes and across the relationship.
+struct PurchaseTotals {
+    let count = Total<TotalsPurchase, Int>.count()
+    let listed = Total.count(where: FetchPredicate<TotalsPurchase> { $0.listed })
+    let richShop = Total.count(where: FetchPredicate<TotalsPurchase> { ($0.shop?.budget ?? 0) > 50 })
+    let quantity = Total.sum(\TotalsPurchase.quantity)
+    let price = Total.sum(\TotalsPurchase.price)
+    let cost = Total.sum(\TotalsPurchase.cost)
+    let averagePrice = Total.average(\TotalsPurchase.price)
+    let averageQuantity = Total<TotalsPurchase, Double?>.average(\TotalsPurchase.quantity)
+    let averageCost = Total.average(\TotalsPurchase.cost)
+    let firstAdded = Total.minimum(\TotalsPurchase.added)
+    let lastName = Total.maximum(\TotalsPurchase.name, comparison: .localizedStandard)
+    let smallestQuantity = Total.minimum(\TotalsPurchase.quantity)
+    let biggestBudget = Total.maximum(\TotalsPurchase.shop?.budget)
+
+    var all: [AnyTotal<TotalsPurchase>] {
+        [AnyTotal(count), AnyTotal(listed), AnyTotal(richShop), AnyTotal(quantity), AnyTotal(price), AnyTotal(cost),
+         AnyTotal(averagePrice), AnyTotal(averageQuantity), AnyTotal(averageCost), AnyTotal(firstAdded), AnyTotal(lastName),
+         AnyTotal(smallestQuantity), AnyTotal(biggestBudget)]
+    }
+
+    /// Every total's value, as text that compares floating-point values bit for bit.
+    func values(_ read: (AnyTotalReader) -> String) -> [String] {
+        [read(.init(count)), read(.init(listed)), read(.init(richShop)), read(.init(quantity)), read(.init(price)),
+         read(.init(cost)), read(.init(averagePrice)), read(.init(averageQuantity)), read(.init(averageCost)),
+         read(.init(firstAdded)), read(.init(lastName)), read(.init(smallestQuantity)), read(.init(biggestBudget))]
+    }
+}
+
+/// Reads one total from a controller or a section, as text.
+struct AnyTotalReader {
+    let fromController: (any SectionedResults<TotalsPurchase>) -> String
+    let fromSection: (ResultsSection<TotalsPurchase>) -> String
+    init<Value>(_ total: Total<TotalsPurchase, Value>) {
+        fromController = { describe($0.total(total)) }
+        fromSection = { describe($0.total(total)) }
+    }
+}
+
+private func describe(_ value: Any) -> String {
+    switch value {
+    case let number as Double: return "\(number) (\(number.bitPattern))"
+    case let number as Double?: return number.map { "\($0) (\($0.bitPattern))" } ?? "nil"
+    default: return "\(value)"
+    }
+}
+
+private let names = ["apple", "Apple 10", "apple 9", "bread", "éclair", "fig", ""]
+private let shopNames = ["Market", "Bakery", "Corner", "Depot"]
+/// Prices of very different sizes, so that a sum kept by adding and subtracting in
+/// floating point would drift.
+private let prices = [0.1, 0.2, 1e16, -1e16, 3.25, 1e-3, 7, -0.5, 123456.789, 1e300, Double.leastNonzeroMagnitude]
+
+/// Random edits of purchases and shops.
+private struct PurchaseEdits {
+    var rng: SeededGenerator
+
+    mutating func insertPurchase(_ graph: ObjectGraph) {
+        let purchase = graph.insert(TotalsPurchase())
+        randomize(purchase)
+        purchase.shop = graph.objects(of: TotalsShop.self).filter { !$0.isDeleted }.randomElement(using: &rng)
+    }
+
+    mutating func randomize(_ purchase: TotalsPurchase) {
+        purchase.name = names.randomElement(using: &rng)!
+        purchase.quantity = Int.random(in: -3...Int(Int32.max), using: &rng) % 1000
+        purchase.price = prices.randomElement(using: &rng)!
+        purchase.cost = Decimal(Int.random(in: -500...5000, using: &rng)) / 100
+        purchase.listed = Bool.random(using: &rng)
+        purchase.added = Date(timeIntervalSinceReferenceDate: Double(Int.random(in: 0..<1000, using: &rng)))
+    }
+
+    mutating func edit(_ graph: ObjectGraph) {
+        let purchases = graph.objects(of: TotalsPurchase.self).filter { !$0.isDeleted }
+        let shops = graph.objects(of: TotalsShop.self).filter { !$0.isDeleted }
+        switch Int.random(in: 0..<14, using: &rng) {
+        case 0, 1: insertPurchase(graph)
+        case 2: if let purchase = purchases.randomElement(using: &rng) { graph.delete(purchase) }
+        case 3: purchases.randomElement(using: &rng)?.price = prices.randomElement(using: &rng)!
+        case 4: purchases.randomElement(using: &rng)?.quantity = Int.random(in: -5...50, using: &rng)
+        case 5: purchases.randomElement(using: &rng)?.cost = Decimal(Int.random(in: 0...999, using: &rng)) / 10
+        case 6: purchases.randomElement(using: &rng)?.listed.toggle()
+        case 7: if let purchase = purchases.randomElement(using: &rng) { randomize(purchase) }
+        case 8: purchases.randomElement(using: &rng)?.shop = shops.randomElement(using: &rng)
+        case 9: shops.randomElement(using: &rng)?.name = shopNames.randomElement(using: &rng)!
+        case 10: shops.randomElement(using: &rng)?.budget = Double(Int.random(in: 0...100, using: &rng))
+        case 11: if shops.count > 1, let shop = shops.randomElement(using: &rng) { graph.delete(shop) }
+        case 12: if shops.count < 5 { graph.insert(TotalsShop()).name = shopNames.randomElement(using: &rng)! }
+        default: purchases.randomElement(using: &rng)?.name = names.randomElement(using: &rng)!
+        }
+    }
+}
+
+/// Records the whole-batch value of every change a controller delivers.
+private final class TotalsBatchRecorder: ResultsControllerDelegate {
+    typealias Object = TotalsPurchase
+    var batches: [ListChanges] = []
+
+    func controller(_ controller: any SectionedResults<TotalsPurchase>, didChangeContentWith changes: ListChanges) {
+        batches.append(changes)
+    }
+}
+
+@Suite("Totals follow random commits, undo and redo")
+struct TotalsRandomizedTests {
+    enum Shape: String, CaseIterable, CustomTestStringConvertible {
+        case sectioned, unsectioned, sectionedWindow, unsectionedWindow
+        var testDescription: String { rawValue }
+    }
+
+    /// After every commit, undo and redo, each total of a controller (per section and for
+    /// every row) and of a search over it equals the same total of a fresh fetch and search,
+    /// and the exact ones equal a computation from the rows shown.
+    @Test(arguments: Shape.allCases, testSeeds(count: 3))
+    func everyTotalEqualsAFreshComputation(shape: Shape, seed: UInt64) throws {
+        var edits = PurchaseEdits(rng: SeededGenerator(seed: seed))
+        let graph = ObjectGraph()
+        for (position, name) in shopNames.prefix(3).enumerated() {
+            let shop = graph.insert(TotalsShop())
+            shop.name = name
+            shop.budget = Double(position * 40)
+        }
+        for _ in 0..<30 { edits.insertPurchase(graph) }
+        try graph.commit()
+        let undo = GraphUndoManager()
+        graph.undoManager = undo
+        let totals = PurchaseTotals()
+        var request = FetchRequest(TotalsPurchase.self, sortedBy: [SortKey(\.name), SortKey(\.quantity)])
+        if shape == .sectioned || shape == .sectionedWindow { request.sectionKey = SectionKey(\.shop?.name) }
+        if shape == .sectionedWindow || shape == .unsectionedWindow {
+            request.fetchLimit = 9
+            request.fetchOffset = 2
+        }
+        request.totals = totals.all
+        let base = ResultsController(graph: graph, request: request)
+        base.performFetch()
+        let search = SearchController(base: base, searching: \.name)
+        search.searchText = ["a", "e", "ap"].randomElement(using: &edits.rng)!
+        let recorder = TotalsBatchRecorder()
+        base.delegate = recorder
+
+        func check(_ context: String) {
+            let comment = "seed \(seed), \(shape), \(context)"
+            let fresh = ResultsController(graph: graph, request: request)
+            fresh.performFetch()
+            let freshSearch = SearchController(base: fresh, searching: \.name)
+            freshSearch.searchText = search.searchText
+            for (name, kept, again) in [("controller", base as any SectionedResults<TotalsPurchase>, fresh as any SectionedResults<TotalsPurchase>),
+                                        ("search", search, freshSearch)] {
+                #expect(totals.values { $0.fromController(kept) } == totals.values { $0.fromController(again) }, "\(comment): \(name), every row")
+                let keptSections = Dictionary(uniqueKeysWithValues: kept.sections.map { ($0.identifier, $0) })
+                #expect(keptSections.count == again.sections.count, "\(comment): \(name) sections")
+                for section in again.sections {
+                    guard let mine = keptSections[section.identifier] else { continue }
+                    #expect(totals.values { $0.fromSection(mine) } == totals.values { $0.fromSection(section) },
+                            "\(comment): \(name), section \(section.name)")
+                    expectExact(section, comment: "\(comment): \(name), section \(section.name)")
+                }
+            }
+        }
+        /// The totals a plain computation over a section's rows gives: counts, integer and
+        /// decimal sums, minimum and maximum exactly; the floating-point sum within the bound.
+        func expectExact(_ section: ResultsSection<TotalsPurchase>, comment: String) {
+            let rows = section.objects
+            #expect(section.total(totals.count) == rows.count, "\(comment)")
+            #expect(section.total(totals.listed) == rows.filter(\.listed).count, "\(comment)")
+            #expect(section.total(totals.quantity) == rows.reduce(0) { $0 + $1.quantity }, "\(comment)")
+            #expect(section.total(totals.cost) == rows.reduce(Decimal(0)) { $0 + $1.cost }, "\(comment)")
+            #expect(section.total(totals.firstAdded) == rows.map(\.added).min(), "\(comment)")
+            #expect(section.total(totals.smallestQuantity) == rows.map(\.quantity).min(), "\(comment)")
+            #expect(section.total(totals.biggestBudget) == rows.compactMap { $0.shop?.budget }.max(), "\(comment)")
+            let magnitude = rows.reduce(0.0) { $0 + abs($1.price) }
+            let naive = rows.reduce(0.0) { $0 + $1.price }
+            let kept = section.total(totals.price)
+            if magnitude.isFinite {
+                #expect(abs(kept - naive) <= magnitude * Double(rows.count + 1) * Double.ulpOfOne, "\(comment): \(kept) vs \(naive)")
+            }
+        }
+
+        check("after the fetch")
+        for step in 0..<60 {
+            switch Int.random(in: 0..<10, using: &edits.rng) {
+            case 0 where undo.canUndo:
+                try undo.undo()
+                check("step \(step), undo")
+            case 1 where undo.canRedo:
+                try undo.redo()
+                check("step \(step), redo")
+            case 2:
+                search.searchText = ["", "a", "ap", "e", "fig"].randomElement(using: &edits.rng)!
+                check("step \(step), search text \"\(search.searchText)\"")
+            default:
+                for _ in 0..<Int.random(in: 1...3, using: &edits.rng) { edits.edit(graph) }
+                try graph.commit()
+                check("step \(step), commit")
+            }
+        }
+    }
+}
