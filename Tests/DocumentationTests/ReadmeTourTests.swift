@@ -16,6 +16,7 @@ final class Location: GraphObject {
 final class Item: GraphObject {
     @Attribute var name = ""
     @Attribute var listed = false
+    @Attribute var quantity = 1
     @Relationship(inverse: \Location.items) var location: Location?
 }
 
@@ -136,6 +137,40 @@ struct ReadmeTourTests {
         let howMany = graph.count(for: listed)      // 2, without reading sort keys or sorting
         #expect(toBuy.map(\.name) == ["Eggs", "Milk"])
         #expect(howMany == 2)
+    }
+
+    @Test func totals() throws {
+        let graph = ObjectGraph()
+        let fridge = graph.insert(Location())
+        fridge.name = "Fridge"
+        let pantry = graph.insert(Location())
+        pantry.name = "Pantry"
+        var eggs: Item!
+        for (name, location, listed, quantity) in [("Milk", fridge, true, 2), ("Eggs", fridge, false, 3), ("Rice", pantry, true, 1)] {
+            let item = graph.insert(Item())
+            item.name = name
+            item.location = location
+            item.listed = listed
+            item.quantity = quantity
+            if name == "Eggs" { eggs = item }
+        }
+        try graph.commit()
+
+        let toGet = Total.count(where: FetchPredicate<Item>.equal(\.listed, true))
+        let pieces = Total.sum(\Item.quantity)
+        var totalled = FetchRequest(Item.self, sortedBy: [SortKey(\.name)], sectionKey: SectionKey(\.location?.name))
+        totalled.totals = [AnyTotal(toGet), AnyTotal(pieces)]
+        let shop = ResultsController(graph: graph, request: totalled)
+        shop.performFetch()
+        #expect(shop.total(toGet) == 2)                   // 2: the listed items of every section
+        #expect(shop.sections[0].total(pieces) == 5)      // 5: the first section's quantities, added up
+
+        let adapter = ItemsAdapter()
+        shop.delegate = adapter
+        eggs.quantity = 6
+        try graph.commit()                  // the Fridge's quantities now add up to 8
+        #expect(shop.sections[0].total(pieces) == 8)
+        #expect(adapter.delivered.count == 1)
     }
 
     @Test func accumulatorWithViewAdapter() throws {

@@ -31,11 +31,11 @@ extension GroceryApp {
             }
         }
         // Prepare fetches every item and Shop every listed one: their controllers keep the
-        // counts, so a frame never counts items.
+        // counts (the items still to get are a total of Shop's), so a frame never counts items.
         // Shop also holds the items ticked off since it was refreshed: they are not listed.
         let items = panes[ListKind.prepare.rawValue].list.rowCount
         let got = tickedCount
-        let listed = panes[ListKind.shop.rawValue].list.rowCount - got
+        let listed = panes[ListKind.shop.rawValue].list.toGetCount
         let summary =
             activeTab == .shop
             ? "\(listed) left to get" + (got > 0 ? " · \(got) ticked" : "")

@@ -5,8 +5,9 @@
 public struct Frame: Sendable, Hashable {
     /// One line of the list area.
     public enum Line: Sendable, Hashable {
-        /// A section header with its number of rows.
-        case header(title: String, count: Int)
+        /// A section header with its number of rows, and what else it says of them (how
+        /// many are still to get), empty for nothing.
+        case header(title: String, count: Int, detail: String = "")
         /// An item's row.
         ///
         /// - Parameters:

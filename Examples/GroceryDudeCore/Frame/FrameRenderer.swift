@@ -84,8 +84,8 @@ public struct FrameRenderer: Sendable {
 
     private func line(_ line: Frame.Line, width: Int) -> String {
         switch line {
-        case .header(let title, let count):
-            let text = "── \(title) (\(count)) "
+        case .header(let title, let count, let detail):
+            let text = "── \(title) (\(count)\(detail.isEmpty ? "" : " · " + detail)) "
             let filled = text.count < width ? text + String(repeating: "─", count: width - text.count) : text
             return style(fit(filled, width: width), .header)
         case .row(let name, let detail, let listed, let struck, let selected, let marked):

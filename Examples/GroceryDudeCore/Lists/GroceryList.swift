@@ -33,6 +33,9 @@ public final class GroceryList {
 
     private let store: GroceryStore
     private let controller: ResultsController<Item>
+    /// The items still to get: listed, and not ticked off yet (a ticked item is no longer
+    /// listed). The controller keeps it per section and for the whole list.
+    private let toGet: Total<Item, Int>
 
     /// Makes a list and fetches its rows.
     ///
@@ -49,10 +52,13 @@ public final class GroceryList {
         self.ticked = ticked
         let predicate = Self.predicate(kind: kind, searchText: searchText)
         self.predicate = predicate
+        let toGet = Total.count(where: FetchPredicate<Item> { $0.listed })
+        self.toGet = toGet
         controller = ResultsController(
             graph: store.graph,
             request: Self.request(
-                kind: kind, predicate: predicate, schema: store.predicateSchema, ticked: ticked, searchText: searchText))
+                kind: kind, predicate: predicate, schema: store.predicateSchema, ticked: ticked, searchText: searchText,
+                totals: [AnyTotal(toGet)]))
         controller.delegate = self
         controller.performFetch()
     }
@@ -65,10 +71,11 @@ public final class GroceryList {
     ///   - schema: The entities the predicate binds to.
     ///   - ticked: Items to hold as well while they match `searchText`, or `nil`.
     ///   - searchText: The search text of the list, for the ticked items; empty for none.
+    ///   - totals: The totals the controller keeps.
     /// - Returns: The request.
     public static func request(
         kind: ListKind, predicate: FormatPredicate?, schema: GraphPredicateSchema, ticked: TickedItems? = nil,
-        searchText: String = ""
+        searchText: String = "", totals: [AnyTotal<Item>] = []
     ) -> FetchRequest<Item> {
         let fetchPredicate = predicate.map { predicate in
             let bound: BoundFormatPredicate<Item>
@@ -98,9 +105,11 @@ public final class GroceryList {
             case .prepare: SectionKey<Item>(\.location?.name, title: { $0 ?? unsectioned })
             case .shop: SectionKey<Item>(\.aisle?.name, title: { $0 ?? unsectioned })
             }
-        return FetchRequest(
+        var request = FetchRequest(
             Item.self, predicate: fetchPredicate, sortedBy: [SortKey(\.name, comparison: .localizedStandard)],
             sectionKey: sectionKey)
+        request.totals = totals
+        return request
     }
 
     /// The format predicate of a list: `listed == YES` for Shop, `name CONTAINS[cd] %@`
@@ -133,7 +142,8 @@ public final class GroceryList {
     /// - Complexity: O(n log n) for n items: every item is evaluated again.
     public func refetch() {
         controller.request = Self.request(
-            kind: kind, predicate: predicate, schema: store.predicateSchema, ticked: ticked, searchText: searchText)
+            kind: kind, predicate: predicate, schema: store.predicateSchema, ticked: ticked, searchText: searchText,
+            totals: [AnyTotal(toGet)])
     }
 
     /// The predicate in format syntax with its arguments in place, for the search line.
@@ -149,6 +159,8 @@ public final class GroceryList {
         public var indexTitle: String
         /// The number of rows in it.
         public var rowCount: Int
+        /// How many of its items are still to get (listed).
+        public var toGet: Int
     }
 
     /// Every section's name, index title and row count, in order, read in one pass.
@@ -156,8 +168,15 @@ public final class GroceryList {
     /// - Complexity: O(s) for s sections; prefer it to calling the per-section accessors
     ///   below for every section, each of which costs as much.
     public var sectionSummaries: [SectionSummary] {
-        controller.sections.map { SectionSummary(name: $0.name, indexTitle: $0.indexTitle ?? "#", rowCount: $0.numberOfObjects) }
+        controller.sections.map {
+            SectionSummary(name: $0.name, indexTitle: $0.indexTitle ?? "#", rowCount: $0.numberOfObjects, toGet: $0.total(toGet))
+        }
     }
+
+    /// How many items of the list are still to get (listed), kept by the controller.
+    ///
+    /// - Complexity: O(1).
+    public var toGetCount: Int { controller.total(toGet) }
 
     /// The number of sections.
     ///

@@ -25,6 +25,8 @@ public final class ListScreen {
     public private(set) var indexTitles: [String] = []
     /// The rows displayed in each section, in section order.
     public private(set) var rowCounts: [Int] = []
+    /// How many items of each section are still to get, as displayed.
+    public private(set) var toGetCounts: [Int] = []
     /// The flat position of each section's first row.
     private(set) var sectionStarts: [Int] = []
 
@@ -73,6 +75,7 @@ public final class ListScreen {
         sectionNames = summaries.map(\.name)
         indexTitles = summaries.map(\.indexTitle)
         rowCounts = summaries.map(\.rowCount)
+        toGetCounts = summaries.map(\.toGet)
         var start = 0
         sectionStarts = rowCounts.map { count in
             defer { start += count }
@@ -211,7 +214,9 @@ public final class ListScreen {
             var offset = max(0, scrollLine - line)
             while offset < sectionLines && result.count < height {
                 if offset == 0 {
-                    result.append(.header(title: sectionNames[section], count: rowCounts[section]))
+                    // Prepare's locations say how many of their items are still to get.
+                    let toGet = list.kind == .prepare && toGetCounts[section] > 0 ? "\(toGetCounts[section]) to get" : ""
+                    result.append(.header(title: sectionNames[section], count: rowCounts[section], detail: toGet))
                 } else {
                     let row = list.row(at: IndexPath(row: offset - 1, section: section))
                     result.append(

@@ -55,6 +55,8 @@ public final class OrderedResultsController<Owner: GraphObject, Member: GraphObj
     ///     another section.
     ///   - displayedKeys: The member properties the cells display; a write to a member then
     ///     refreshes its row only when it changes one of them. `nil` refreshes on every write.
+    ///   - totals: The totals kept for each section and for every row (``Total``), read with
+    ///     ``total(_:)`` and `ResultsSection.total(_:)`.
     /// - Complexity: O(p) for p properties of the owner's entity.
     public init(
         graph: ObjectGraph,
@@ -62,11 +64,12 @@ public final class OrderedResultsController<Owner: GraphObject, Member: GraphObj
         relationship: ReferenceWritableKeyPath<Owner, [Member]>,
         predicate: FetchPredicate<Member>? = nil,
         sectionKey: SectionKey<Member>? = nil,
-        displayedKeys: [PartialKeyPath<Member>]? = nil
+        displayedKeys: [PartialKeyPath<Member>]? = nil,
+        totals: [AnyTotal<Member>] = []
     ) {
         engine = OrderedResultsEngine(
             graph: graph, owner: owner, relationship: relationship, predicate: predicate, sectionKey: sectionKey,
-            displayedKeys: displayedKeys)
+            displayedKeys: displayedKeys, totals: totals)
         engine.controller = self
     }
 

@@ -82,7 +82,13 @@ extension OrderedResultsEngine {
             diff.deleteDisplayedEmptySection(at: empty.index, value: empty.value)
         }
         _checkOrderedInvariants()
-        guard !diff.isEmpty else { return }
+        // A change of totals alone (a sum's input that no cell shows, a row the user moved
+        // to another section) is delivered too.
+        if totals != nil { settleTotals() }
+        guard !diff.isEmpty || totalsChanged else {
+            totals?.isSettled = false
+            return
+        }
         deliver(diff)
         _checkOrderedInvariants()
     }

@@ -47,7 +47,13 @@ extension OrderedResultsEngine {
     func membershipChange(in changes: GraphChanges) -> (MembershipChange, [Member]) {
         var change = MembershipChange()
         for id in changes.deleted where labels[id] != nil { change.removed.insert(id) }
-        let relationshipChanged = changes.updated[ownerID]?.contains(relationshipProperty) ?? false
+        var relationshipChanged = changes.updated[ownerID]?.contains(relationshipProperty) ?? false
+        // A relationship without an inverse keeps the objects deleted since they were added:
+        // an undone deletion brings one back as a member, with no write to the relationship.
+        if !relationshipChanged && inverseName == nil {
+            let entity = Member.entity
+            relationshipChanged = changes.insertedIDs.contains { $0.entity === entity }
+        }
         guard relationshipChanged else { return (change, []) }
         let list = currentMembers()
         if let inverseName, let inverseProperty = Member.entity.index(of: inverseName) {

@@ -52,7 +52,8 @@ final class OrderedResultsEngine<Owner: GraphObject, Member: GraphObject>: Resul
         relationship: ReferenceWritableKeyPath<Owner, [Member]>,
         predicate: FetchPredicate<Member>? = nil,
         sectionKey: SectionKey<Member>? = nil,
-        displayedKeys: [PartialKeyPath<Member>]? = nil
+        displayedKeys: [PartialKeyPath<Member>]? = nil,
+        totals: [AnyTotal<Member>] = []
     ) {
         guard let reader = PropertyReader(relationship as KeyPath<Owner, [Member]>) else {
             requirementFailure("OrderedResultsController: \(relationship) is not an ordered to-many @Relationship of \(Owner.self)")
@@ -66,6 +67,7 @@ final class OrderedResultsEngine<Owner: GraphObject, Member: GraphObject>: Resul
         relationshipName = reader.name
         var request = FetchRequest(Member.self, predicate: predicate, sectionKey: sectionKey)
         request.displayedKeys = displayedKeys
+        request.totals = totals
         super.init(graph: graph, request: request)
         index = Self.makeOrderedIndex(for: request)
     }
@@ -100,9 +102,14 @@ final class OrderedResultsEngine<Owner: GraphObject, Member: GraphObject>: Resul
         _checkOrderedInvariants()
     }
 
-    /// The members in relationship order, or none once the owner is deleted.
+    /// The members in relationship order, or none once the owner is deleted. A relationship
+    /// without an inverse keeps the objects deleted since they were added (nothing tells the
+    /// graph to take them out): they are not members.
     func currentMembers() -> [Member] {
-        owner.isDeleted ? [] : members(owner)
+        guard !owner.isDeleted else { return [] }
+        let members = members(owner)
+        guard inverseName == nil else { return members }
+        return members.contains(where: \.isDeleted) ? members.filter { !$0.isDeleted } : members
     }
 
     /// Labels and evaluates every member and rebuilds the index and the dependencies.
@@ -114,6 +121,7 @@ final class OrderedResultsEngine<Owner: GraphObject, Member: GraphObject>: Resul
         displayedEmptySection = nil
         let list = currentMembers()
         labels = [:]
+        totals = makeTotals()
         labels.reserveCapacity(list.count)
         dependencies.reserveCapacity(list.count)
         var rows = ResultsIndex<ObjectID>.LoadColumns(sortKeyCount: 2, capacity: list.count)
@@ -138,6 +146,7 @@ final class OrderedResultsEngine<Owner: GraphObject, Member: GraphObject>: Resul
             }
         }
         inverseName = findInverse(of: list)
+        computeTotalsAfterLoad()
         generation += 1
         cachedObjects = nil
     }

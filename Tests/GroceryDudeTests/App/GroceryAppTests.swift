@@ -205,18 +205,23 @@ struct GroceryAppTests {
     @Test func leftAndRightBringTheSectionHeaderToTheTop() throws {
         let app = GroceryApp(size: TerminalSize(width: 60, height: 12))
         let screen = app.visibleScreen
+        /// A Prepare header: its location, its rows and how many of them are still to get.
+        func header(_ section: Int) -> Frame.Line {
+            let toGet = screen.toGetCounts[section]
+            return .header(title: screen.sectionNames[section], count: screen.rowCounts[section], detail: toGet > 0 ? "\(toGet) to get" : "")
+        }
         app.press(.right)
         var body = app.frame().body
-        #expect(body.first == .header(title: screen.sectionNames[1], count: screen.rowCounts[1]), "\(body)")
+        #expect(body.first == header(1), "\(body)")
         app.press(.right)
         body = app.frame().body
-        #expect(body.first == .header(title: screen.sectionNames[2], count: screen.rowCounts[2]), "\(body)")
+        #expect(body.first == header(2), "\(body)")
         app.press(.left)
         body = app.frame().body
-        #expect(body.first == .header(title: screen.sectionNames[1], count: screen.rowCounts[1]), "\(body)")
+        #expect(body.first == header(1), "\(body)")
         app.press(.down)
         body = app.frame().body
-        #expect(body.first == .header(title: screen.sectionNames[1], count: screen.rowCounts[1]), "a cursor move does not scroll")
+        #expect(body.first == header(1), "a cursor move does not scroll")
     }
 
     @Test func theCursorStaysVisibleWhenScrolling() {

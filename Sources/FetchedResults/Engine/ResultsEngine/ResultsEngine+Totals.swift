@@ -76,6 +76,18 @@ extension ResultsEngine {
         totals.isSettled = true
     }
 
+    /// Computes the totals from the rows a fetch loaded (whose evaluations read their
+    /// inputs). Nothing is delivered for a fetch: what changed is counted from here.
+    ///
+    /// - Complexity: O(m t) for m rows shown and t totals.
+    func computeTotalsAfterLoad() {
+        guard totals != nil else { return }
+        settleTotals()
+        totals?.changedSections = []
+        totals?.wholeChanged = false
+        totals?.isSettled = false
+    }
+
     /// Whether the totals changed since the last delivery (once settled).
     var totalsChanged: Bool {
         guard let totals else { return false }

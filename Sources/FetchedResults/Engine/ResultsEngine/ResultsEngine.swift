@@ -235,13 +235,7 @@ class ResultsEngine<Object: GraphObject>: Observable {
                 sectionNames[value] = graph.withoutObservation { sectionKey.sectionName(object(with: id)) }
             }
         }
-        if totals != nil {
-            settleTotals()
-            // Nothing is delivered for a fetch: what changed starts from here.
-            totals?.changedSections = []
-            totals?.wholeChanged = false
-            totals?.isSettled = false
-        }
+        computeTotalsAfterLoad()
         generation += 1
         cachedObjects = nil
         _checkInvariants()
