@@ -211,9 +211,9 @@ public enum BatchUpdateError: Error, Sendable, Hashable, CustomStringConvertible
             return "attempt to perform an insert and a move to the same index path "
                 + "(\(move.to.listDescription)); move \(move)"
         case let .reconfiguredSectionReplaced(section, change):
-            return "attempt to reconfigure section \(section), which the same update "
-                + "\(change == .reload ? "reloads" : "inserts"); an \(change == .reload ? "reloaded" : "inserted") "
-                + "section shows its new header already"
+            let replaced = change == .reload ? "reloads; a reloaded" : "inserts; an inserted"
+            return "attempt to reconfigure section \(section), which the same update \(replaced) section shows its "
+                + "new header already"
         case let .conflictingSectionMoves(a, b):
             return a.from == b.from
                 ? "attempt to move section \(a.from) to both \(a.to) and \(b.to)"
