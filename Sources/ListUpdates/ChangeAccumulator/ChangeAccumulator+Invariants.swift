@@ -67,7 +67,9 @@ extension ChangeAccumulator.Composer {
                     "internal inconsistency: section token \(token.origin) tracks rows wrongly")
                 require(
                     !token.isHeaderRefreshed || token.tracksRows,
-                    "internal inconsistency: header refresh kept for a new or reloaded section \(token.origin)")
+                    "internal inconsistency: header refresh kept for new or reloaded section "
+                        + "\(token.origin)"
+                )
                 if token.tracksRows { rows._checkInvariants(tree: token.rows) }
             }
         }

@@ -307,7 +307,8 @@ extension ChangeAccumulator {
                 require(position >= 0, "ListChanges holds a negative section: \(position)")
                 let node = liveSection(at: position)
                 var token = sections.payload(node)
-                guard token.origin >= 0, !token.isReloaded, !token.isHeaderRefreshed else { continue }
+                let isNew = token.origin < 0 || token.isReloaded
+                guard !isNew, !token.isHeaderRefreshed else { continue }
                 token.isHeaderRefreshed = true
                 sections.setPayload(token, of: node)
             }

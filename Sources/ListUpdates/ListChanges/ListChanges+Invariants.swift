@@ -42,16 +42,18 @@ extension ListChanges {
             require(
                 self.reconfiguredSections == self.reconfiguredSections.sorted()
                     && reconfiguredSections.allSatisfy { $0 >= 0 },
-                "internal inconsistency: reconfigured sections not sorted or negative in stage \(self)"
+                "internal inconsistency: reconfigured sections unsorted or negative in \(self)"
             )
             if !reconfiguredSections.isEmpty {
                 let reloadedAfter = keptPositionsAfter(
-                    reloadedSections.sorted(), removed: deletedSections.union(sectionSources).sorted(),
+                    reloadedSections.sorted(),
+                    removed: deletedSections.union(sectionSources).sorted(),
                     placed: insertedSections.union(sectionDestinations).sorted())
                 require(
                     reconfiguredSections.isDisjoint(with: insertedSections)
                         && reconfiguredSections.isDisjoint(with: reloadedAfter),
-                    "internal inconsistency: header refresh of a section inserted or reloaded in stage \(self)"
+                    "internal inconsistency: header refresh of an inserted or reloaded section in "
+                        + "\(self)"
                 )
             }
             let rebuiltBefore = deletedSections.union(reloadedSections)

@@ -200,7 +200,8 @@ private struct Stager {
     /// the whole change.
     private func headerRefreshes() -> [Int] {
         guard !reconfiguredSections.isEmpty else { return [] }
-        let recreated = sortedUnique(insertedSections + afterPositions(ofSurvivingSections: reloadedSections))
+        let reloaded = afterPositions(ofSurvivingSections: reloadedSections)
+        let recreated = sortedUnique(insertedSections + reloaded)
         return subtracting(reconfiguredSections, recreated)
     }
 

@@ -206,7 +206,8 @@ extension ListChanges: Equatable {
             && l.movedSections == r.movedSections && l.reloadedSections == r.reloadedSections
             && l.deletedRows == r.deletedRows && l.insertedRows == r.insertedRows
             && l.movedRows == r.movedRows && l.reloadedRows == r.reloadedRows
-            && l.reconfiguredRows == r.reconfiguredRows && l.reconfiguredSections == r.reconfiguredSections
+            && l.reconfiguredRows == r.reconfiguredRows
+            && l.reconfiguredSections == r.reconfiguredSections
     }
 }
 

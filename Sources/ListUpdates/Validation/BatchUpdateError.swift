@@ -212,8 +212,8 @@ public enum BatchUpdateError: Error, Sendable, Hashable, CustomStringConvertible
                 + "(\(move.to.listDescription)); move \(move)"
         case let .reconfiguredSectionReplaced(section, change):
             let replaced = change == .reload ? "reloads; a reloaded" : "inserts; an inserted"
-            return "attempt to reconfigure section \(section), which the same update \(replaced) section shows its "
-                + "new header already"
+            return "attempt to reconfigure section \(section), which the same update \(replaced) "
+                + "section shows its new header already"
         case let .conflictingSectionMoves(a, b):
             return a.from == b.from
                 ? "attempt to move section \(a.from) to both \(a.to) and \(b.to)"

@@ -85,9 +85,10 @@ package struct ValidatedStage: Sendable {
     }
 
     /// Validates `changes` as one batch and normalizes it, in phases: the caller's input,
-    /// the section rules (``SectionChanges``), the section mapping, the header refreshes, the row positions and
-    /// their normalization (``RowChanges``), the row conflicts, the row counts, and in strict
-    /// mode the tier B rules. Each phase throws the first error of its rules, in rule order.
+    /// the section rules (``SectionChanges``), the section mapping, the header refreshes, the
+    /// row positions and their normalization (``RowChanges``), the row conflicts, the row
+    /// counts, and in strict mode the tier B rules. Each phase throws the first error of its
+    /// rules, in rule order.
     ///
     /// - Parameters:
     ///   - changes: The batch.
