@@ -32,7 +32,7 @@ public enum ListOperation: Sendable, Hashable, CustomStringConvertible {
     /// A row's cell was refreshed in place: before- and after-positions.
     case reconfigureRow(from: IndexPath, to: IndexPath, id: String)
     /// A section's header (or footer) was refreshed in place, at its position after the batch
-    /// (``ListChanges/reconfiguredSections``); its rows were left as they were.
+    /// (`ListChanges.reconfiguredSections`); its rows were left as they were.
     case reconfigureSection(Int, id: String)
 
     /// One indented log line such as `  move row 0.2→1.0 (7)`.

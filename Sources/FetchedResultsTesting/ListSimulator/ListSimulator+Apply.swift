@@ -24,7 +24,7 @@ extension ListSimulator {
     /// may reconfigure a row whose position that stage changes (rule 16), and no stage may be
     /// applied while the list is not visible (rule 17).
     ///
-    /// A header refresh (``ListChanges/reconfiguredSections``) names a section after its stage:
+    /// A header refresh (`ListChanges.reconfiguredSections`) names a section after its stage:
     /// it must exist then (rule 4) and not be inserted or reloaded by that stage (rule 8). It
     /// changes nothing on display but is logged as ``ListOperation/reconfigureSection(_:id:)``,
     /// so a test can tell which headers an update refreshed.
