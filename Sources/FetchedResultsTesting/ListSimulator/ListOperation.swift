@@ -31,6 +31,9 @@ public enum ListOperation: Sendable, Hashable, CustomStringConvertible {
     case reloadRow(from: IndexPath, to: IndexPath, id: String)
     /// A row's cell was refreshed in place: before- and after-positions.
     case reconfigureRow(from: IndexPath, to: IndexPath, id: String)
+    /// A section's header (or footer) was refreshed in place, at its position after the batch
+    /// (`ListChanges.reconfiguredSections`); its rows were left as they were.
+    case reconfigureSection(Int, id: String)
 
     /// One indented log line such as `  move row 0.2→1.0 (7)`.
     public var description: String {
@@ -48,6 +51,7 @@ public enum ListOperation: Sendable, Hashable, CustomStringConvertible {
         case let .moveRow(move, id): "  move row \(move) (\(id))"
         case let .reloadRow(from, to, id): "  reload row \(from.listDescription)→\(to.listDescription) (\(id))"
         case let .reconfigureRow(from, to, id): "  reconfigure row \(from.listDescription)→\(to.listDescription) (\(id))"
+        case let .reconfigureSection(section, id): "  reconfigure section header \(section) (\(id))"
         }
     }
 }

@@ -24,6 +24,11 @@ extension ListSimulator {
     /// may reconfigure a row whose position that stage changes (rule 16), and no stage may be
     /// applied while the list is not visible (rule 17).
     ///
+    /// A header refresh (`ListChanges.reconfiguredSections`) names a section after its stage:
+    /// it must exist then (rule 4) and not be inserted or reloaded by that stage (rule 8). It
+    /// changes nothing on display but is logged as ``ListOperation/reconfigureSection(_:id:)``,
+    /// so a test can tell which headers an update refreshed.
+    ///
     /// - Parameters:
     ///   - stages: The batches, in order.
     ///   - newState: The data after the update.
@@ -293,6 +298,11 @@ extension ListSimulator {
                 assert(kept.next() == nil, "internal inconsistency: section \(t) has rows left over")
                 result.append(WorkingSection(id: before[s].id, rows: rows))
             }
+        }
+        // Header refreshes: after the batch, in sections it kept or moved (validation saw to
+        // that); a refresh only, which leaves the rows as the batch made them.
+        for section in stage.reconfiguredSections {
+            operations.append(.reconfigureSection(section, id: text(result[section].id)))
         }
         working = result
     }

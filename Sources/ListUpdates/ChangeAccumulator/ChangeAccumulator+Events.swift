@@ -19,15 +19,15 @@ extension ChangeAccumulator {
     }
 
     /// Records a section change, as a controller delegate's
-    /// `controller(_:didChange:atSectionIndex:for:)` does.
+    /// `controller(_:didChange:atSectionIndex:for:)` does, or a refresh of a section's header.
     ///
     /// Outside a ``willChangeContent()`` … ``didChangeContent()`` bracket the change is a batch
     /// of its own, composed at once.
     ///
     /// - Parameters:
     ///   - sectionIndex: The section's position: **before** the change for a delete, **after**
-    ///     it for an insert.
-    ///   - change: Insert or delete.
+    ///     it for an insert or a header refresh (``SectionChange/reconfigure``).
+    ///   - change: Insert, delete, or a refresh in place of the section's header.
     /// - Complexity: O(1) amortized inside a batch; outside one, O(log k) for k changes
     ///   pending, as ``add(_:)`` with one change.
     public func didChangeSection(at sectionIndex: Int, for change: SectionChange) {

@@ -54,8 +54,9 @@ extension ChangeAccumulator.TokenForest {
 
 extension ChangeAccumulator.Composer {
     #if FRK_INVARIANT_CHECKS
-        /// Checks the section tree and the row tree of every tracked section, and that a
-        /// section's rows are tracked exactly when it is an original section not reloaded.
+        /// Checks the section tree and the row tree of every tracked section, that a
+        /// section's rows are tracked exactly when it is an original section not reloaded, and
+        /// that only such a section remembers a header refresh.
         func _checkInvariants() {
             sections._checkInvariants(tree: sectionTree)
             sections.forEachNode(in: sectionTree) { node, _ in
@@ -64,6 +65,11 @@ extension ChangeAccumulator.Composer {
                 require(
                     token.tracksRows == (token.origin >= 0 && !token.isReloaded),
                     "internal inconsistency: section token \(token.origin) tracks rows wrongly")
+                require(
+                    !token.isHeaderRefreshed || token.tracksRows,
+                    "internal inconsistency: header refresh kept for new or reloaded section "
+                        + "\(token.origin)"
+                )
                 if token.tracksRows { rows._checkInvariants(tree: token.rows) }
             }
         }

@@ -64,7 +64,9 @@ extension ChangeAccumulator.Composer {
     /// Deletes, reloads and reconfigures name positions at the last flush; inserts name
     /// current positions; a row is a move only when its relative order changed or it changed
     /// section; a moved row whose content changed is a move source that is also reconfigured
-    /// (or, when it was reloaded, a delete plus an insert).
+    /// (or, when it was reloaded, a delete plus an insert). A section whose header a batch
+    /// refreshed is a header refresh at its current position, unless the result inserts or
+    /// reloads it.
     ///
     /// - Complexity: O(k log k) for k tokens, independent of the number of rows.
     func result() -> ListChanges {
@@ -93,6 +95,7 @@ extension ChangeAccumulator.Composer {
             if !stationarySections[index] {
                 changes.movedSections.append(.init(from: section.origin, to: token.position))
             }
+            if section.isHeaderRefreshed { changes.reconfiguredSections.append(token.position) }
         }
         for origin in sectionTombstones where !liveOrigins.contains(origin) {
             changes.deletedSections.append(origin)

@@ -38,6 +38,10 @@ extension ChangeAccumulator {
         /// The row sequence of an original section that was not reloaded, or -1 when the
         /// section's rows are all new (an inserted or reloaded section).
         var rows: Int32 = -1
+        /// Whether the header of this original section changed since the last flush (a batch
+        /// listed it in ``ListChanges/reconfiguredSections``). Never set on a section inserted
+        /// or reloaded since then, whose header is new anyway.
+        var isHeaderRefreshed = false
 
         init() {}
 
@@ -106,6 +110,7 @@ extension ChangeAccumulator {
             var held = composeRowsBefore(batch)
             composeSections(batch)
             composeRowsAfter(batch, held: &held)
+            composeHeaderRefreshes(batch)
         }
 
         private func note(_ problem: @autoclosure () -> String) -> String? {
@@ -211,8 +216,10 @@ extension ChangeAccumulator {
                 if sections.nodes[Int(location.node)].kind == .live {
                     var token = sections.payload(location.node)
                     if token.origin >= 0 {
+                        // A reload recreates the header too: a refresh noted earlier is moot.
                         token.isReloaded = true
                         token.rows = -1
+                        token.isHeaderRefreshed = false
                         sections.setPayload(token, of: location.node)
                     }
                 } else {
@@ -288,6 +295,22 @@ extension ChangeAccumulator {
                 let node = placement.move >= 0 ? held[placement.move] : rows.makeLive(RowToken())
                 rows.insert(node, at: row, in: &token.rows)
                 sections.setPayload(token, of: sectionNode)
+            }
+        }
+
+        /// Phase 4: header refreshes, in the after space. An original section remembers that
+        /// its header changed, and carries that through later moves until the flush (a later
+        /// delete drops it with the section); a section inserted or reloaded since the last
+        /// flush shows a new header anyway and remembers nothing.
+        private mutating func composeHeaderRefreshes(_ batch: ListChanges) {
+            for position in batch.reconfiguredSections {
+                require(position >= 0, "ListChanges holds a negative section: \(position)")
+                let node = liveSection(at: position)
+                var token = sections.payload(node)
+                let isNew = token.origin < 0 || token.isReloaded
+                guard !isNew, !token.isHeaderRefreshed else { continue }
+                token.isHeaderRefreshed = true
+                sections.setPayload(token, of: node)
             }
         }
     }

@@ -7,6 +7,11 @@ extension ChangeAccumulator {
         case insert
         /// A section was deleted; its index is a position **before** the change.
         case delete
+        /// A section's header or footer content changed (its totals, for example) and is
+        /// refreshed in place; its index is a position **after** the change. It becomes a
+        /// ``ListChanges/reconfiguredSections`` entry, and is ignored for a section inserted
+        /// since the last flush, whose header is new anyway.
+        case reconfigure
     }
 
     /// The kind of an object change reported by a controller's delegate, as Core Data's
@@ -57,7 +62,7 @@ extension ChangeAccumulator {
     ///   the positions are equal (the move is also refreshed: the controller removed and re-added
     ///   the object, so its content may have changed);
     /// - row changes inside inserted or deleted sections are folded into the section change
-    ///   (the composition drops them).
+    ///   (the composition drops them), and so is a header refresh of an inserted section.
     struct EventBatch {
         /// What the batch knows about one object.
         private struct Record {
@@ -77,6 +82,7 @@ extension ChangeAccumulator {
         private let isExact: Bool
         private var insertedSections: [Int] = []
         private var deletedSections: [Int] = []
+        private var reconfiguredSections: [Int] = []
         private var records: [AnyHashable: Record] = [:]
         private var order: [AnyHashable] = []
         /// The number of events recorded.
@@ -95,6 +101,7 @@ extension ChangeAccumulator {
             switch change {
             case .insert: insertedSections.append(index)
             case .delete: deletedSections.append(index)
+            case .reconfigure: reconfiguredSections.append(index)
             }
         }
 
@@ -149,7 +156,9 @@ extension ChangeAccumulator {
         ///
         /// - Complexity: O(e) for e events.
         func changes() -> ListChanges {
-            var changes = ListChanges(deletedSections: deletedSections, insertedSections: insertedSections)
+            var changes = ListChanges(
+                deletedSections: deletedSections, insertedSections: insertedSections,
+                reconfiguredSections: reconfiguredSections)
             for object in order {
                 guard let record = records[object] else { continue }
                 switch (record.before, record.after) {

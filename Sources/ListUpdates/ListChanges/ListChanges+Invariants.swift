@@ -4,8 +4,9 @@ extension ListChanges {
     #if FRK_INVARIANT_CHECKS
         /// Checks that the value is a stage: no field holds a duplicate, none of the conflicts
         /// that a list view rejects or mishandles (rules 6–12, 14–16 of the batch rules)
-        /// occurs, and every reconfigured row keeps its position. Bounds and counts need the
-        /// list's state and are not checked here.
+        /// occurs, every reconfigured row keeps its position, and header refreshes are sorted
+        /// and name no section the stage inserts or reloads. Bounds and counts need the list's
+        /// state and are not checked here.
         func _checkIsStage() {
             func unique<T: Hashable>(_ values: [T], _ field: String) -> Set<T> {
                 let set = Set(values)
@@ -23,6 +24,7 @@ extension ListChanges {
             let reconfiguredRows = unique(self.reconfiguredRows, "reconfigured rows")
             let rowSources = unique(movedRows.map(\.from), "row move sources")
             let rowDestinations = unique(movedRows.map(\.to), "row move destinations")
+            let reconfiguredSections = unique(self.reconfiguredSections, "reconfigured sections")
 
             require(
                 deletedSections.isDisjoint(with: sectionSources) && deletedSections.isDisjoint(with: reloadedSections)
@@ -37,6 +39,23 @@ extension ListChanges {
                     && insertedRows.isDisjoint(with: rowDestinations),
                 "internal inconsistency: conflicting row changes in stage \(self)"
             )
+            require(
+                self.reconfiguredSections == self.reconfiguredSections.sorted()
+                    && reconfiguredSections.allSatisfy { $0 >= 0 },
+                "internal inconsistency: reconfigured sections unsorted or negative in \(self)"
+            )
+            if !reconfiguredSections.isEmpty {
+                let reloadedAfter = keptPositionsAfter(
+                    reloadedSections.sorted(),
+                    removed: deletedSections.union(sectionSources).sorted(),
+                    placed: insertedSections.union(sectionDestinations).sorted())
+                require(
+                    reconfiguredSections.isDisjoint(with: insertedSections)
+                        && reconfiguredSections.isDisjoint(with: reloadedAfter),
+                    "internal inconsistency: header refresh of an inserted or reloaded section in "
+                        + "\(self)"
+                )
+            }
             let rebuiltBefore = deletedSections.union(reloadedSections)
             let insertedAfter = insertedSections
             for path in deletedRows.union(reloadedRows).union(reconfiguredRows).union(rowSources) {

@@ -18,6 +18,8 @@ struct PackedListChanges {
     @usableFromInline var movedRows: [(from: Int, to: Int)] = []
     @usableFromInline var reloadedRows: [Int] = []
     @usableFromInline var reconfiguredRows: [Int] = []
+    /// Section positions after the change, as in ``ListChanges/reconfiguredSections``.
+    @usableFromInline var reconfiguredSections: [Int] = []
 
     @usableFromInline
     init() {}
@@ -35,6 +37,7 @@ struct PackedListChanges {
         movedRows = changes.movedRows.map { (from: Self.pack($0.from), to: Self.pack($0.to)) }
         reloadedRows = changes.reloadedRows.map(Self.pack)
         reconfiguredRows = changes.reconfiguredRows.map(Self.pack)
+        reconfiguredSections = changes.reconfiguredSections
     }
 
     /// The same changes with index paths.
@@ -49,7 +52,8 @@ struct PackedListChanges {
             insertedRows: insertedRows.map(Self.indexPath),
             movedRows: movedRows.map { ListChanges.RowMove(from: Self.indexPath($0.from), to: Self.indexPath($0.to)) },
             reloadedRows: reloadedRows.map(Self.indexPath),
-            reconfiguredRows: reconfiguredRows.map(Self.indexPath)
+            reconfiguredRows: reconfiguredRows.map(Self.indexPath),
+            reconfiguredSections: reconfiguredSections
         )
     }
 

@@ -46,11 +46,18 @@ extension ListChanges {
     ///   row inserts at its after-position are dropped, a row that moves out of it becomes an
     ///   insert at its destination, a row that moves into it becomes a delete at its source,
     ///   and a row moving between two such sections disappears.
+    /// - Header refreshes (``reconfiguredSections``, positions after the whole change) all go
+    ///   in the last stage, whose after-positions are those of the whole change; there they
+    ///   name sections that exist after it, whatever the earlier stages did. A header refresh
+    ///   of a section that a stage inserts or reloads (inserted or reloaded by the change, or a
+    ///   moved section rebuilt as above) is dropped: that section shows a fresh header anyway.
+    ///   A change of header refreshes alone is one stage.
     ///
     /// Every field of every stage is sorted ascending.
     ///
     /// - Precondition: The changes are consistent: every index path has exactly two
-    ///   non-negative indexes, every section index is non-negative, no position is both
+    ///   non-negative indexes, every section index (header refreshes included) is
+    ///   non-negative, no position is both
     ///   deleted and a move source, none is both inserted and a move destination, and no
     ///   source (or destination) belongs to two different moves — for rows and sections alike.
     ///   Breaking this is a programming error and traps with a message naming the conflict.
@@ -98,6 +105,8 @@ private struct Stager {
     var insertedSections: [Int]
     var reloadedSections: [Int]
     var sectionMoves: [ListChanges.SectionMove]
+    /// Header refreshes, positions after the whole change.
+    var reconfiguredSections: [Int]
 
     // Rows, sorted and unique.
     var deletedRows: [PackedPosition]
@@ -108,7 +117,9 @@ private struct Stager {
     var rowMoves: [(from: PackedPosition, to: PackedPosition)]
 
     init(_ changes: PackedListChanges) {
-        for section in changes.deletedSections + changes.insertedSections + changes.reloadedSections {
+        for section in changes.deletedSections + changes.insertedSections + changes.reloadedSections
+            + changes.reconfiguredSections
+        {
             require(section >= 0, "ListChanges.staged(): section index \(section) is negative")
         }
         for move in changes.movedSections {
@@ -118,6 +129,7 @@ private struct Stager {
         insertedSections = sortedUnique(changes.insertedSections)
         reloadedSections = subtracting(sortedUnique(changes.reloadedSections), deletedSections)
         sectionMoves = sortedUnique(changes.movedSections)
+        reconfiguredSections = sortedUnique(changes.reconfiguredSections)
 
         deletedRows = sortedUnique(changes.deletedRows)
         insertedRows = sortedUnique(changes.insertedRows)
@@ -170,12 +182,35 @@ private struct Stager {
         }
     }
 
-    /// Rebuilds the moved sections that must be rebuilt, defers the row changes of the moved
-    /// sections that are kept, folds row changes into rebuilt sections, and splits the result
-    /// into stages.
+    /// The stages of these changes: the batches of their section and row changes, with every
+    /// header refresh that is still needed in the last one.
     ///
     /// - Returns: The non-empty stages, in order.
     mutating func stages() -> [ListChanges] {
+        var stages = batches()
+        let refreshes = headerRefreshes()
+        guard !refreshes.isEmpty else { return stages }
+        if stages.isEmpty { stages.append(ListChanges()) }
+        stages[stages.count - 1].reconfiguredSections = refreshes
+        return stages
+    }
+
+    /// The header refreshes the stages still need, once `batches()` has rebuilt the moved
+    /// sections it must: those of sections that no stage inserts or reloads, positions after
+    /// the whole change.
+    private func headerRefreshes() -> [Int] {
+        guard !reconfiguredSections.isEmpty else { return [] }
+        let reloaded = afterPositions(ofSurvivingSections: reloadedSections)
+        let recreated = sortedUnique(insertedSections + reloaded)
+        return subtracting(reconfiguredSections, recreated)
+    }
+
+    /// Rebuilds the moved sections that must be rebuilt, defers the row changes of the moved
+    /// sections that are kept, folds row changes into rebuilt sections, and splits the result
+    /// into batches. Header refreshes are not part of them.
+    ///
+    /// - Returns: The non-empty batches, in order.
+    private mutating func batches() -> [ListChanges] {
         let kept = rebuildMovedSectionsThatChange()
         guard !kept.isEmpty else {
             let (structural, refreshReloads, refreshReconfigures) = structuralStage()
@@ -193,7 +228,7 @@ private struct Stager {
         later.reloadedRows += refreshReloads
         later.reconfiguredRows += refreshReconfigures
         var next = Stager(later)
-        return [first] + next.stages()
+        return [first] + next.batches()
     }
 
     /// The structural stage of these changes, in which no moved section has a row change, and

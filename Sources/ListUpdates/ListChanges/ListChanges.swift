@@ -7,7 +7,9 @@ import Foundation
 ///
 /// - deletes, reloads and reconfigures name positions in the state **before** the change;
 /// - inserts name positions in the state **after** the change;
-/// - a move goes from a before-position to an after-position.
+/// - a move goes from a before-position to an after-position;
+/// - header refreshes (``reconfiguredSections``), which a view performs once the batch is
+///   done, name positions in the state **after** the change.
 ///
 /// The order of the elements inside each field carries no meaning, and equality ignores it.
 ///
@@ -100,6 +102,16 @@ public struct ListChanges: Sendable {
     /// source (a moved row whose content changed); `staged()` then refreshes it at its
     /// after-position in a later stage.
     public var reconfiguredRows: [IndexPath]
+    /// Sections whose header or footer content changed (per-section totals, for example) and
+    /// is refreshed in place, without touching their rows, as positions **after** the change.
+    ///
+    /// Unlike every other position of a refresh, these are after-positions: a view refreshes a
+    /// header once the batch is done, where the section is then. A section may be listed here
+    /// when it also moves (at its destination) or when its rows change; a section inserted or
+    /// reloaded by the same change is never listed, since it shows a fresh header anyway.
+    /// `staged()` puts every header refresh in the last stage, and drops those of sections
+    /// that its stages insert or reload. Kept sorted and unique by the library.
+    public var reconfiguredSections: [Int]
 
     /// Creates a set of changes. Every field defaults to empty.
     ///
@@ -113,6 +125,8 @@ public struct ListChanges: Sendable {
     ///   - movedRows: Row moves, before → after.
     ///   - reloadedRows: Rows recreated, index paths before the change.
     ///   - reconfiguredRows: Rows refreshed in place, index paths before the change.
+    ///   - reconfiguredSections: Sections whose header or footer is refreshed in place,
+    ///     positions **after** the change.
     /// - Complexity: O(1).
     public init(
         deletedSections: [Int] = [],
@@ -123,7 +137,8 @@ public struct ListChanges: Sendable {
         insertedRows: [IndexPath] = [],
         movedRows: [RowMove] = [],
         reloadedRows: [IndexPath] = [],
-        reconfiguredRows: [IndexPath] = []
+        reconfiguredRows: [IndexPath] = [],
+        reconfiguredSections: [Int] = []
     ) {
         self.deletedSections = deletedSections
         self.insertedSections = insertedSections
@@ -134,6 +149,7 @@ public struct ListChanges: Sendable {
         self.movedRows = movedRows
         self.reloadedRows = reloadedRows
         self.reconfiguredRows = reconfiguredRows
+        self.reconfiguredSections = reconfiguredSections
     }
 
     /// Whether the value holds no change at all.
@@ -143,16 +159,20 @@ public struct ListChanges: Sendable {
         deletedSections.isEmpty && insertedSections.isEmpty && movedSections.isEmpty
             && reloadedSections.isEmpty && deletedRows.isEmpty && insertedRows.isEmpty
             && movedRows.isEmpty && reloadedRows.isEmpty && reconfiguredRows.isEmpty
+            && reconfiguredSections.isEmpty
     }
 
     /// The number of individual section and row changes the value holds, the size a reload
     /// policy compares with its threshold.
     ///
+    /// Header refreshes (``reconfiguredSections``) count one each, as row reconfigures do: each
+    /// is work the view performs, and a flush that refreshes many headers is a large one.
+    ///
     /// - Complexity: O(1).
     public var count: Int {
         deletedSections.count + insertedSections.count + movedSections.count + reloadedSections.count
             + deletedRows.count + insertedRows.count + movedRows.count + reloadedRows.count
-            + reconfiguredRows.count
+            + reconfiguredRows.count + reconfiguredSections.count
     }
 
     /// A copy with every field sorted ascending and exact duplicates removed, the canonical
@@ -169,7 +189,8 @@ public struct ListChanges: Sendable {
             insertedRows: sortedUnique(insertedRows),
             movedRows: sortedUnique(movedRows),
             reloadedRows: sortedUnique(reloadedRows),
-            reconfiguredRows: sortedUnique(reconfiguredRows)
+            reconfiguredRows: sortedUnique(reconfiguredRows),
+            reconfiguredSections: sortedUnique(reconfiguredSections)
         )
     }
 }
@@ -186,6 +207,7 @@ extension ListChanges: Equatable {
             && l.deletedRows == r.deletedRows && l.insertedRows == r.insertedRows
             && l.movedRows == r.movedRows && l.reloadedRows == r.reloadedRows
             && l.reconfiguredRows == r.reconfiguredRows
+            && l.reconfiguredSections == r.reconfiguredSections
     }
 }
 
@@ -206,6 +228,7 @@ extension ListChanges: CustomStringConvertible {
         add("→", n.movedRows, \.description)
         add("↻", n.reloadedRows, \.listDescription)
         add("~", n.reconfiguredRows, \.listDescription)
+        add("~s", n.reconfiguredSections, String.init)
         return "ListChanges(\(parts.isEmpty ? "none" : parts.joined(separator: " ")))"
     }
 }

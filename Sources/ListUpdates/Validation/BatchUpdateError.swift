@@ -23,6 +23,8 @@ public enum BatchUpdateError: Error, Sendable, Hashable, CustomStringConvertible
         case moveSource = "move from"
         /// The destination of a section move (a position after the batch).
         case moveDestination = "move to"
+        /// A section whose header or footer is refreshed in place (a position after the batch).
+        case reconfigure
     }
 
     /// A kind of row change, as a position names it in an error.
@@ -44,8 +46,8 @@ public enum BatchUpdateError: Error, Sendable, Hashable, CustomStringConvertible
     /// Rule 4: a section change names a section that does not exist in its index space.
     ///
     /// `section` is a position before the batch for deletes, reloads and move sources, and a
-    /// position after it for inserts and move destinations; `sectionCount` is the number of
-    /// sections in that same state.
+    /// position after it for inserts, move destinations and header refreshes; `sectionCount`
+    /// is the number of sections in that same state.
     case sectionOutOfBounds(SectionChange, section: Int, sectionCount: Int)
 
     /// Rule 5: a row change names a row that does not exist in its index space.
@@ -73,6 +75,12 @@ public enum BatchUpdateError: Error, Sendable, Hashable, CustomStringConvertible
 
     /// Rule 8: a row position after the batch is both inserted and a move destination.
     case rowMoveToInserted(ListChanges.RowMove)
+
+    /// Rule 8: a section whose header the batch refreshes (``ListChanges/reconfiguredSections``)
+    /// is also inserted or reloaded by it. `section` is a position after the batch and `change`
+    /// is `.insert` or `.reload`: such a section shows a fresh header anyway, so the refresh
+    /// names a header that was never on display.
+    case reconfiguredSectionReplaced(section: Int, SectionChange)
 
     /// Rule 9: two different section moves share a source or a destination.
     case conflictingSectionMoves(ListChanges.SectionMove, ListChanges.SectionMove)
@@ -147,7 +155,7 @@ public enum BatchUpdateError: Error, Sendable, Hashable, CustomStringConvertible
         case .rowOutOfBounds: 5
         case .sectionDeletedAndReloaded, .rowChangedTwice: 6
         case .sectionMoveFromDeleted, .rowMoveFromChanged: 7
-        case .sectionMoveToInserted, .rowMoveToInserted: 8
+        case .sectionMoveToInserted, .rowMoveToInserted, .reconfiguredSectionReplaced: 8
         case .conflictingSectionMoves, .conflictingRowMoves: 9
         case .reloadedSectionMoved: 10
         case .rowMoveOutOfReplacedSection, .rowMoveIntoReplacedSection: 11
@@ -202,6 +210,10 @@ public enum BatchUpdateError: Error, Sendable, Hashable, CustomStringConvertible
         case let .rowMoveToInserted(move):
             return "attempt to perform an insert and a move to the same index path "
                 + "(\(move.to.listDescription)); move \(move)"
+        case let .reconfiguredSectionReplaced(section, change):
+            let replaced = change == .reload ? "reloads; a reloaded" : "inserts; an inserted"
+            return "attempt to reconfigure section \(section), which the same update \(replaced) "
+                + "section shows its new header already"
         case let .conflictingSectionMoves(a, b):
             return a.from == b.from
                 ? "attempt to move section \(a.from) to both \(a.to) and \(b.to)"
@@ -255,7 +267,7 @@ public enum BatchUpdateError: Error, Sendable, Hashable, CustomStringConvertible
 
 extension BatchUpdateError.SectionChange {
     /// Whether positions of this kind are in the state after the batch.
-    var isAfter: Bool { self == .insert || self == .moveDestination }
+    var isAfter: Bool { self == .insert || self == .moveDestination || self == .reconfigure }
 
     var verb: String {
         switch self {
@@ -264,6 +276,7 @@ extension BatchUpdateError.SectionChange {
         case .reload: "reload"
         case .moveSource: "move"
         case .moveDestination: "move a section to"
+        case .reconfigure: "reconfigure"
         }
     }
 }

@@ -16,6 +16,10 @@ extension ListChanges {
     /// rules 8 and 10 hold by construction; a reloaded section that is a move source breaks
     /// rule 10.
     ///
+    /// Header refreshes (``reconfiguredSections``) are positions after the batch: each must
+    /// exist after it (rule 4) and be neither inserted nor reloaded by it (rule 8). They change
+    /// no count.
+    ///
     /// The rest of rule 16 (a moved row whose content changed) and rule 17 depend on cell
     /// contents and on the view, which this check does not see; `ListSimulator` enforces them.
     ///

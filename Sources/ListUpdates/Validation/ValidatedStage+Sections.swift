@@ -2,7 +2,9 @@ import Foundation
 
 extension ValidatedStage {
     /// The section changes of a batch, sorted and unique, that passed the section rules
-    /// (4, 6 to 10, and 13 for the section count): the first phase of validation.
+    /// (4, 6 to 10, and 13 for the section count): the first phase of validation. Header
+    /// refreshes are checked against inserted and reloaded sections once the mapping is known
+    /// (``checkHeaderRefreshes(_:)``).
     struct SectionChanges {
         /// The number of sections before the batch.
         let countBefore: Int
@@ -16,6 +18,8 @@ extension ValidatedStage {
         let reloaded: [Int]
         /// Sorted, unique section moves, before-position → after-position.
         let moves: [ListChanges.SectionMove]
+        /// Sorted, unique header refreshes, as after-positions.
+        let reconfigured: [Int]
         let deletedSet: Set<Int>
         let insertedSet: Set<Int>
         let reloadedSet: Set<Int>
@@ -38,6 +42,7 @@ extension ValidatedStage {
             inserted = sortedUnique(changes.insertedSections)
             reloaded = sortedUnique(changes.reloadedSections)
             moves = sortedUnique(changes.movedSections)
+            reconfigured = sortedUnique(changes.reconfiguredSections)
             deletedSet = Set(deleted)
             insertedSet = Set(inserted)
             reloadedSet = Set(reloaded)
@@ -80,6 +85,26 @@ extension ValidatedStage {
             }
             for move in moves where !(0..<countAfter).contains(move.to) {
                 throw .sectionOutOfBounds(.moveDestination, section: move.to, sectionCount: countAfter)
+            }
+            for section in reconfigured where !(0..<countAfter).contains(section) {
+                throw .sectionOutOfBounds(.reconfigure, section: section, sectionCount: countAfter)
+            }
+        }
+
+        /// Rule 8 for header refreshes: a refreshed section is neither inserted nor reloaded by
+        /// the batch (it would show a fresh header anyway). Runs once the mapping is known,
+        /// since a reload's after-position comes from it.
+        ///
+        /// - Parameter sources: Where each section after the batch comes from (``mapping()``).
+        /// - Throws: ``BatchUpdateError/reconfiguredSectionReplaced(section:_:)``.
+        /// - Complexity: O(*r*) for *r* header refreshes.
+        func checkHeaderRefreshes(_ sources: [SectionSource]) throws(BatchUpdateError) {
+            for section in reconfigured {
+                switch sources[section] {
+                case .inserted: throw .reconfiguredSectionReplaced(section: section, .insert)
+                case .reloaded: throw .reconfiguredSectionReplaced(section: section, .reload)
+                case .moved, .kept: break
+                }
             }
         }
 

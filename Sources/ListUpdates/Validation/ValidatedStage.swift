@@ -51,6 +51,9 @@ package struct ValidatedStage: Sendable {
     /// Sorted, unique row reconfigures outside deleted and reloaded sections, as ``key(_:)``s
     /// of before-positions.
     package private(set) var reconfiguredRows: [Int]
+    /// Sorted, unique header refreshes, as section positions after the batch; none of them is
+    /// an inserted or reloaded section.
+    package private(set) var reconfiguredSections: [Int]
     /// The row count of each section after the batch: as given, or derived (`nil` for an
     /// inserted or reloaded section when no counts were given).
     package private(set) var afterRowCounts: [Int?]
@@ -82,9 +85,10 @@ package struct ValidatedStage: Sendable {
     }
 
     /// Validates `changes` as one batch and normalizes it, in phases: the caller's input,
-    /// the section rules (``SectionChanges``), the section mapping, the row positions and
-    /// their normalization (``RowChanges``), the row conflicts, the row counts, and in strict
-    /// mode the tier B rules. Each phase throws the first error of its rules, in rule order.
+    /// the section rules (``SectionChanges``), the section mapping, the header refreshes, the
+    /// row positions and their normalization (``RowChanges``), the row conflicts, the row
+    /// counts, and in strict mode the tier B rules. Each phase throws the first error of its
+    /// rules, in rule order.
     ///
     /// - Parameters:
     ///   - changes: The batch.
@@ -102,6 +106,7 @@ package struct ValidatedStage: Sendable {
         Self.requireWellFormed(changes, beforeRowCounts: beforeRowCounts, afterRowCounts: givenAfter)
         let sections = try SectionChanges(changes, countBefore: beforeRowCounts.count, givenCountAfter: givenAfter?.count)
         let mapping = sections.mapping()
+        try sections.checkHeaderRefreshes(mapping.sources)
         let rows = try RowChanges(
             changes, sections, sectionSources: mapping.sources, beforeRowCounts: beforeRowCounts, givenAfter: givenAfter)
         try rows.checkConflicts(sections, sectionSources: mapping.sources)
@@ -117,6 +122,7 @@ package struct ValidatedStage: Sendable {
         self.movedRows = rows.moves
         self.reloadedRows = rows.reloaded
         self.reconfiguredRows = rows.reconfigured
+        self.reconfiguredSections = sections.reconfigured
         self.afterRowCounts = afterCounts
         _checkInvariants()
     }
