@@ -165,14 +165,15 @@ public struct ListChanges: Sendable {
     /// The number of individual section and row changes the value holds, the size a reload
     /// policy compares with its threshold.
     ///
-    /// Header refreshes (``reconfiguredSections``) count one each, as row reconfigures do: each
-    /// is work the view performs, and a flush that refreshes many headers is a large one.
+    /// Header refreshes (``reconfiguredSections``) do not count: a view refreshes at most one
+    /// header per section, in place, whatever the batch; a commit that changes one row and its
+    /// section's totals is one change.
     ///
     /// - Complexity: O(1).
     public var count: Int {
         deletedSections.count + insertedSections.count + movedSections.count + reloadedSections.count
             + deletedRows.count + insertedRows.count + movedRows.count + reloadedRows.count
-            + reconfiguredRows.count + reconfiguredSections.count
+            + reconfiguredRows.count
     }
 
     /// A copy with every field sorted ascending and exact duplicates removed, the canonical

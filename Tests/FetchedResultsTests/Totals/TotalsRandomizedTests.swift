@@ -122,6 +122,13 @@ private struct PurchaseEdits {
     }
 }
 
+/// What a list view shows of a controller: sections by identity, rows with their content.
+private func rendered(_ controller: some SectionedResults<TotalsPurchase>) -> [ListSimulator<SortValue, ObjectID, String>.Section] {
+    controller.sections.map { section in
+        .init(id: section.identifier, rows: section.objects.map { .init(id: $0.objectID, content: "\($0.name)|\($0.quantity)|\($0.price)|\($0.cost)|\($0.listed)|\($0.added)") })
+    }
+}
+
 /// Records the whole-batch value of every change a controller delivers.
 private final class TotalsBatchRecorder: ResultsControllerDelegate {
     typealias Object = TotalsPurchase
@@ -208,22 +215,46 @@ struct TotalsRandomizedTests {
             }
         }
 
+        /// Every section's totals, by section identity.
+        func sectionTotals() -> [SortValue: [String]] {
+            Dictionary(uniqueKeysWithValues: base.sections.map { section in (section.identifier, totals.values { $0.fromSection(section) }) })
+        }
+        /// Runs a change of the base controller's results: its batch (at most one) replays on
+        /// a strict simulator, and names every section whose totals changed among those it
+        /// keeps, at its position after the change.
+        func step(_ context: String, _ body: () throws -> Void) rethrows {
+            let before = (rendered(base), sectionTotals())
+            recorder.batches = []
+            try body()
+            let after = (rendered(base), sectionTotals())
+            let comment = "seed \(seed), \(shape), \(context)"
+            #expect(recorder.batches.count <= 1, "\(comment): one change, one batch")
+            let changed = base.sections.enumerated().compactMap { position, section -> Int? in
+                guard let old = before.1[section.identifier], old != after.1[section.identifier] else { return nil }
+                return position
+            }
+            guard let batch = recorder.batches.first else {
+                #expect(before.0 == after.0 && changed.isEmpty, "\(comment): the results or totals changed without a batch")
+                return
+            }
+            expectReproduces(batch, from: before.0, to: after.0, "\(comment): \(batch)")
+            #expect(Set(changed).isSubset(of: batch.reconfiguredSections), "\(comment): totals of \(changed) changed, \(batch.reconfiguredSections) reported")
+            check(context)
+        }
+
         check("after the fetch")
-        for step in 0..<60 {
+        for number in 0..<60 {
             switch Int.random(in: 0..<10, using: &edits.rng) {
             case 0 where undo.canUndo:
-                try undo.undo()
-                check("step \(step), undo")
+                try step("step \(number), undo") { try undo.undo() }
             case 1 where undo.canRedo:
-                try undo.redo()
-                check("step \(step), redo")
+                try step("step \(number), redo") { try undo.redo() }
             case 2:
                 search.searchText = ["", "a", "ap", "e", "fig"].randomElement(using: &edits.rng)!
-                check("step \(step), search text \"\(search.searchText)\"")
+                check("step \(number), search text \"\(search.searchText)\"")
             default:
                 for _ in 0..<Int.random(in: 1...3, using: &edits.rng) { edits.edit(graph) }
-                try graph.commit()
-                check("step \(step), commit")
+                try step("step \(number), commit") { try graph.commit() }
             }
         }
     }

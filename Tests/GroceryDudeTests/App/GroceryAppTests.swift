@@ -23,6 +23,24 @@ struct GroceryAppTests {
         #expect(screenText(app).contains("── Dairy (3)"))
     }
 
+    /// A location's header says how many of its items are still to get, and the Shop title
+    /// how many in all: listing an item raises both at once, from the controllers' totals.
+    @Test func headersAndTheTitleCountWhatIsStillToGet() throws {
+        let app = GroceryApp()
+        let prepare = app.screen(for: .prepare)
+        app.select(named: "Cheddar")
+        let section = try #require(prepare.selectedIndexPath?.section)
+        let toGet = prepare.toGetCounts[section]
+        let title = app.frame().summary
+        app.toggleSelected()
+        let listedNow = prepare.toGetCounts[section]
+        #expect(listedNow == toGet + 1)
+        #expect(screenText(app).contains("── \(prepare.sectionNames[section]) (\(prepare.rowCounts[section]) · \(listedNow) to get)"))
+        #expect(app.frame().summary != title)
+        app.switchTab(to: .shop)
+        #expect(app.frame().summary.hasPrefix("\(app.screen(for: .shop).list.toGetCount) left to get"))
+    }
+
     @Test func aVisibleChangeAnimatesAndMarksTheRow() throws {
         let app = GroceryApp()
         let prepare = app.screen(for: .prepare)

@@ -95,7 +95,8 @@ struct AccumulatorHeaderRefreshTests {
     @Test func aReloadReportsNoHeaderRefresh() {
         let target = RecordingTarget(rowCounts: [1, 1, 1])
         let accumulator = ChangeAccumulator(target: target, policy: .default(maximumChangeCount: 1, maximumShare: .infinity))
-        accumulator.add(ListChanges(reconfiguredSections: [0, 1]))
+        // Header refreshes do not count toward the limit; the two rows do.
+        accumulator.add(ListChanges(reconfiguredRows: [path(0, 0), path(1, 0)], reconfiguredSections: [0, 1]))
         let tooMany = accumulator.flush()
         #expect(tooMany.outcome == .reloaded && tooMany.update == .reload)
         #expect(target.reloads == 1 && target.batches.isEmpty)

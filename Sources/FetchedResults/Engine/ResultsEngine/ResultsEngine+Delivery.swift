@@ -2,15 +2,17 @@ extension ResultsEngine {
     /// Delivers one commit's changes: Observation first, then the delegate in Core Data's
     /// order, then the change streams. The change set is built only when someone listens.
     func deliver(_ diff: IndexDiff<ObjectID>) {
+        var diff = diff
         // A change computed earlier and not delivered yet comes first: the delegate's rows
         // are the ones before it.
         if undeliveredDiff != nil { deliverUndeliveredChange() }
         if !diff.deletedSections.isEmpty, sectionNames.count > 2 * index.directory.count + 16 {
             pruneSectionNames()
         }
+        // The sections whose totals changed: their headers refresh.
         if totals != nil {
             if totals?.isSettled == false { settleTotals() }
-            lastReconfiguredSections = takeReconfiguredSections(diff)
+            diff.changes.reconfiguredSections = takeReconfiguredSections(diff)
         }
         withObservableMutation {
             generation += 1

@@ -77,9 +77,6 @@ class ResultsEngine<Object: GraphObject>: Observable {
     /// The request's totals (``FetchRequest/totals``), per section and for every row shown;
     /// `nil` when it names none.
     final var totals: ResultsTotals?
-    /// The sections whose totals the last delivery reported changed, as positions after it
-    /// (for tests, until the change sets carry them).
-    final var lastReconfiguredSections: [Int] = []
     let registrar = ObservationRegistrar()
     /// The key paths Observation is told about, made once: a key path into a generic class
     /// is otherwise instantiated at run time on every use, which dominated small commits.
