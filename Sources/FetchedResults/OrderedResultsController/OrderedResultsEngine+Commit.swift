@@ -19,6 +19,9 @@ extension OrderedResultsEngine {
     package func apply(_ changes: GraphChanges) {
         // A row the user dropped sorts by its neighbour's label for now: it needs its own.
         var dropped: ObjectID?
+        beginTotalsCommit()
+        // The view moved a row already: the totals are recomputed from the rows then.
+        let totalsRowByRow = appliesCommitsToTotals && userEdit == nil
         if let edit = userEdit {
             userEdit = nil
             applyDisplayed(edit)
@@ -69,6 +72,7 @@ extension OrderedResultsEngine {
             guard let current = index.keys(of: id) else { continue }
             updates.append(.init(id: id, keys: RowKeys(section: current.section, sort: [.int(label), .int(0)]), reportsUpdate: false))
         }
+        if totalsRowByRow { applyCommitToTotals(updates) }
         let diff = updates.isEmpty ? IndexDiff<ObjectID>() : index.apply(updates)
         finishDelivery(diff)
     }
@@ -84,7 +88,7 @@ extension OrderedResultsEngine {
         _checkOrderedInvariants()
         // A change of totals alone (a sum's input that no cell shows, a row the user moved
         // to another section) is delivered too.
-        if totals != nil { settleTotals() }
+        if totals?.isSettled == false { settleTotals() }
         guard !diff.isEmpty || totalsChanged else {
             totals?.isSettled = false
             return

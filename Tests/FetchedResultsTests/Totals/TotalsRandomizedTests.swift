@@ -319,3 +319,43 @@ struct TotalsRandomizedTests {
         }
     }
 }
+
+@Suite("Totals: focused cases")
+struct TotalsFocusedTests {
+    /// A write that no cell shows changes a total read across a relationship: the base and a
+    /// search over it (following the base's rows while its text is empty, then its own)
+    /// deliver the change, and their totals follow. (A search that followed its base's rows
+    /// once missed it: nothing of its rows changed.)
+    @Test func aSearchFollowsATotalThatACommitChangesAcrossARelationship() throws {
+        let graph = ObjectGraph()
+        let shop = graph.insert(TotalsShop())
+        shop.name = "Market"
+        shop.budget = 10
+        for name in ["apple", "fig", "apple 9"] {
+            let purchase = graph.insert(TotalsPurchase())
+            purchase.name = name
+            purchase.shop = shop
+        }
+        try graph.commit()
+        let rich = Total.count(where: FetchPredicate<TotalsPurchase> { ($0.shop?.budget ?? 0) > 50 })
+        var request = FetchRequest(TotalsPurchase.self, sortedBy: [SortKey(\.name)])
+        request.totals = [AnyTotal(rich)]
+        request.displayedKeys = [\TotalsPurchase.name]
+        let base = ResultsController(graph: graph, request: request)
+        base.performFetch()
+        let search = SearchController(base: base, searching: \.name)
+        let recorder = TotalsBatchRecorder()
+        search.delegate = recorder
+        for (text, shown) in [("", 3), ("a", 2), ("ap", 2), ("", 3)] {
+            search.searchText = text
+            recorder.batches = []
+            shop.budget = shop.budget > 50 ? 10 : 90
+            try graph.commit()
+            let expected = shop.budget > 50 ? shown : 0
+            #expect(base.total(rich) == (shop.budget > 50 ? 3 : 0), "text \"\(text)\"")
+            #expect(search.total(rich) == expected, "text \"\(text)\"")
+            #expect(recorder.batches.map(\.reconfiguredSections) == [[0]], "text \"\(text)\"")
+            #expect(recorder.batches.first?.count == 0, "text \"\(text)\": no row changed")
+        }
+    }
+}

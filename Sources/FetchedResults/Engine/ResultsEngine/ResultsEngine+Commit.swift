@@ -61,6 +61,7 @@ extension ResultsEngine {
     ///     engine, current with the commit, lets it reuse; `nil` for an engine of its own.
     /// - Complexity: O(k log n) for k re-evaluated objects.
     func applyCommit(_ changes: GraphChanges, derived: DerivedCommit?) {
+        beginTotalsCommit()
         var collected = collectPending(changes, derived: derived)
         // A commit that only renamed what whole sections are named after moves them as
         // blocks, when it has that shape.

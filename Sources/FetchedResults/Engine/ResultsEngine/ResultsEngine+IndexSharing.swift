@@ -145,7 +145,11 @@ extension ResultsEngine {
     func deliverSourceChanges() {
         let diff = sharing.pending?.diff ?? IndexDiff()
         sharing.pending = nil
-        guard !diff.isEmpty else { return }
+        if totals != nil { followSourceTotals() }
+        guard !diff.isEmpty || totalsChanged else {
+            totals?.isSettled = false
+            return
+        }
         if let source = sharing.source {
             for section in diff.insertedSections where sectionNames[section.value] == nil {
                 if let name = source.sectionNames[section.value] { sectionNames[section.value] = name }

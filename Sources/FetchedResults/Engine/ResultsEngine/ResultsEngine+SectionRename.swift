@@ -108,8 +108,10 @@ extension ResultsEngine {
         // A row whose keys changed because of a related object refreshes, unless the request
         // says what its cells display (and this commit wrote none of it).
         let reports: ResultsIndex<ObjectID>.MovedRowReports = displayedProperties == nil ? .all : .none
+        let renamedValues = renames.map { (index.keys.sectionValues[Int($0.handle)], $0.value) }
         let holders = takeIndexFromFollowers()
         let diff = index.moveSections(renames, reports: reports)
+        moveTotals(ofRenamedSections: renamedValues)
         returnIndex(to: holders, diff: diff, undo: holders.isEmpty ? [] : undoingBlockMoves(diff))
         sectionRenameCommits += 1
         deliver(diff)

@@ -2,16 +2,24 @@ import ListUpdates
 import ObjectGraph
 
 extension ResultsEngine {
-    /// Whether a commit's changes can be applied to the totals row by row: the engine reads
-    /// its rows' inputs itself and shows every row it fetches (no window).
+    /// Whether a commit's changes can be applied to the totals row by row: the engine shows
+    /// every row it fetches (no window).
     var appliesCommitsToTotals: Bool {
-        guard let totals, totals.ownsInputs else { return false }
-        return _request.fetchLimit == nil && _request.fetchOffset == 0
+        totals != nil && _request.fetchLimit == nil && _request.fetchOffset == 0
+    }
+
+    /// Forgets which inputs the last commit replaced, before this engine applies a commit
+    /// to the table it owns.
+    func beginTotalsCommit() {
+        guard let totals, totals.ownsInputs, !totals.table.replaced.isEmpty else { return }
+        totals.table.replaced = [:]
     }
 
     /// Applies one commit's changes of the index to the totals, before the index applies
-    /// them: each changed row's old contribution leaves its old section, its new one joins
-    /// its new section, and the inputs its evaluation read are stored.
+    /// them: each changed row's old contribution leaves its old section and its new one joins
+    /// its new section. An engine that owns its table stores the inputs its evaluations read;
+    /// one that reads another's (a search) finds there the inputs that engine's commit
+    /// replaced.
     ///
     /// - Parameter updates: The commit's changes of the index.
     /// - Complexity: O(c t) for c changed rows and t totals, plus O(log n) per minimum or
@@ -23,27 +31,73 @@ extension ResultsEngine {
         let sectionValues = index.keys.sectionValues
         for update in updates {
             let id = update.id
-            let newInputs = totals.evaluated.removeValue(forKey: id)
             let oldSection = index.slots[id].map { sectionValues[Int(index.keys.sectionOf[Int($0)])] }
             let newSection = update.keys?.section
-            let inputsChanged = newInputs.map { !totals.table.inputs(ofSerial: id.entitySerial).elementsEqual($0) } ?? false
-            guard oldSection != newSection || (inputsChanged && oldSection != nil) else {
-                if let newInputs, inputsChanged { totals.table.store(newInputs, serial: id.entitySerial) }
-                continue
+            let old: ArraySlice<TotalInput>
+            let inputsChanged: Bool
+            if totals.ownsInputs {
+                old = totals.table.inputs(ofSerial: id.entitySerial)
+                let new = totals.evaluated.removeValue(forKey: id)
+                inputsChanged = new.map { totals.store($0, of: id) } ?? false
+            } else {
+                (old, inputsChanged) = totals.inputsBeforeCommit(of: id)
             }
+            guard oldSection != newSection || (inputsChanged && oldSection != nil) else { continue }
             // The whole results change when a row comes or goes, or its inputs change.
             let wholeChanges = oldSection == nil || newSection == nil || inputsChanged
             if let oldSection {
-                totals.add(id, section: oldSection, sign: -1, toWhole: wholeChanges)
+                totals.add(old, of: id, section: oldSection, sign: -1, toWhole: wholeChanges)
                 totals.changedSections.insert(oldSection)
             }
-            if let newInputs { totals.table.store(newInputs, serial: id.entitySerial) }
             if let newSection {
                 totals.add(id, section: newSection, sign: 1, toWhole: wholeChanges)
                 totals.changedSections.insert(newSection)
             }
             if wholeChanges { totals.wholeChanged = true }
         }
+        // Inputs read for rows the commit leaves out of the index (excluded before and after).
+        totals.storeEvaluatedInputs()
+        totals.isSettled = true
+    }
+
+    /// After a commit that renamed whole sections (each taking a value no section had): each
+    /// section's totals follow it to its new value, unchanged.
+    ///
+    /// - Parameter renamed: The sections' values before and after.
+    /// - Complexity: O(r) for r renamed sections; with a window, the delivery recomputes.
+    func moveTotals(ofRenamedSections renamed: [(old: SortValue, new: SortValue)]) {
+        guard appliesCommitsToTotals, var totals else { return }
+        self.totals = nil
+        defer { self.totals = totals }
+        let moved = renamed.map { (totals.sections.removeValue(forKey: $0.old), $0.new) }
+        for case let (sectionTotals?, value) in moved { totals.sections[value] = sectionTotals }
+        totals.isSettled = true
+    }
+
+    /// For a follower (an engine that shows its source's index): takes the source's totals,
+    /// current with the commit, when they are the same totals over the same rows, and notes
+    /// the sections whose totals changed; otherwise recomputes them from the rows.
+    ///
+    /// - Complexity: O(s t) for s sections and t totals; O(m t) for m rows when recomputed.
+    func followSourceTotals() {
+        guard var totals, let source = sharing.source, let sourceTotals = source.totals, sourceTotals.ids == totals.ids,
+              _request.fetchLimit == nil, _request.fetchOffset == 0
+        else { return settleTotals() }
+        self.totals = nil
+        defer { self.totals = totals }
+        totals.storeEvaluatedInputs()
+        var old = totals.sections
+        totals.sections = sourceTotals.sections
+        totals.whole = sourceTotals.whole
+        for (value, new) in totals.sections {
+            if let before = old.removeValue(forKey: value) {
+                if !new.hasSameValues(as: before) { totals.changedSections.insert(value) }
+            } else {
+                totals.changedSections.insert(value)
+            }
+        }
+        for value in old.keys { totals.changedSections.insert(value) }
+        totals.wholeChanged = totals.wholeChanged || !totals.changedSections.isEmpty
         totals.isSettled = true
     }
 
@@ -63,16 +117,15 @@ extension ResultsEngine {
             for id in ids { totals.add(id, section: section, sign: 1) }
         }
         var oldSections = old.sections
-        for (value, var new) in totals.sections {
-            if var before = oldSections.removeValue(forKey: value) {
-                if !new.hasSameValues(as: &before) { totals.changedSections.insert(value) }
+        for (value, new) in totals.sections {
+            if let before = oldSections.removeValue(forKey: value) {
+                if !new.hasSameValues(as: before) { totals.changedSections.insert(value) }
             } else {
                 totals.changedSections.insert(value)
             }
         }
         for value in oldSections.keys { totals.changedSections.insert(value) }
-        var oldWhole = old.whole
-        if !totals.whole.hasSameValues(as: &oldWhole) { totals.wholeChanged = true }
+        if !totals.whole.hasSameValues(as: old.whole) { totals.wholeChanged = true }
         totals.isSettled = true
     }
 
@@ -126,16 +179,10 @@ extension ResultsEngine {
     func value<Value>(of total: Total<Object, Value>, section: SortValue?) -> Value {
         registrar.access(self, keyPath: sectionsKeyPath)
         settleSharedIndex()
-        if let position = totals?.ids.firstIndex(of: total.erased.id), var totals {
-            self.totals = nil
-            defer { self.totals = totals }
+        if let totals, let position = totals.ids.firstIndex(of: total.erased.id) {
             let layout = totals.layout
             guard let section else { return total.read(totals.whole.reading(position, layout: layout)) }
-            guard totals.sections[section] != nil else {
-                var empty = SectionTotals(layout)
-                return total.read(empty.reading(position, layout: layout))
-            }
-            return total.read(totals.sections[section]!.reading(position, layout: layout))
+            return total.read((totals.sections[section] ?? SectionTotals(layout)).reading(position, layout: layout))
         }
         // Not kept: computed from the rows shown.
         var request = _request

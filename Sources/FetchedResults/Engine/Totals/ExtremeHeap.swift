@@ -3,8 +3,8 @@
 ///
 /// Each row enters as an ``Entry`` (its key and its object's ID bits, which break ties, so
 /// the extreme is the same whatever order the rows came in). A removed entry stays in the
-/// heap, marked, until it reaches the top; the heap is rebuilt when marked entries outnumber
-/// live ones, so it holds O(n) entries for n rows.
+/// heap, marked, until it reaches the top, where it leaves at once; the heap is rebuilt when
+/// marked entries outnumber live ones, so it holds O(n) entries for n rows.
 struct ExtremeHeap {
     /// A row's place in the order: its key, then its object's ID bits.
     struct Entry: Hashable {
@@ -43,23 +43,20 @@ struct ExtremeHeap {
         siftUp(heap.count - 1)
     }
 
-    /// Removes a row's entry, which the heap holds.
+    /// Removes a row's entry, which the heap holds. An entry that reaches the top marked
+    /// removed leaves at once, so the top is always a live entry.
     ///
-    /// - Complexity: O(1) amortized, plus O(log n) when it is the top.
+    /// - Complexity: O(log n) amortized.
     mutating func remove(_ entry: Entry) {
         removed.insert(entry)
+        while let first = heap.first, removed.remove(first) != nil { popTop() }
         if removed.count > heap.count / 2 + 16 { rebuild() }
     }
 
     /// The extreme entry, or `nil` when the section has no row.
     ///
-    /// - Complexity: O(1) amortized: removed entries that reach the top are dropped.
-    mutating func top() -> Entry? {
-        while let first = heap.first, !removed.isEmpty, removed.remove(first) != nil {
-            popTop()
-        }
-        return heap.first
-    }
+    /// - Complexity: O(1).
+    var top: Entry? { heap.first }
 
     private mutating func rebuild() {
         heap.removeAll { removed.contains($0) }

@@ -7,6 +7,9 @@ final class TotalInputTable {
     /// Inputs per row: one per total.
     let stride: Int
     private var inputs: [TotalInput] = []
+    /// The inputs the last commit replaced, by object: what a search over the owning engine
+    /// takes out of its totals for those rows (the table holds the new ones already).
+    var replaced: [ObjectID: ArraySlice<TotalInput>] = [:]
 
     init(stride: Int) {
         self.stride = stride
@@ -107,17 +110,46 @@ struct ResultsTotals {
     ///
     /// - Complexity: O(t) for t totals, and O(log n) per minimum or maximum.
     mutating func add(_ id: ObjectID, section: SortValue, sign: Int, toWhole: Bool = true) {
-        let inputs = table.inputs(ofSerial: id.entitySerial)
+        add(table.inputs(ofSerial: id.entitySerial), of: id, section: section, sign: sign, toWhole: toWhole)
+    }
+
+    /// Adds (`sign` 1) or removes (`sign` -1) the row of the object with `id` in `section`,
+    /// with the inputs given.
+    ///
+    /// - Complexity: O(t) for t totals, and O(log n) per minimum or maximum.
+    mutating func add(_ inputs: ArraySlice<TotalInput>, of id: ObjectID, section: SortValue, sign: Int, toWhole: Bool = true) {
         let bits = UInt64(id.entitySerial)
         sections[section, default: SectionTotals(layout)].add(inputs, id: bits, sign: sign, layout: layout)
         if sign < 0, sections[section]?.rows == 0 { sections[section] = nil }
         if toWhole { whole.add(inputs, id: bits, sign: sign, layout: layout) }
     }
 
-    /// Stores the inputs evaluations read since the last change was applied.
+    /// Stores the inputs evaluations read since the last change was applied, noting those
+    /// it replaces (``TotalInputTable/replaced``).
     mutating func storeEvaluatedInputs() {
         guard !evaluated.isEmpty else { return }
-        for (id, inputs) in evaluated { table.store(inputs, serial: id.entitySerial) }
+        for (id, inputs) in evaluated { store(inputs, of: id) }
         evaluated = [:]
+    }
+
+    /// Stores a row's new inputs, noting the ones they replace when they differ.
+    ///
+    /// - Returns: Whether they differ from the stored ones.
+    @discardableResult
+    func store(_ inputs: [TotalInput], of id: ObjectID) -> Bool {
+        let old = table.inputs(ofSerial: id.entitySerial)
+        guard !old.elementsEqual(inputs) else { return false }
+        if table.replaced[id] == nil { table.replaced[id] = old }
+        table.store(inputs, serial: id.entitySerial)
+        return true
+    }
+
+    /// A row's inputs before the commit being applied, and whether the commit changed them
+    /// (for an engine that reads another's table: whether that one's commit did).
+    ///
+    /// - Complexity: O(1).
+    func inputsBeforeCommit(of id: ObjectID) -> (inputs: ArraySlice<TotalInput>, changed: Bool) {
+        if let replaced = table.replaced[id] { return (replaced, true) }
+        return (table.inputs(ofSerial: id.entitySerial), false)
     }
 }

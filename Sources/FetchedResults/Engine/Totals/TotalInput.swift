@@ -141,16 +141,15 @@ struct SectionTotals {
 
     /// The value of the total at `position` of the layout.
     ///
-    /// - Complexity: O(1), amortized for a minimum or maximum; O(L) for a floating-point sum
-    ///   of L limbs (``ExactSum/value``).
-    mutating func reading(_ position: Int, layout: TotalsLayout) -> TotalReading {
+    /// - Complexity: O(1); O(L) for a floating-point sum of L limbs (``ExactSum/value``).
+    func reading(_ position: Int, layout: TotalsLayout) -> TotalReading {
         let slot = layout.slots[position]
         switch layout.kinds[position] {
         case .count, .countWhere: return .count(counts[slot])
         case .integerSum: return .integer(integers[slot], rows: rows)
         case .doubleSum: return .double(doubles[slot].value, rows: rows)
         case .decimalSum: return .decimal(decimals[slot], rows: rows)
-        case .minimum, .maximum: return .extreme(extremes[slot].top())
+        case .minimum, .maximum: return .extreme(extremes[slot].top)
         }
     }
 
@@ -158,10 +157,10 @@ struct SectionTotals {
     /// same row at the extreme).
     ///
     /// - Complexity: O(t) for t totals.
-    mutating func hasSameValues(as other: inout SectionTotals) -> Bool {
+    func hasSameValues(as other: SectionTotals) -> Bool {
         guard rows == other.rows, counts == other.counts, integers == other.integers, doubles == other.doubles,
               decimals == other.decimals else { return false }
-        for slot in extremes.indices where extremes[slot].top() != other.extremes[slot].top() { return false }
+        for slot in extremes.indices where extremes[slot].top != other.extremes[slot].top { return false }
         return true
     }
 }
