@@ -35,6 +35,20 @@ private func keysLess(_ a: ItemKeys, _ b: ItemKeys) -> Bool {
     return a.id < b.id
 }
 
+/// The totals of the totals rows: a sum, a minimum and a count per section, and the
+/// controller request that keeps them.
+private struct FixtureTotals {
+    let quantity = Total.sum(\ControllerBenchItem.quantity)
+    let smallest = Total.minimum(\ControllerBenchItem.quantity)
+    let count = Total<ControllerBenchItem, Int>.count()
+
+    var request: FetchRequest<ControllerBenchItem> {
+        var request = ControllerFixture.request
+        request.totals = [AnyTotal(quantity), AnyTotal(smallest), AnyTotal(count)]
+        return request
+    }
+}
+
 /// One million items in 100 locations, committed.
 private struct ControllerFixture {
     /// A million, or `FRK_CONTROLLER_ITEMS` when set (a scaled-down run for a profiler).
@@ -150,20 +164,33 @@ private final class CommitWriter {
         items = fixture.graph.objects(of: ControllerBenchItem.self)
     }
 
-    func write() {
-        for _ in 0..<100 { items.randomElement(using: &rng)!.name = "Item \(UInt32.random(in: 0..<UInt32.max, using: &rng))" }
+    /// - Parameter quantities: Whether each updated item's quantity changes too (a total
+    ///   reads it).
+    /// - Returns: The names of the locations of the items it wrote, inserted and deleted.
+    @discardableResult
+    func write(quantities: Bool = false) -> Set<String> {
+        var touched: Set<String> = []
+        for _ in 0..<100 {
+            let item = items.randomElement(using: &rng)!
+            item.name = "Item \(UInt32.random(in: 0..<UInt32.max, using: &rng))"
+            if quantities { item.quantity = Int.random(in: 0..<7, using: &rng) }
+            touched.insert(item.location?.name ?? "")
+        }
         for index in 0..<10 {
             let item = fixture.graph.insert(ControllerBenchItem())
             item.name = "Item \(UInt32.random(in: 0..<UInt32.max, using: &rng))"
             item.location = fixture.locations[index * 7]
             items.append(item)
+            touched.insert(item.location?.name ?? "")
         }
         for _ in 0..<10 {
             let index = Int.random(in: 0..<items.count, using: &rng)
+            touched.insert(items[index].location?.name ?? "")
             fixture.graph.delete(items[index])
             items.swapAt(index, items.count - 1)
             items.removeLast()
         }
+        return touched
     }
 }
 
@@ -275,6 +302,84 @@ func controllerBenchmarks() -> [Benchmark] {
                 baseline: { stopwatch in
                     plainWriter.write()
                     stopwatch.measure { try? plain.graph.commit() }
+                }
+            )
+        },
+        Benchmark("controller.aggregates.120.1m", baseline: "the changed sections' totals recomputed", runs: 9) {
+            // The commit row's commit on a controller that keeps a sum, a minimum and a
+            // count per section, against recomputing those of the sections the commit
+            // changed from their rows (about every section: 120 changes over 100 of them).
+            let fixture = ControllerFixture()
+            let totals = FixtureTotals()
+            let controller = ResultsController(graph: fixture.graph, request: totals.request)
+            controller.performFetch()
+            let listener = ControllerBatchListener()
+            controller.delegate = listener
+            let writer = CommitWriter(fixture)
+            return .init(
+                subject: { stopwatch in
+                    blackHole(listener)
+                    writer.write(quantities: true)
+                    stopwatch.measure { try? fixture.graph.commit() }
+                    precondition(controller.total(totals.count) == ControllerFixture.itemCount, "the commit did not reach the totals")
+                },
+                baseline: { stopwatch in
+                    let touched = writer.write(quantities: true)
+                    _ = try? fixture.graph.commit()
+                    stopwatch.measure { () -> Int in
+                        var check = 0
+                        for section in controller.sections where touched.contains(section.name) {
+                            var sum = 0
+                            var smallest = Int.max
+                            var count = 0
+                            for item in section.objects {
+                                sum &+= item.quantity
+                                smallest = min(smallest, item.quantity)
+                                count += 1
+                            }
+                            check &+= sum &+ smallest &+ count
+                        }
+                        return check
+                    }
+                }
+            )
+        },
+        Benchmark("controller.aggregates.120.1m.overhead", baseline: "the same commit without totals", runs: 9) {
+            // Two identical graphs, each with a controller; the subject's keeps the totals.
+            let totalled = ControllerFixture()
+            let plain = ControllerFixture()
+            let totals = FixtureTotals()
+            let withTotals = ResultsController(graph: totalled.graph, request: totals.request)
+            withTotals.performFetch()
+            let without = ResultsController(graph: plain.graph, request: ControllerFixture.request)
+            without.performFetch()
+            let (totalledWriter, plainWriter) = (CommitWriter(totalled), CommitWriter(plain))
+            return .init(
+                subject: { stopwatch in
+                    totalledWriter.write(quantities: true)
+                    stopwatch.measure { try? totalled.graph.commit() }
+                    precondition(withTotals.total(totals.count) == ControllerFixture.itemCount, "the commit did not reach the totals")
+                },
+                baseline: { stopwatch in
+                    plainWriter.write(quantities: true)
+                    stopwatch.measure { try? plain.graph.commit() }
+                    precondition(without.numberOfObjects == ControllerFixture.itemCount, "the commit did not reach the controller")
+                }
+            )
+        },
+        Benchmark("controller.fetch.1m.aggregates", baseline: "the same fetch without totals", runs: 3) {
+            let fixture = ControllerFixture()
+            let totals = FixtureTotals()
+            return .init(
+                subject: { stopwatch in
+                    let controller = ResultsController(graph: fixture.graph, request: totals.request)
+                    stopwatch.measure { controller.performFetch() }
+                    blackHole(controller)
+                },
+                baseline: { stopwatch in
+                    let controller = ResultsController(graph: fixture.graph, request: ControllerFixture.request)
+                    stopwatch.measure { controller.performFetch() }
+                    blackHole(controller)
                 }
             )
         },

@@ -410,12 +410,13 @@ struct MultiProcessStoreTests {
     /// every reader's graph equals a fresh open, the open lost nothing (at most a torn tail of
     /// a killed writer), and no writer's acknowledged commit is missing.
     ///
-    /// Runs only with `FRK_MULTI_PROCESS_TESTS=1`. A child that crashes exits at once (no
-    /// backtracer), and a watchdog kills every child after 300 s, so a run cannot hang. In
-    /// one CI run (seed 223008869) every process's graph kept a good whose shelf another
-    /// writer had deleted, and a fresh open repaired it and reported damage: a known bug,
-    /// under investigation, that keeps this test out of CI until it is fixed.
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["FRK_MULTI_PROCESS_TESTS"] == "1"))
+    /// `FRK_MULTI_PROCESS_TESTS=0` skips it. A child that crashes exits at once (no
+    /// backtracer), and a watchdog kills every child after 300 s, so a run cannot hang. It
+    /// found a writer whose pending insert, moved out of the way of another writer's serial,
+    /// took the objects restored past it along (seed 223008869: a good kept pointing to a
+    /// deleted shelf, and a fresh open reported damage); that is fixed and has a
+    /// deterministic test in `GraphStoreSharingTests`.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["FRK_MULTI_PROCESS_TESTS"] != "0"))
     func writersReadersKillsAndCompactions() throws {
         guard !ChildEnvironment.isChild else { return }
         let seed = testSeeds(count: 1)[0]

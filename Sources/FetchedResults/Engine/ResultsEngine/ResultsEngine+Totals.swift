@@ -33,10 +33,10 @@ extension ResultsEngine {
             let id = update.id
             let oldSection = index.slots[id].map { sectionValues[Int(index.keys.sectionOf[Int($0)])] }
             let newSection = update.keys?.section
-            let old: ArraySlice<TotalInput>
+            let old: [TotalInput]
             let inputsChanged: Bool
             if totals.ownsInputs {
-                old = totals.table.inputs(ofSerial: id.entitySerial)
+                old = Array(totals.table.inputs(ofSerial: id.entitySerial))
                 let new = totals.evaluated.removeValue(forKey: id)
                 inputsChanged = new.map { totals.store($0, of: id) } ?? false
             } else {
@@ -194,7 +194,7 @@ extension ResultsEngine {
             for id in ids {
                 let object = object(with: id)
                 let inputs = graph.withoutObservation { once.readInputs(of: object) }
-                accumulated.add(inputs[...], id: UInt64(id.entitySerial), sign: 1, layout: layout)
+                accumulated.add(inputs, id: UInt64(id.entitySerial), sign: 1, layout: layout)
             }
         }
         return total.read(accumulated.reading(0, layout: layout))

@@ -180,6 +180,8 @@ class ResultsEngine<Object: GraphObject>: Observable {
         // recorded per object.
         var ownProperties: UInt64 = 0
         totals = makeTotals()
+        // Read once: a read of the property in the loop would copy the structure per object.
+        let totalsReader = totals
         let storesTotals = totals?.ownsInputs == true
         if storesTotals { totals?.table.removeAll(reservingSerials: objects.count) }
         var totalInputs: [TotalInput] = []
@@ -205,7 +207,7 @@ class ResultsEngine<Object: GraphObject>: Observable {
                     column += 1
                 }
                 // What the totals read, where the sort keys are read, before the section key.
-                if let totals { totalInputs = totals.readInputs(of: erased) }
+                if let totalsReader { totalsReader.readInputs(of: erased, into: &totalInputs) }
                 if let section = extractors.section {
                     sectionStart = graph.trackedReadCount - start
                     let value = section(erased)
@@ -215,7 +217,7 @@ class ResultsEngine<Object: GraphObject>: Observable {
                 }
                 return included
             }
-            if included && storesTotals { totals?.table.store(totalInputs, serial: id.entitySerial) }
+            if included && storesTotals { totalsReader?.table.store(totalInputs, serial: id.entitySerial) }
             if included { rows.ids.append(id) }
             dependencies.record(id, reads: reads, sectionStart: sectionStart)
             if displayedProperties == nil, let displayedKeys {

@@ -9,14 +9,15 @@ final class TotalInputTable {
     private var inputs: [TotalInput] = []
     /// The inputs the last commit replaced, by object: what a search over the owning engine
     /// takes out of its totals for those rows (the table holds the new ones already).
-    var replaced: [ObjectID: ArraySlice<TotalInput>] = [:]
+    var replaced: [ObjectID: [TotalInput]] = [:]
 
     init(stride: Int) {
         self.stride = stride
     }
 
     /// The inputs last stored for the object numbered `serial` (``TotalInput/none`` for each
-    /// total when none were).
+    /// total when none were). The slice shares the table's storage: it must not outlive the
+    /// next change of the table (which would copy all of it).
     ///
     /// - Complexity: O(1).
     func inputs(ofSerial serial: Int) -> ArraySlice<TotalInput> {
@@ -33,7 +34,7 @@ final class TotalInputTable {
         if inputs.count < start + stride {
             inputs.append(contentsOf: repeatElement(.none, count: start + stride - inputs.count))
         }
-        inputs.replaceSubrange(start..<start + stride, with: values)
+        for (offset, value) in values.enumerated() { inputs[start + offset] = value }
     }
 
     /// Forgets every row, keeping room for `serials` of them.
@@ -96,7 +97,17 @@ struct ResultsTotals {
     ///
     /// - Complexity: O(t) for t totals, plus their reads.
     func readInputs(of object: GraphObject) -> [TotalInput] {
-        extractors.map { $0?(object) ?? .none }
+        var inputs: [TotalInput] = []
+        readInputs(of: object, into: &inputs)
+        return inputs
+    }
+
+    /// Reads the inputs of `object` into a buffer the caller reuses (emptied first).
+    ///
+    /// - Complexity: O(t) for t totals, plus their reads.
+    func readInputs(of object: GraphObject, into inputs: inout [TotalInput]) {
+        inputs.removeAll(keepingCapacity: true)
+        for extract in extractors { inputs.append(extract?(object) ?? .none) }
     }
 
     /// Empties every total (before a recomputation).
@@ -117,7 +128,7 @@ struct ResultsTotals {
     /// with the inputs given.
     ///
     /// - Complexity: O(t) for t totals, and O(log n) per minimum or maximum.
-    mutating func add(_ inputs: ArraySlice<TotalInput>, of id: ObjectID, section: SortValue, sign: Int, toWhole: Bool = true) {
+    mutating func add(_ inputs: some Collection<TotalInput>, of id: ObjectID, section: SortValue, sign: Int, toWhole: Bool = true) {
         let bits = UInt64(id.entitySerial)
         sections[section, default: SectionTotals(layout)].add(inputs, id: bits, sign: sign, layout: layout)
         if sign < 0, sections[section]?.rows == 0 { sections[section] = nil }
@@ -137,8 +148,10 @@ struct ResultsTotals {
     /// - Returns: Whether they differ from the stored ones.
     @discardableResult
     func store(_ inputs: [TotalInput], of id: ObjectID) -> Bool {
-        let old = table.inputs(ofSerial: id.entitySerial)
-        guard !old.elementsEqual(inputs) else { return false }
+        // The old inputs are copied out before the table changes: a slice of it alive then
+        // would copy the whole table.
+        let old = Array(table.inputs(ofSerial: id.entitySerial))
+        guard old != inputs else { return false }
         if table.replaced[id] == nil { table.replaced[id] = old }
         table.store(inputs, serial: id.entitySerial)
         return true
@@ -147,9 +160,9 @@ struct ResultsTotals {
     /// A row's inputs before the commit being applied, and whether the commit changed them
     /// (for an engine that reads another's table: whether that one's commit did).
     ///
-    /// - Complexity: O(1).
-    func inputsBeforeCommit(of id: ObjectID) -> (inputs: ArraySlice<TotalInput>, changed: Bool) {
+    /// - Complexity: O(t) for t totals.
+    func inputsBeforeCommit(of id: ObjectID) -> (inputs: [TotalInput], changed: Bool) {
         if let replaced = table.replaced[id] { return (replaced, true) }
-        return (table.inputs(ofSerial: id.entitySerial), false)
+        return (Array(table.inputs(ofSerial: id.entitySerial)), false)
     }
 }

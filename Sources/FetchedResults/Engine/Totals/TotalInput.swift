@@ -111,7 +111,7 @@ struct SectionTotals {
     /// object's ID bits (which order ties of a minimum or maximum).
     ///
     /// - Complexity: O(t) for t totals, and O(log n) for each minimum or maximum.
-    mutating func add(_ inputs: ArraySlice<TotalInput>, id: UInt64, sign: Int, layout: TotalsLayout) {
+    mutating func add(_ inputs: some Collection<TotalInput>, id: UInt64, sign: Int, layout: TotalsLayout) {
         rows += sign
         var total = 0
         for input in inputs {
