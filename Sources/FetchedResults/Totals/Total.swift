@@ -193,6 +193,7 @@ public protocol TotalExtremeValue: SortValueConvertible {
     /// The value that `sortValue` stands for, or `nil` when it is not one of this type's.
     ///
     /// - Parameter sortValue: A value made by ``SortValueConvertible/sortValue``.
+    /// - Complexity: O(1) for the library's types.
     init?(sortValue: SortValue)
 }
 
@@ -284,6 +285,9 @@ extension Total {
 
 extension Int: TotalExtremeValue {
     /// Makes the value a sort value stands for; `nil` for a sort value of another kind.
+    ///
+    /// - Parameter sortValue: A value made by ``SortValueConvertible/sortValue``.
+    /// - Complexity: O(1).
     public init?(sortValue: SortValue) {
         guard case .int(let value) = sortValue else { return nil }
         self.init(exactly: value)
@@ -292,6 +296,9 @@ extension Int: TotalExtremeValue {
 
 extension Int32: TotalExtremeValue {
     /// Makes the value a sort value stands for; `nil` for a sort value of another kind.
+    ///
+    /// - Parameter sortValue: A value made by ``SortValueConvertible/sortValue``.
+    /// - Complexity: O(1).
     public init?(sortValue: SortValue) {
         guard case .int(let value) = sortValue else { return nil }
         self.init(exactly: value)
@@ -300,6 +307,9 @@ extension Int32: TotalExtremeValue {
 
 extension Int64: TotalExtremeValue {
     /// Makes the value a sort value stands for; `nil` for a sort value of another kind.
+    ///
+    /// - Parameter sortValue: A value made by ``SortValueConvertible/sortValue``.
+    /// - Complexity: O(1).
     public init?(sortValue: SortValue) {
         guard case .int(let value) = sortValue else { return nil }
         self = value
@@ -308,6 +318,9 @@ extension Int64: TotalExtremeValue {
 
 extension Double: TotalExtremeValue {
     /// Makes the value a sort value stands for; `nil` for a sort value of another kind.
+    ///
+    /// - Parameter sortValue: A value made by ``SortValueConvertible/sortValue``.
+    /// - Complexity: O(1).
     public init?(sortValue: SortValue) {
         guard case .double(let value) = sortValue else { return nil }
         self = value
@@ -316,6 +329,9 @@ extension Double: TotalExtremeValue {
 
 extension Date: TotalExtremeValue {
     /// Makes the value a sort value stands for; `nil` for a sort value of another kind.
+    ///
+    /// - Parameter sortValue: A value made by ``SortValueConvertible/sortValue``.
+    /// - Complexity: O(1).
     public init?(sortValue: SortValue) {
         guard case .double(let value) = sortValue else { return nil }
         self.init(timeIntervalSinceReferenceDate: value)
@@ -324,6 +340,9 @@ extension Date: TotalExtremeValue {
 
 extension String: TotalExtremeValue {
     /// Makes the value a sort value stands for; `nil` for a sort value of another kind.
+    ///
+    /// - Parameter sortValue: A value made by ``SortValueConvertible/sortValue``.
+    /// - Complexity: O(1).
     public init?(sortValue: SortValue) {
         guard case .string(let value) = sortValue else { return nil }
         self = value
