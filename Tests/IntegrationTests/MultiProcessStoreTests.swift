@@ -104,15 +104,15 @@ private final class AccumulatorForwarder: ResultsControllerDelegate {
 /// a strict simulated list view through an accumulator.
 @MainActor
 private final class SharedScreen {
-    static let request = FetchRequest(
-        Good.self, sortedBy: [SortKey(\.name), SortKey(\.quantity)], sectionKey: SectionKey(\.shelf?.name))
+    /// The totals both lists keep, and the request that keeps them.
+    let totals = GoodTotals()
 
     let base: ResultsController<Good>
     let search: SearchController<Good>
     let views: [(simulator: ListSimulator<String, ObjectID, String>, accumulator: ChangeAccumulator, forwarder: AccumulatorForwarder)]
 
     init(graph: ObjectGraph, text: String) {
-        let base = ResultsController(graph: graph, request: Self.request)
+        let base = ResultsController(graph: graph, request: totals.request)
         base.performFetch()
         let search = SearchController(base: base, searching: \.name)
         search.searchText = text
@@ -133,7 +133,7 @@ private final class SharedScreen {
     /// or how a batch it was given was invalid (nothing when all is right).
     func problems(_ graph: ObjectGraph) -> [String] {
         for view in views { view.accumulator.flush() }
-        let fresh = ResultsController(graph: graph, request: Self.request)
+        let fresh = ResultsController(graph: graph, request: totals.request)
         fresh.performFetch()
         let freshSearch = SearchController(base: fresh, searching: \.name)
         freshSearch.searchText = search.searchText
@@ -145,6 +145,7 @@ private final class SharedScreen {
                 problems.append("view \(index) shows \(view.simulator.sections.map { "\($0.id): \($0.rows.count)" }), a fresh fetch \(expected[index].map { "\($0.id): \($0.rows.count)" })")
             }
         }
+        problems += totals.mismatches([base, search], [fresh, freshSearch])
         return problems
     }
 }

@@ -39,15 +39,15 @@ private final class Forwarder: ResultsControllerDelegate {
 /// simulated list view through an accumulator.
 @MainActor
 private final class Screen {
-    static let request = FetchRequest(
-        Good.self, sortedBy: [SortKey(\.name), SortKey(\.quantity)], sectionKey: SectionKey(\.shelf?.name))
+    /// The totals both lists keep, and the request that keeps them.
+    let totals = GoodTotals()
 
     let base: ResultsController<Good>
     let search: SearchController<Good>
     let views: [(ListSimulator<String, ObjectID, String>, ChangeAccumulator, Forwarder)]
 
     init(graph: ObjectGraph, text: String) {
-        let base = ResultsController(graph: graph, request: Self.request)
+        let base = ResultsController(graph: graph, request: totals.request)
         base.performFetch()
         let search = SearchController(base: base, searching: \.name)
         search.searchText = text
@@ -68,7 +68,7 @@ private final class Screen {
     /// show, reached by valid batches only.
     func expectCurrent(_ graph: ObjectGraph, _ context: String) {
         for (_, accumulator, _) in views { accumulator.flush() }
-        let fresh = ResultsController(graph: graph, request: Self.request)
+        let fresh = ResultsController(graph: graph, request: totals.request)
         fresh.performFetch()
         let freshSearch = SearchController(base: fresh, searching: \.name)
         freshSearch.searchText = search.searchText
@@ -77,6 +77,7 @@ private final class Screen {
             #expect(simulator.failures.isEmpty, "\(context), view \(index): \(simulator.failures)")
             #expect(simulator.sections == expected[index], "\(context), view \(index)")
         }
+        for mismatch in totals.mismatches([base, search], [fresh, freshSearch]) { Issue.record("\(context): \(mismatch)") }
     }
 }
 

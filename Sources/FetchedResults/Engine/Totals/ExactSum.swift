@@ -49,34 +49,18 @@ struct ExactSum: Equatable {
         let offset = UInt64(shift % 64)
         let low = significand << offset
         let high = offset == 0 ? 0 : significand >> (64 - offset)
-        if negative {
-            subtract(low, at: limb)
-            if high != 0 { subtract(high, at: limb + 1) }
-        } else {
-            add(low, at: limb)
-            if high != 0 { add(high, at: limb + 1) }
-        }
+        carry(low, at: limb, negative: negative)
+        if high != 0 { carry(high, at: limb + 1, negative: negative) }
     }
 
-    private mutating func add(_ bits: UInt64, at start: Int) {
+    /// Adds `bits` (or subtracts them) at limb `start`, carrying (or borrowing) upward.
+    private mutating func carry(_ bits: UInt64, at start: Int, negative: Bool) {
         var position = start
-        var (sum, carry) = limbs[position].addingReportingOverflow(bits)
-        limbs[position] = sum
-        while carry && position + 1 < limbs.count {
+        var overflow: Bool
+        (limbs[position], overflow) = negative ? limbs[position].subtractingReportingOverflow(bits) : limbs[position].addingReportingOverflow(bits)
+        while overflow && position + 1 < limbs.count {
             position += 1
-            (sum, carry) = limbs[position].addingReportingOverflow(1)
-            limbs[position] = sum
-        }
-    }
-
-    private mutating func subtract(_ bits: UInt64, at start: Int) {
-        var position = start
-        var (difference, borrow) = limbs[position].subtractingReportingOverflow(bits)
-        limbs[position] = difference
-        while borrow && position + 1 < limbs.count {
-            position += 1
-            (difference, borrow) = limbs[position].subtractingReportingOverflow(1)
-            limbs[position] = difference
+            (limbs[position], overflow) = negative ? limbs[position].subtractingReportingOverflow(1) : limbs[position].addingReportingOverflow(1)
         }
     }
 
