@@ -36,10 +36,10 @@ private func keysLess(_ a: ItemKeys, _ b: ItemKeys) -> Bool {
 }
 
 /// The totals of the totals rows: a sum, a minimum and a count per section, and the
-/// controller request that keeps them.
+/// controller request that keeps them. Closures read the inputs, as the request's keys do.
 private struct FixtureTotals {
-    let quantity = Total.sum(\ControllerBenchItem.quantity)
-    let smallest = Total.minimum(\ControllerBenchItem.quantity)
+    let quantity = Total.sum { (item: ControllerBenchItem) in item.quantity }
+    let smallest = Total.minimum { (item: ControllerBenchItem) in item.quantity }
     let count = Total<ControllerBenchItem, Int>.count()
 
     var request: FetchRequest<ControllerBenchItem> {

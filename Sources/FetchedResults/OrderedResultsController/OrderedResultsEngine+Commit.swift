@@ -74,6 +74,8 @@ extension OrderedResultsEngine {
         }
         if totalsRowByRow { applyCommitToTotals(updates) }
         let diff = updates.isEmpty ? IndexDiff<ObjectID>() : index.apply(updates)
+        if totalsRowByRow { resolveStaleTotals() }
+        if totalsRowByRow { resolveStaleTotals() }
         finishDelivery(diff)
     }
 

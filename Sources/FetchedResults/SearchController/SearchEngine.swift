@@ -77,7 +77,8 @@ final class SearchEngine<Object: GraphObject>: ResultsEngine<Object> {
     /// base's table of inputs (current with each commit before the search hears of it).
     override func makeTotals() -> ResultsTotals? {
         guard let table = base.totals?.table else { return nil }
-        return ResultsTotals(_request, sharing: table)
+        table.isShared = true
+        return ResultsTotals(_request, table: table, ownsInputs: false)
     }
 
     /// The base engine's index title for a section, so search sections carry the same

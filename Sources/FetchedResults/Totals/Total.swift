@@ -33,10 +33,12 @@ import Synchronization
 public struct Total<Object: GraphObject, Value> {
     /// The total without its value type, as a request lists it.
     public let erased: AnyTotal<Object>
+    @usableFromInline
     let read: (TotalReading) -> Value
 
-    init(kind: TotalKind, name: String, extract: ((Object) -> TotalInput)?, read: @escaping (TotalReading) -> Value) {
-        erased = AnyTotal(kind: kind, name: name, extract: extract)
+    @usableFromInline
+    init(kind: TotalKind, name: String, reader: TotalReader, read: @escaping (TotalReading) -> Value) {
+        erased = AnyTotal(kind: kind, name: name, reader: reader)
         self.read = read
     }
 }
@@ -51,11 +53,12 @@ public struct AnyTotal<Object: GraphObject>: CustomStringConvertible {
     let id: Int
     /// A readable description of the total, for debugging.
     public let description: String
-    let extract: ((Object) -> TotalInput)?
+    let reader: TotalReader
 
-    init(kind: TotalKind, name: String, extract: ((Object) -> TotalInput)?) {
+    @usableFromInline
+    init(kind: TotalKind, name: String, reader: TotalReader) {
         self.kind = kind
-        self.extract = extract
+        self.reader = reader
         description = name
         id = _totalIDs.wrappingAdd(1, ordering: .relaxed).oldValue
     }
@@ -82,7 +85,7 @@ extension Total where Value == Int {
     ///
     /// - Complexity: O(1).
     public static func count() -> Total {
-        Total(kind: .count, name: "count", extract: nil) { reading in
+        Total(kind: .count, name: "count", reader: .none) { reading in
             if case .count(let count) = reading { return count }
             return 0
         }
@@ -95,7 +98,7 @@ extension Total where Value == Int {
     /// - Complexity: O(1).
     public static func count(where predicate: FetchPredicate<Object>) -> Total {
         let isIncluded = predicate.isIncluded
-        return Total(kind: .countWhere, name: "count(where:)", extract: { .flag(isIncluded($0)) }) { reading in
+        return Total(kind: .countWhere, name: "count(where:)", reader: .flag { isIncluded(unsafeDowncast($0, to: Object.self)) }) { reading in
             if case .count(let count) = reading { return count }
             return 0
         }
@@ -111,8 +114,25 @@ extension Total where Value: FixedWidthInteger {
     ///
     /// - Parameter keyPath: The integer; it may cross relationships.
     /// - Complexity: O(1).
+    @inlinable
     public static func sum(_ keyPath: KeyPath<Object, Value>) -> Total {
-        Total(kind: .integerSum, name: "sum(\(keyPath))", extract: { .integer(Int128($0[keyPath: keyPath])) }) { reading in
+        sum(name: "sum(\(keyPath))") { $0[keyPath: keyPath] }
+    }
+
+    /// The sum of an integer read by a closure, the fastest way to read it: a closure calls
+    /// the property getters directly, where a key path is projected at run time.
+    ///
+    /// ```swift
+    /// let pieces = Total.sum { (item: Item) in item.quantity }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - name: A description of the total, for debugging.
+    ///   - value: Reads the integer; it may cross relationships, and must be deterministic.
+    /// - Complexity: O(1).
+    @inlinable
+    public static func sum(name: String = "sum(closure)", _ value: @escaping (Object) -> Value) -> Total {
+        Total(kind: .integerSum, name: name, reader: .integer { Int128(value(unsafeDowncast($0, to: Object.self))) }) { reading in
             if case .integer(let sum, _) = reading { return Value(clamping: sum) }
             return 0
         }
@@ -124,8 +144,20 @@ extension Total where Value == Double {
     ///
     /// - Parameter keyPath: The number; it may cross relationships.
     /// - Complexity: O(1).
+    @inlinable
     public static func sum(_ keyPath: KeyPath<Object, Double>) -> Total {
-        Total(kind: .doubleSum, name: "sum(\(keyPath))", extract: { .double($0[keyPath: keyPath]) }) { reading in
+        sum(name: "sum(\(keyPath))") { $0[keyPath: keyPath] }
+    }
+
+    /// The sum of a floating-point number read by a closure: the exact sum, rounded once.
+    ///
+    /// - Parameters:
+    ///   - name: A description of the total, for debugging.
+    ///   - value: Reads the number; it may cross relationships, and must be deterministic.
+    /// - Complexity: O(1).
+    @inlinable
+    public static func sum(name: String = "sum(closure)", _ value: @escaping (Object) -> Double) -> Total {
+        Total(kind: .doubleSum, name: name, reader: .double { value(unsafeDowncast($0, to: Object.self)) }) { reading in
             if case .double(let sum, _) = reading { return sum }
             return 0
         }
@@ -137,8 +169,20 @@ extension Total where Value == Decimal {
     ///
     /// - Parameter keyPath: The number; it may cross relationships.
     /// - Complexity: O(1).
+    @inlinable
     public static func sum(_ keyPath: KeyPath<Object, Decimal>) -> Total {
-        Total(kind: .decimalSum, name: "sum(\(keyPath))", extract: { .decimal($0[keyPath: keyPath]) }) { reading in
+        sum(name: "sum(\(keyPath))") { $0[keyPath: keyPath] }
+    }
+
+    /// The sum of a decimal number read by a closure.
+    ///
+    /// - Parameters:
+    ///   - name: A description of the total, for debugging.
+    ///   - value: Reads the number; it may cross relationships, and must be deterministic.
+    /// - Complexity: O(1).
+    @inlinable
+    public static func sum(name: String = "sum(closure)", _ value: @escaping (Object) -> Decimal) -> Total {
+        Total(kind: .decimalSum, name: name, reader: .decimal { value(unsafeDowncast($0, to: Object.self)) }) { reading in
             if case .decimal(let sum, _) = reading { return sum }
             return 0
         }
@@ -152,8 +196,20 @@ extension Total where Value == Double? {
     ///
     /// - Parameter keyPath: The integer; it may cross relationships.
     /// - Complexity: O(1).
+    @inlinable
     public static func average<Number: FixedWidthInteger>(_ keyPath: KeyPath<Object, Number>) -> Total {
-        Total(kind: .integerSum, name: "average(\(keyPath))", extract: { .integer(Int128($0[keyPath: keyPath])) }) { reading in
+        average(name: "average(\(keyPath))") { $0[keyPath: keyPath] }
+    }
+
+    /// The average of an integer read by a closure, or `nil` when there are no rows.
+    ///
+    /// - Parameters:
+    ///   - name: A description of the total, for debugging.
+    ///   - value: Reads the integer; it may cross relationships, and must be deterministic.
+    /// - Complexity: O(1).
+    @inlinable
+    public static func average<Number: FixedWidthInteger>(name: String = "average(closure)", _ value: @escaping (Object) -> Number) -> Total {
+        Total(kind: .integerSum, name: name, reader: .integer { Int128(value(unsafeDowncast($0, to: Object.self))) }) { reading in
             guard case .integer(let sum, let rows) = reading, rows > 0 else { return nil }
             return Double(sum) / Double(rows)
         }
@@ -164,8 +220,21 @@ extension Total where Value == Double? {
     ///
     /// - Parameter keyPath: The number; it may cross relationships.
     /// - Complexity: O(1).
+    @inlinable
     public static func average(_ keyPath: KeyPath<Object, Double>) -> Total {
-        Total(kind: .doubleSum, name: "average(\(keyPath))", extract: { .double($0[keyPath: keyPath]) }) { reading in
+        average(name: "average(\(keyPath))") { $0[keyPath: keyPath] }
+    }
+
+    /// The average of a floating-point number read by a closure, or `nil` when there are no
+    /// rows: the exact sum, rounded once, divided by the number of rows.
+    ///
+    /// - Parameters:
+    ///   - name: A description of the total, for debugging.
+    ///   - value: Reads the number; it may cross relationships, and must be deterministic.
+    /// - Complexity: O(1).
+    @inlinable
+    public static func average(name: String = "average(closure)", _ value: @escaping (Object) -> Double) -> Total {
+        Total(kind: .doubleSum, name: name, reader: .double { value(unsafeDowncast($0, to: Object.self)) }) { reading in
             guard case .double(let sum, let rows) = reading, rows > 0 else { return nil }
             return sum / Double(rows)
         }
@@ -177,8 +246,20 @@ extension Total where Value == Decimal? {
     ///
     /// - Parameter keyPath: The number; it may cross relationships.
     /// - Complexity: O(1).
+    @inlinable
     public static func average(_ keyPath: KeyPath<Object, Decimal>) -> Total {
-        Total(kind: .decimalSum, name: "average(\(keyPath))", extract: { .decimal($0[keyPath: keyPath]) }) { reading in
+        average(name: "average(\(keyPath))") { $0[keyPath: keyPath] }
+    }
+
+    /// The average of a decimal number read by a closure, or `nil` when there are no rows.
+    ///
+    /// - Parameters:
+    ///   - name: A description of the total, for debugging.
+    ///   - value: Reads the number; it may cross relationships, and must be deterministic.
+    /// - Complexity: O(1).
+    @inlinable
+    public static func average(name: String = "average(closure)", _ value: @escaping (Object) -> Decimal) -> Total {
+        Total(kind: .decimalSum, name: name, reader: .decimal { value(unsafeDowncast($0, to: Object.self)) }) { reading in
             guard case .decimal(let sum, let rows) = reading, rows > 0 else { return nil }
             return sum / Decimal(rows)
         }
@@ -202,8 +283,9 @@ extension Total {
     ///
     /// - Parameter keyPath: The value; it may cross relationships.
     /// - Complexity: O(1).
+    @inlinable
     public static func minimum<Element: TotalExtremeValue>(_ keyPath: KeyPath<Object, Element>) -> Total where Value == Element? {
-        extreme(.minimum, keyPath, optional: false)
+        extreme(.minimum, name: "minimum(\(keyPath))") { $0[keyPath: keyPath] }
     }
 
     /// The smallest value of an optional attribute over the rows whose value is not `nil`, or
@@ -211,16 +293,18 @@ extension Total {
     ///
     /// - Parameter keyPath: The value; it may cross relationships.
     /// - Complexity: O(1).
+    @inlinable
     public static func minimum<Element: TotalExtremeValue>(_ keyPath: KeyPath<Object, Element?>) -> Total where Value == Element? {
-        extreme(.minimum, keyPath, optional: true)
+        extreme(.minimum, name: "minimum(\(keyPath))") { $0[keyPath: keyPath] }
     }
 
     /// The largest value of an attribute over the rows, or `nil` when there are none.
     ///
     /// - Parameter keyPath: The value; it may cross relationships.
     /// - Complexity: O(1).
+    @inlinable
     public static func maximum<Element: TotalExtremeValue>(_ keyPath: KeyPath<Object, Element>) -> Total where Value == Element? {
-        extreme(.maximum, keyPath, optional: false)
+        extreme(.maximum, name: "maximum(\(keyPath))") { $0[keyPath: keyPath] }
     }
 
     /// The largest value of an optional attribute over the rows whose value is not `nil`, or
@@ -228,8 +312,40 @@ extension Total {
     ///
     /// - Parameter keyPath: The value; it may cross relationships.
     /// - Complexity: O(1).
+    @inlinable
     public static func maximum<Element: TotalExtremeValue>(_ keyPath: KeyPath<Object, Element?>) -> Total where Value == Element? {
-        extreme(.maximum, keyPath, optional: true)
+        extreme(.maximum, name: "maximum(\(keyPath))") { $0[keyPath: keyPath] }
+    }
+
+    /// The smallest value read by a closure over the rows whose value is not `nil`, or `nil`
+    /// when there are none. A closure calls the property getters directly, where a key path
+    /// is projected at run time.
+    ///
+    /// ```swift
+    /// let soonest = Total.minimum { (item: Item) in item.due }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - name: A description of the total, for debugging.
+    ///   - value: Reads the value; it may cross relationships, and must be deterministic.
+    /// - Complexity: O(1).
+    @inlinable
+    public static func minimum<Element: TotalExtremeValue>(name: String = "minimum(closure)", _ value: @escaping (Object) -> Element?) -> Total
+    where Value == Element? {
+        extreme(.minimum, name: name, value)
+    }
+
+    /// The largest value read by a closure over the rows whose value is not `nil`, or `nil`
+    /// when there are none.
+    ///
+    /// - Parameters:
+    ///   - name: A description of the total, for debugging.
+    ///   - value: Reads the value; it may cross relationships, and must be deterministic.
+    /// - Complexity: O(1).
+    @inlinable
+    public static func maximum<Element: TotalExtremeValue>(name: String = "maximum(closure)", _ value: @escaping (Object) -> Element?) -> Total
+    where Value == Element? {
+        extreme(.maximum, name: name, value)
     }
 
     /// The smallest string of an attribute over the rows under a comparison (the first in
@@ -255,30 +371,47 @@ extension Total {
         folded(.maximum, name: "maximum(\(keyPath))", comparison: comparison) { $0[keyPath: keyPath] }
     }
 
-    private static func extreme<Element: TotalExtremeValue>(_ kind: TotalKind, _ keyPath: KeyPath<Object, Element?>, optional: Bool) -> Total
-    where Value == Element? {
-        Total(kind: kind, name: "\(kind)(\(keyPath))", extract: { .key($0[keyPath: keyPath]?.sortValue ?? .null, text: nil) }) { reading in
-            guard case .extreme(let entry?) = reading else { return nil }
-            return Element(sortValue: entry.key)
-        }
+    /// The smallest string read by a closure over the rows under a comparison, or `nil` when
+    /// there are none. Of strings that compare equal, the one of the object inserted first is
+    /// reported.
+    ///
+    /// - Parameters:
+    ///   - name: A description of the total, for debugging.
+    ///   - comparison: How strings compare.
+    ///   - value: Reads the string; it may cross relationships, and must be deterministic.
+    /// - Complexity: O(1).
+    public static func minimum(name: String = "minimum(closure)", comparison: StringComparison, _ value: @escaping (Object) -> String) -> Total
+    where Value == String? {
+        folded(.minimum, name: name, comparison: comparison, read: value)
     }
 
-    private static func extreme<Element: TotalExtremeValue>(_ kind: TotalKind, _ keyPath: KeyPath<Object, Element>, optional: Bool) -> Total
+    /// The largest string read by a closure over the rows under a comparison, or `nil` when
+    /// there are none.
+    ///
+    /// - Parameters:
+    ///   - name: A description of the total, for debugging.
+    ///   - comparison: How strings compare.
+    ///   - value: Reads the string; it may cross relationships, and must be deterministic.
+    /// - Complexity: O(1).
+    public static func maximum(name: String = "maximum(closure)", comparison: StringComparison, _ value: @escaping (Object) -> String) -> Total
+    where Value == String? {
+        folded(.maximum, name: name, comparison: comparison, read: value)
+    }
+
+    @inlinable
+    static func extreme<Element: TotalExtremeValue>(_ kind: TotalKind, name: String, _ value: @escaping (Object) -> Element?) -> Total
     where Value == Element? {
-        Total(kind: kind, name: "\(kind)(\(keyPath))", extract: { .key($0[keyPath: keyPath].sortValue, text: nil) }) { reading in
-            guard case .extreme(let entry?) = reading else { return nil }
-            return Element(sortValue: entry.key)
+        Total(kind: kind, name: name, reader: .key { value(unsafeDowncast($0, to: Object.self))?.sortValue ?? .null }) { reading in
+            guard case .extreme(let key?, _) = reading else { return nil }
+            return Element(sortValue: key)
         }
     }
 
     private static func folded(_ kind: TotalKind, name: String, comparison: StringComparison, read: @escaping (Object) -> String) -> Total
     where Value == String? {
-        Total(kind: kind, name: name, extract: { object in
-            let text = read(object)
-            return .key(.string(comparison.fold(text)), text: text)
-        }) { reading in
-            guard case .extreme(let entry?) = reading else { return nil }
-            return entry.text
+        Total(kind: kind, name: name, reader: .folded({ read(unsafeDowncast($0, to: Object.self)) }, comparison)) { reading in
+            guard case .extreme(_, let text?) = reading else { return nil }
+            return text
         }
     }
 }

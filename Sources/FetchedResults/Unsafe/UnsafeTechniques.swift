@@ -36,7 +36,7 @@
 // - `Predicate/PredicateEntity.swift`: unsafeDowncast ×19, `Predicate/GraphPredicateSchema.swift`:
 //   unsafeDowncast ×6, `Engine/ResultsEngine/ResultsEngine+Evaluation.swift`: unsafeDowncast ×3,
 //   `Engine/ResultsEngine/ResultsEngine+SectionRename.swift`: unsafeDowncast ×1,
-//   `Engine/Totals/ResultsTotals.swift`: unsafeDowncast ×1 — a request's
+//   `Totals/Total.swift`: unsafeDowncast ×9 — a request's
 //   readers (and its totals') are made for one entity's class, and the engine evaluates only objects of that
 //   entity (`ObjectGraph.objects(of:)`, a commit's changes filtered by entity, a relationship's
 //   destination class);

@@ -91,4 +91,26 @@ struct ExactSumTests {
         sum.add(.greatestFiniteMagnitude, times: -1)
         #expect(sum.value == .greatestFiniteMagnitude)
     }
+
+    /// Two sums added together (the totals of every row are their sections' added up) equal
+    /// one sum of every value, bit for bit, whatever their signs and sizes.
+    @Test(arguments: testSeeds(count: 2))
+    func sumsAddedTogetherEqualOneSum(seed: UInt64) {
+        var generator = SeededGenerator(seed: seed)
+        for _ in 0..<200 {
+            var parts = [ExactSum(), ExactSum(), ExactSum()]
+            var whole = ExactSum()
+            for _ in 0..<Int.random(in: 0..<40, using: &generator) {
+                let exponent = Double(Int.random(in: -1070...1020, using: &generator))
+                var value = Double.random(in: -1...1, using: &generator) * pow(2, exponent)
+                if Int.random(in: 0..<50, using: &generator) == 0 { value = [.infinity, -.infinity, .nan][Int.random(in: 0..<3, using: &generator)] }
+                parts[Int.random(in: 0..<3, using: &generator)].add(value)
+                whole.add(value)
+            }
+            var added = ExactSum()
+            for part in parts { added.add(part) }
+            #expect(added == whole, "seed \(seed)")
+            #expect(added.value.bitPattern == whole.value.bitPattern || added.value.isNaN && whole.value.isNaN, "seed \(seed)")
+        }
+    }
 }

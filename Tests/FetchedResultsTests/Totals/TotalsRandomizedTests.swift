@@ -43,18 +43,27 @@ struct PurchaseTotals {
     let lastName = Total.maximum(\TotalsPurchase.name, comparison: .localizedStandard)
     let smallestQuantity = Total.minimum(\TotalsPurchase.quantity)
     let biggestBudget = Total.maximum(\TotalsPurchase.shop?.budget)
+    // The closure forms, including an optional read across the relationship.
+    let closureQuantity = Total.sum { (purchase: TotalsPurchase) in purchase.quantity }
+    let closureLastAdded = Total.maximum { (purchase: TotalsPurchase) in purchase.added }
+    let closureSmallestBudget = Total.minimum { (purchase: TotalsPurchase) in purchase.shop?.budget }
+    let closureFirstName = Total.minimum(comparison: .caseInsensitive) { (purchase: TotalsPurchase) in purchase.name }
+    let closureAveragePrice = Total.average { (purchase: TotalsPurchase) in purchase.price }
 
     var all: [AnyTotal<TotalsPurchase>] {
         [AnyTotal(count), AnyTotal(listed), AnyTotal(richShop), AnyTotal(quantity), AnyTotal(price), AnyTotal(cost),
          AnyTotal(averagePrice), AnyTotal(averageQuantity), AnyTotal(averageCost), AnyTotal(firstAdded), AnyTotal(lastName),
-         AnyTotal(smallestQuantity), AnyTotal(biggestBudget)]
+         AnyTotal(smallestQuantity), AnyTotal(biggestBudget), AnyTotal(closureQuantity), AnyTotal(closureLastAdded),
+         AnyTotal(closureSmallestBudget), AnyTotal(closureFirstName), AnyTotal(closureAveragePrice)]
     }
 
     /// Every total's value, as text that compares floating-point values bit for bit.
     func values(_ read: (AnyTotalReader) -> String) -> [String] {
         [read(.init(count)), read(.init(listed)), read(.init(richShop)), read(.init(quantity)), read(.init(price)),
          read(.init(cost)), read(.init(averagePrice)), read(.init(averageQuantity)), read(.init(averageCost)),
-         read(.init(firstAdded)), read(.init(lastName)), read(.init(smallestQuantity)), read(.init(biggestBudget))]
+         read(.init(firstAdded)), read(.init(lastName)), read(.init(smallestQuantity)), read(.init(biggestBudget)),
+         read(.init(closureQuantity)), read(.init(closureLastAdded)), read(.init(closureSmallestBudget)),
+         read(.init(closureFirstName)), read(.init(closureAveragePrice))]
     }
 }
 
@@ -207,6 +216,11 @@ struct TotalsRandomizedTests {
             #expect(section.total(totals.firstAdded) == rows.map(\.added).min(), "\(comment)")
             #expect(section.total(totals.smallestQuantity) == rows.map(\.quantity).min(), "\(comment)")
             #expect(section.total(totals.biggestBudget) == rows.compactMap { $0.shop?.budget }.max(), "\(comment)")
+            #expect(section.total(totals.closureQuantity) == section.total(totals.quantity), "\(comment)")
+            #expect(section.total(totals.closureLastAdded) == rows.map(\.added).max(), "\(comment)")
+            #expect(section.total(totals.closureSmallestBudget) == rows.compactMap { $0.shop?.budget }.min(), "\(comment)")
+            let fold = StringComparison.caseInsensitive.fold
+            #expect(section.total(totals.closureFirstName).map(fold) == rows.map { fold($0.name) }.min(), "\(comment)")
             let magnitude = rows.reduce(0.0) { $0 + abs($1.price) }
             let naive = rows.reduce(0.0) { $0 + $1.price }
             let kept = section.total(totals.price)

@@ -276,6 +276,7 @@ extension ResultsEngine {
         let holders = takeIndexFromFollowers()
         let undo = holders.isEmpty ? [] : undoing(updates)
         let diff = index.apply(updates)
+        if totalsRowByRow { resolveStaleTotals() }
         returnIndex(to: holders, diff: diff, undo: undo)
         if totals != nil && !totalsRowByRow { settleTotals() }
         // A change of totals alone (a row's sum input that its cell does not show) is

@@ -58,6 +58,9 @@ extension ResultsEngine {
         // that the dependencies know the keys that only section keys read.
         var sectionStart = Int.max
         var totalInputs: [TotalInput]?
+        // Read out once: binding the optional totals inside the closure would copy them.
+        let totalReaders = totals?.readers
+        let keepsTotalInputs = totals?.ownsInputs == true
         let graph = graph
         let sort = graph.trackReads(of: erased, ownProperties: &ownProperties, appendingTo: &reads) { () -> SortValues? in
             let start = graph.trackedReadCount
@@ -69,9 +72,9 @@ extension ResultsEngine {
             let values = SortValues(count: sort.count) { sort[$0](erased) }
             // What the totals read, where the sort keys are read (a search reads them for
             // the rows its text excludes too, as its base does), before the section key.
-            if let totals {
-                let inputs = totals.readInputs(of: erased)
-                if included && totals.ownsInputs { totalInputs = inputs }
+            if let totalReaders {
+                let inputs = totalReaders.inputs(of: erased)
+                if included && keepsTotalInputs { totalInputs = inputs }
             }
             if let extract = extractors.section {
                 sectionStart = graph.trackedReadCount - start

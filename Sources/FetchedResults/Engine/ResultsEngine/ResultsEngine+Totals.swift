@@ -29,16 +29,18 @@ extension ResultsEngine {
         self.totals = nil
         defer { self.totals = totals }
         let sectionValues = index.keys.sectionValues
+        var lastChanged: SortValue?
         for update in updates {
             let id = update.id
             let oldSection = index.slots[id].map { sectionValues[Int(index.keys.sectionOf[Int($0)])] }
             let newSection = update.keys?.section
             let old: [TotalInput]
+            var new: [TotalInput]?
             let inputsChanged: Bool
             if totals.ownsInputs {
-                old = Array(totals.table.inputs(ofSerial: id.entitySerial))
-                let new = totals.evaluated.removeValue(forKey: id)
-                inputsChanged = new.map { totals.store($0, of: id) } ?? false
+                old = totals.table.row(id.entitySerial)
+                new = totals.evaluated.removeValue(forKey: id)
+                inputsChanged = new.map { totals.store($0, of: id, old: old) } ?? false
             } else {
                 (old, inputsChanged) = totals.inputsBeforeCommit(of: id)
             }
@@ -47,17 +49,31 @@ extension ResultsEngine {
             let wholeChanges = oldSection == nil || newSection == nil || inputsChanged
             if let oldSection {
                 totals.add(old, of: id, section: oldSection, sign: -1, toWhole: wholeChanges)
-                totals.changedSections.insert(oldSection)
+                if oldSection != lastChanged { totals.changedSections.insert(oldSection) }
             }
             if let newSection {
-                totals.add(id, section: newSection, sign: 1, toWhole: wholeChanges)
-                totals.changedSections.insert(newSection)
+                let current = totals.ownsInputs ? (new ?? old) : totals.table.row(id.entitySerial)
+                totals.add(current, of: id, section: newSection, sign: 1, toWhole: wholeChanges)
+                if newSection != lastChanged { totals.changedSections.insert(newSection) }
             }
+            // Rows of one section often come together: a repeated insert hashes the value again.
+            lastChanged = newSection ?? oldSection
             if wholeChanges { totals.wholeChanged = true }
         }
         // Inputs read for rows the commit leaves out of the index (excluded before and after).
         totals.storeEvaluatedInputs()
         totals.isSettled = true
+    }
+
+    /// After a commit applied to the totals row by row, once the index has it: rebuilds each
+    /// minimum or maximum whose extreme row left or changed, from its section's rows.
+    ///
+    /// - Complexity: O(m) for the m rows of each such section; nothing when none.
+    func resolveStaleTotals() {
+        guard var totals, !totals.staleSections.isEmpty || totals.whole.hasStaleExtreme else { return }
+        self.totals = nil
+        defer { self.totals = totals }
+        totals.resolveStaleExtremes { index.ids(inSection: $0) }
     }
 
     /// After a commit that renamed whole sections (each taking a value no section had): each
@@ -112,10 +128,8 @@ extension ResultsEngine {
         defer { self.totals = totals }
         totals.storeEvaluatedInputs()
         let old = totals
-        totals.removeAllRows()
-        for (section, ids) in index.visibleRows {
-            for id in ids { totals.add(id, section: section, sign: 1) }
-        }
+        let rows = rowsForTotals()
+        totals.recompute(serials: rows.serials, sectionOf: rows.sectionOf, sectionValues: rows.sectionValues)
         var oldSections = old.sections
         for (value, new) in totals.sections {
             if let before = oldSections.removeValue(forKey: value) {
@@ -127,6 +141,33 @@ extension ResultsEngine {
         for value in oldSections.keys { totals.changedSections.insert(value) }
         if !totals.whole.hasSameValues(as: old.whole) { totals.wholeChanged = true }
         totals.isSettled = true
+    }
+
+    /// The rows shown, as each row's entity serial and its section's position among
+    /// `sectionValues`. When the index shows all its rows and has no free slot (after a
+    /// fetch), these are its own columns in slot order, with section handles for positions;
+    /// otherwise the rows shown in order.
+    ///
+    /// - Complexity: O(m) for m rows shown (plus O(log n) for a window).
+    private func rowsForTotals() -> (serials: [Int], sectionOf: [Int32], sectionValues: [SortValue]) {
+        let keys = index.keys
+        if index.visibleCount == keys.ids.count {
+            return (keys.ids.map(\.entitySerial), keys.sectionOf, keys.sectionValues)
+        }
+        var serials: [Int] = []
+        var sectionOf: [Int32] = []
+        var sectionValues: [SortValue] = []
+        serials.reserveCapacity(index.visibleCount)
+        sectionOf.reserveCapacity(index.visibleCount)
+        for (section, ids) in index.visibleRows {
+            let position = Int32(sectionValues.count)
+            sectionValues.append(section)
+            for id in ids {
+                serials.append(id.entitySerial)
+                sectionOf.append(position)
+            }
+        }
+        return (serials, sectionOf, sectionValues)
     }
 
     /// Computes the totals from the rows a fetch loaded (whose evaluations read their

@@ -121,7 +121,12 @@ class ResultsEngine<Object: GraphObject>: Observable {
     ///
     /// - Returns: `nil` when the request names no total.
     func makeTotals() -> ResultsTotals? {
-        _request.totals.isEmpty ? nil : ResultsTotals(_request)
+        guard !_request.totals.isEmpty else { return nil }
+        // The same totals keep their table, which a search created earlier reads.
+        if let totals, totals.ownsInputs, totals.ids == _request.totals.map(\.id) {
+            return ResultsTotals(_request, table: totals.table)
+        }
+        return ResultsTotals(_request)
     }
 
     static func makeIndex(for request: FetchRequest<Object>) -> ResultsIndex<ObjectID> {
@@ -181,10 +186,13 @@ class ResultsEngine<Object: GraphObject>: Observable {
         var ownProperties: UInt64 = 0
         totals = makeTotals()
         // Read once: a read of the property in the loop would copy the structure per object.
-        let totalsReader = totals
-        let storesTotals = totals?.ownsInputs == true
-        if storesTotals { totals?.table.removeAll(reservingSerials: objects.count) }
-        var totalInputs: [TotalInput] = []
+        // Unwrapped once: unwrapping an optional structure per object would copy it.
+        let totalReaders = totals?.columnReaders ?? TotalColumnReaders([], layout: TotalsLayout([]))
+        let readsTotals = !totalReaders.isEmpty
+        let totalsTable = totals?.ownsInputs == true ? totals?.table : nil
+        let storesTotals = totalsTable != nil
+        // Filled here and handed back after the loop: a local value, written in place.
+        var totalColumns = totalsTable?.takeColumns(reservingSerials: objects.count) ?? TotalColumns(layout: TotalsLayout([]), keepsTexts: false)
         for object in objects {
             let id = object.objectID
             let erased: GraphObject = object
@@ -206,8 +214,16 @@ class ResultsEngine<Object: GraphObject>: Observable {
                     if included { rows.columns[column].append(value) }
                     column += 1
                 }
-                // What the totals read, where the sort keys are read, before the section key.
-                if let totalsReader { totalsReader.readInputs(of: erased, into: &totalInputs) }
+                // What the totals read, where the sort keys are read, before the section key:
+                // straight into the table's columns, or, for a search (which reads its base's
+                // table) or a row left out, only for the dependencies.
+                if readsTotals {
+                    if included && storesTotals {
+                        totalReaders.read(erased, serial: id.entitySerial, into: &totalColumns)
+                    } else {
+                        totalReaders.readForDependencies(erased)
+                    }
+                }
                 if let section = extractors.section {
                     sectionStart = graph.trackedReadCount - start
                     let value = section(erased)
@@ -217,13 +233,13 @@ class ResultsEngine<Object: GraphObject>: Observable {
                 }
                 return included
             }
-            if included && storesTotals { totalsReader?.table.store(totalInputs, serial: id.entitySerial) }
             if included { rows.ids.append(id) }
             dependencies.record(id, reads: reads, sectionStart: sectionStart)
             if displayedProperties == nil, let displayedKeys {
                 displayedProperties = resolveDisplayedProperties(displayedKeys, on: object, id: id)
             }
         }
+        totalsTable?.columns = totalColumns
         dependencies.recordOwnReads(ownProperties)
         dependencies.shrinkToFit()
         index = Self.makeIndex(for: _request)

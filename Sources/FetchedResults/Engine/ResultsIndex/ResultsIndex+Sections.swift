@@ -216,6 +216,16 @@ extension ResultsIndex {
         return result
     }
 
+    /// The identifiers of the rows of the section with key `value` (inside the window or
+    /// not), in order; empty when there is no such section.
+    ///
+    /// - Complexity: O(m + log n) for m rows.
+    func ids(inSection value: SortValue) -> [ID] {
+        guard let handle = existingHandle(of: value) else { return [] }
+        let start = directoryStarts[Int(directoryPosition[Int(handle)])]
+        return ids(inRanks: start..<start + sectionCounts[Int(handle)])
+    }
+
     /// The value of every section (inside the window or not) with the identifier of its
     /// first row.
     ///

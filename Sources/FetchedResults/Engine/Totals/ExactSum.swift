@@ -53,6 +53,22 @@ struct ExactSum: Equatable {
         if high != 0 { carry(high, at: limb + 1, negative: negative) }
     }
 
+    /// Adds another exact sum (the sum of both multisets).
+    ///
+    /// - Complexity: O(``limbCount``).
+    mutating func add(_ other: ExactSum) {
+        var carry = false
+        for position in limbs.indices {
+            let (partial, first) = limbs[position].addingReportingOverflow(other.limbs[position])
+            let (sum, second) = partial.addingReportingOverflow(carry ? 1 : 0)
+            limbs[position] = sum
+            carry = first || second
+        }
+        positiveInfinities += other.positiveInfinities
+        negativeInfinities += other.negativeInfinities
+        nans += other.nans
+    }
+
     /// Adds `bits` (or subtracts them) at limb `start`, carrying (or borrowing) upward.
     private mutating func carry(_ bits: UInt64, at start: Int, negative: Bool) {
         var position = start

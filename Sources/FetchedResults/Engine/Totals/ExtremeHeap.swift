@@ -12,6 +12,14 @@ struct ExtremeHeap {
         var id: UInt64
         /// For a string compared under folding, the string itself (the key is folded).
         var text: String?
+
+        /// Whether `a` comes before `b` in a minimum's order (smaller key, then smaller ID
+        /// bits), or in a maximum's (larger key, then smaller ID bits).
+        @inline(__always)
+        static func precedes(_ a: Entry, _ b: Entry, isMaximum: Bool) -> Bool {
+            if a.key != b.key { return isMaximum ? b.key < a.key : a.key < b.key }
+            return a.id < b.id
+        }
     }
 
     /// Whether the top is the largest entry (a maximum) rather than the smallest.
@@ -20,15 +28,19 @@ struct ExtremeHeap {
     /// Entries removed but still in ``heap``.
     private var removed: Set<Entry> = []
 
-    init(isMaximum: Bool) {
+    /// A heap of `entries`, in any order.
+    ///
+    /// - Complexity: O(n) for n entries.
+    init(isMaximum: Bool, entries: [Entry]) {
         self.isMaximum = isMaximum
+        heap = entries
+        heapify()
     }
 
     /// Whether `a` belongs above `b`.
     @inline(__always)
     private func above(_ a: Entry, _ b: Entry) -> Bool {
-        if a.key != b.key { return isMaximum ? b.key < a.key : a.key < b.key }
-        return a.id < b.id
+        Entry.precedes(a, b, isMaximum: isMaximum)
     }
 
     /// The number of live entries.
@@ -101,5 +113,85 @@ struct ExtremeHeap {
             parent = child
         }
         heap[parent] = entry
+    }
+}
+
+/// The extreme of one section's rows for a minimum or maximum total, with the heap of all its
+/// rows built only when it is needed.
+///
+/// A fetch finds each section's extreme in one scan, with no heap. A commit compares each row
+/// it adds with the extreme; a row it removes that is not the extreme changes nothing. Only
+/// when the extreme itself leaves is the next one unknown: the tracker turns stale, and
+/// after the commit the engine hands it the section's rows (``rebuild(_:)``), from which it
+/// builds a heap that keeps every later change O(log n).
+struct ExtremeTracker {
+    /// Whether the extreme is the largest entry rather than the smallest.
+    let isMaximum: Bool
+    /// The extreme entry; `nil` when no row has a value, or when stale.
+    private(set) var best: ExtremeHeap.Entry?
+    /// Whether the extreme left and the next is not known yet.
+    private(set) var isStale = false
+    /// Every row's entry, once the extreme has left for the first time.
+    private var heap: ExtremeHeap?
+
+    init(isMaximum: Bool) {
+        self.isMaximum = isMaximum
+    }
+
+    /// Adds a row's entry.
+    ///
+    /// - Complexity: O(1) before the first rebuild, O(log n) after.
+    mutating func insert(_ entry: ExtremeHeap.Entry) {
+        if heap != nil {
+            heap!.insert(entry)
+            best = heap!.top
+        } else if !isStale {
+            consider(entry)
+        }
+    }
+
+    /// Removes a row's entry.
+    ///
+    /// - Complexity: O(1) before the first rebuild, O(log n) amortized after.
+    mutating func remove(_ entry: ExtremeHeap.Entry) {
+        if heap != nil {
+            heap!.remove(entry)
+            best = heap!.top
+        } else if !isStale, entry == best {
+            best = nil
+            isStale = true
+        }
+    }
+
+    /// Takes `entry` as the extreme when it comes before the current one (for a fetch's scan,
+    /// and for the totals of every row, which follow the sections').
+    ///
+    /// - Complexity: O(1).
+    @inline(__always)
+    mutating func consider(_ entry: ExtremeHeap.Entry) {
+        if let current = best, !ExtremeHeap.Entry.precedes(entry, current, isMaximum: isMaximum) { return }
+        best = entry
+    }
+
+    /// Marks the extreme unknown (for the totals of every row, when it left).
+    mutating func markStale() {
+        best = nil
+        isStale = true
+    }
+
+    /// Takes every row's entry after the extreme left, and keeps them in a heap.
+    ///
+    /// - Complexity: O(n) for n entries.
+    mutating func rebuild(_ entries: [ExtremeHeap.Entry]) {
+        let rebuilt = ExtremeHeap(isMaximum: isMaximum, entries: entries)
+        best = rebuilt.top
+        heap = rebuilt
+        isStale = false
+    }
+
+    /// Sets the extreme after a scan (of the sections' extremes, for the totals of every row).
+    mutating func settle(at entry: ExtremeHeap.Entry?) {
+        best = entry
+        isStale = false
     }
 }

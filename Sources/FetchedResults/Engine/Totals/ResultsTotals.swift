@@ -1,62 +1,22 @@
 import ObjectGraph
 
-/// What each total read of every row an engine evaluated, by the row object's entity serial.
-/// A class: a search reads its base's, which is current with each commit before the search
-/// hears of it.
-final class TotalInputTable {
-    /// Inputs per row: one per total.
-    let stride: Int
-    private var inputs: [TotalInput] = []
-    /// The inputs the last commit replaced, by object: what a search over the owning engine
-    /// takes out of its totals for those rows (the table holds the new ones already).
-    var replaced: [ObjectID: [TotalInput]] = [:]
-
-    init(stride: Int) {
-        self.stride = stride
-    }
-
-    /// The inputs last stored for the object numbered `serial` (``TotalInput/none`` for each
-    /// total when none were). The slice shares the table's storage: it must not outlive the
-    /// next change of the table (which would copy all of it).
-    ///
-    /// - Complexity: O(1).
-    func inputs(ofSerial serial: Int) -> ArraySlice<TotalInput> {
-        let start = serial * stride
-        guard start + stride <= inputs.count else { return ArraySlice(repeating: .none, count: stride) }
-        return inputs[start..<start + stride]
-    }
-
-    /// Stores an object's inputs.
-    ///
-    /// - Complexity: O(t) for t totals, amortized.
-    func store(_ values: [TotalInput], serial: Int) {
-        let start = serial * stride
-        if inputs.count < start + stride {
-            inputs.append(contentsOf: repeatElement(.none, count: start + stride - inputs.count))
-        }
-        for (offset, value) in values.enumerated() { inputs[start + offset] = value }
-    }
-
-    /// Forgets every row, keeping room for `serials` of them.
-    func removeAll(reservingSerials serials: Int) {
-        inputs = []
-        inputs.reserveCapacity(serials * stride)
-    }
-}
-
 /// An engine's totals (``FetchRequest/totals``): per section and for all its rows, with the
 /// rows' inputs they were made from, and what changed since the last delivery.
 ///
-/// A base engine without a window keeps them current commit by commit from the rows the
-/// commit re-evaluated (``applyCommitToTotals(_:)``): O(t) per changed row for t totals, and
-/// O(log n) more per minimum or maximum. Every other change (a window, a search's rows, a
-/// hand-ordered list, a whole section renamed) recomputes them from the rows shown, in O(m t)
-/// for m rows.
+/// A fetch reads each row's inputs into the table's columns, then adds up every section's
+/// rows column by column (``recompute(serials:sectionOf:sectionValues:)``). An engine without a window keeps them
+/// current commit by commit from the rows the commit re-evaluated
+/// (``ResultsEngine/applyCommitToTotals(_:)``): O(t) per changed row for t totals, and
+/// O(log n) more per minimum or maximum once its section's heap is built. Every other
+/// change (a window, a search's rows, a hand-ordered list) recomputes them from the rows
+/// shown, in O(m t) for m rows.
 struct ResultsTotals {
     /// The layout of every total's accumulator.
     let layout: TotalsLayout
-    /// How each total reads a row, with the object type erased; `nil` for plain counts.
-    let extractors: [((GraphObject) -> TotalInput)?]
+    /// How each total reads a row, for any object of the entity.
+    let readers: [TotalReader]
+    /// The same readers grouped by kind, for a fetch.
+    let columnReaders: TotalColumnReaders
     /// The identities of the request's totals, in order.
     let ids: [Int]
     /// The rows' inputs: this engine's own, or its base's (``ownsInputs`` is `false`).
@@ -69,6 +29,9 @@ struct ResultsTotals {
     var whole: SectionTotals
     /// Inputs read by evaluations of the commit being applied, not stored yet.
     var evaluated: [ObjectID: [TotalInput]] = [:]
+    /// Sections whose minimum or maximum lost its extreme in the commit being applied: they
+    /// are rebuilt from their rows once the index has the commit (``resolveStaleExtremes(rows:)``).
+    var staleSections: Set<SortValue> = []
     /// Since the last delivery: the sections whose totals changed, by key value.
     var changedSections: Set<SortValue> = []
     /// Since the last delivery: whether the totals of every row changed.
@@ -80,15 +43,15 @@ struct ResultsTotals {
     /// Whether the next delivery reports every section (the totals were rebuilt).
     var reportsEverySection = false
 
-    /// Totals for `request`, reading rows into a table of their own, or into `table`.
-    init<Object: GraphObject>(_ request: FetchRequest<Object>, sharing table: TotalInputTable? = nil) {
+    /// Totals for `request`, reading rows into a table of their own (a new one, or `table`
+    /// kept from an earlier fetch of the same totals), or reading another engine's `table`.
+    init<Object: GraphObject>(_ request: FetchRequest<Object>, table: TotalInputTable? = nil, ownsInputs: Bool = true) {
         layout = TotalsLayout(request.totals.map(\.kind))
         ids = request.totals.map(\.id)
-        extractors = request.totals.map { total in
-            total.extract.map { extract in { extract(unsafeDowncast($0, to: Object.self)) } }
-        }
-        self.table = table ?? TotalInputTable(stride: request.totals.count)
-        ownsInputs = table == nil
+        readers = request.totals.map(\.reader)
+        columnReaders = TotalColumnReaders(readers, layout: layout)
+        self.table = table ?? TotalInputTable(layout: layout, readers: readers)
+        self.ownsInputs = ownsInputs
         whole = SectionTotals(layout)
     }
 
@@ -97,42 +60,66 @@ struct ResultsTotals {
     ///
     /// - Complexity: O(t) for t totals, plus their reads.
     func readInputs(of object: GraphObject) -> [TotalInput] {
-        var inputs: [TotalInput] = []
-        readInputs(of: object, into: &inputs)
-        return inputs
+        readers.inputs(of: object)
     }
 
-    /// Reads the inputs of `object` into a buffer the caller reuses (emptied first).
+    /// Recomputes every total from the rows shown, given as each row's serial and its
+    /// section's position in `sectionValues`.
     ///
-    /// - Complexity: O(t) for t totals, plus their reads.
-    func readInputs(of object: GraphObject, into inputs: inout [TotalInput]) {
-        inputs.removeAll(keepingCapacity: true)
-        for extract in extractors { inputs.append(extract?(object) ?? .none) }
-    }
-
-    /// Empties every total (before a recomputation).
-    mutating func removeAllRows() {
+    /// - Complexity: O(m t) for m rows and t totals, plus O(s t) for s sections.
+    mutating func recompute(serials: [Int], sectionOf: [Int32], sectionValues: [SortValue]) {
+        let grouped = serials.withUncheckedElements { serials in
+            sectionOf.withUncheckedElements { sectionOf in
+                GroupedTotals(serials: serials, groupOf: sectionOf, groups: sectionValues.count, table: table)
+            }
+        }
         sections = [:]
+        sections.reserveCapacity(sectionValues.count)
         whole = SectionTotals(layout)
-    }
-
-    /// Adds (`sign` 1) or removes (`sign` -1) the row of the object with `id` in `section`,
-    /// with its stored inputs.
-    ///
-    /// - Complexity: O(t) for t totals, and O(log n) per minimum or maximum.
-    mutating func add(_ id: ObjectID, section: SortValue, sign: Int, toWhole: Bool = true) {
-        add(table.inputs(ofSerial: id.entitySerial), of: id, section: section, sign: sign, toWhole: toWhole)
+        staleSections = []
+        for (group, section) in sectionValues.enumerated() where grouped.rowCount(ofGroup: group) > 0 {
+            let totals = grouped.totals(ofGroup: group, table: table)
+            whole.addSums(of: totals)
+            whole.considerExtremes(of: totals)
+            sections[section] = totals
+        }
     }
 
     /// Adds (`sign` 1) or removes (`sign` -1) the row of the object with `id` in `section`,
     /// with the inputs given.
     ///
     /// - Complexity: O(t) for t totals, and O(log n) per minimum or maximum.
-    mutating func add(_ inputs: some Collection<TotalInput>, of id: ObjectID, section: SortValue, sign: Int, toWhole: Bool = true) {
+    mutating func add(_ inputs: [TotalInput], of id: ObjectID, section: SortValue, sign: Int, toWhole: Bool = true) {
         let bits = UInt64(id.entitySerial)
-        sections[section, default: SectionTotals(layout)].add(inputs, id: bits, sign: sign, layout: layout)
-        if sign < 0, sections[section]?.rows == 0 { sections[section] = nil }
-        if toWhole { whole.add(inputs, id: bits, sign: sign, layout: layout) }
+        // One look-up of the section's value (hashing a string is most of the cost).
+        var position = sections.index(forKey: section)
+        if position == nil {
+            sections[section] = SectionTotals(layout)
+            position = sections.index(forKey: section)
+        }
+        guard let position else { return }
+        sections.values[position].add(inputs, id: bits, sign: sign, layout: layout)
+        if sections.values[position].rows == 0 {
+            sections.remove(at: position)
+            staleSections.remove(section)
+        } else if !layout.extremeKinds.isEmpty && sections.values[position].hasStaleExtreme {
+            staleSections.insert(section)
+        }
+        if toWhole { whole.add(inputs, id: bits, sign: sign, layout: layout, isWhole: true) }
+    }
+
+    /// After a commit applied row by row, once the index has it: rebuilds the minimums and
+    /// maximums whose extreme left, from their sections' rows, then those of every row.
+    ///
+    /// - Parameter rows: The rows of a section, by its value.
+    /// - Complexity: O(m) for the m rows of each section whose extreme left; O(s) for s
+    ///   sections when the extreme of every row left.
+    mutating func resolveStaleExtremes(rows: (SortValue) -> [ObjectID]) {
+        for section in staleSections {
+            sections[section]?.rebuildExtremes(rows(section), table: table)
+        }
+        staleSections = []
+        if whole.hasStaleExtreme { whole.settleExtremes(from: sections.values) }
     }
 
     /// Stores the inputs evaluations read since the last change was applied, noting those
@@ -145,14 +132,16 @@ struct ResultsTotals {
 
     /// Stores a row's new inputs, noting the ones they replace when they differ.
     ///
+    /// - Parameters:
+    ///   - inputs: The row's new inputs.
+    ///   - id: The row's object.
+    ///   - old: The inputs the table holds for it, when the caller read them already.
     /// - Returns: Whether they differ from the stored ones.
     @discardableResult
-    func store(_ inputs: [TotalInput], of id: ObjectID) -> Bool {
-        // The old inputs are copied out before the table changes: a slice of it alive then
-        // would copy the whole table.
-        let old = Array(table.inputs(ofSerial: id.entitySerial))
+    func store(_ inputs: [TotalInput], of id: ObjectID, old: [TotalInput]? = nil) -> Bool {
+        let old = old ?? table.row(id.entitySerial)
         guard old != inputs else { return false }
-        if table.replaced[id] == nil { table.replaced[id] = old }
+        if table.isShared && table.replaced[id] == nil { table.replaced[id] = old }
         table.store(inputs, serial: id.entitySerial)
         return true
     }
@@ -163,6 +152,6 @@ struct ResultsTotals {
     /// - Complexity: O(t) for t totals.
     func inputsBeforeCommit(of id: ObjectID) -> (inputs: [TotalInput], changed: Bool) {
         if let replaced = table.replaced[id] { return (replaced, true) }
-        return (Array(table.inputs(ofSerial: id.entitySerial)), false)
+        return (table.row(id.entitySerial), false)
     }
 }

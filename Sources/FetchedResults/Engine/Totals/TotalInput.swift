@@ -1,6 +1,30 @@
 import Foundation
+import ObjectGraph
 
-/// What one total reads of one row: nothing (a count), a flag, a number, or a key.
+/// How a total reads a row: not at all (a plain count), or through a closure that returns a
+/// flag, a number or a key. ``Total``'s factories make the closure where they are inlined,
+/// for the entity's class (so the conversion is specialized for the attribute's type), and
+/// the engine calls it with objects of that entity only.
+@usableFromInline
+enum TotalReader {
+    /// A plain count reads nothing.
+    case none
+    /// Whether the row counts, for a count of the rows that match.
+    case flag((GraphObject) -> Bool)
+    /// An integer to sum (any fixed-width integer fits).
+    case integer((GraphObject) -> Int128)
+    /// A floating-point number to sum.
+    case double((GraphObject) -> Double)
+    /// A decimal number to sum.
+    case decimal((GraphObject) -> Decimal)
+    /// The key a minimum or maximum orders rows by (``SortValue/null`` for `nil`, which
+    /// takes no part).
+    case key((GraphObject) -> SortValue)
+    /// A string a minimum or maximum compares folded under a comparison.
+    case folded((GraphObject) -> String, StringComparison)
+}
+
+/// What one total read of one row: nothing (a count), a flag, a number, or a key.
 enum TotalInput: Equatable {
     /// A plain count reads nothing.
     case none
@@ -18,6 +42,7 @@ enum TotalInput: Equatable {
 }
 
 /// The kind of a total, which says how it reads a row and accumulates.
+@usableFromInline
 enum TotalKind: Equatable {
     case count
     case countWhere
@@ -30,6 +55,7 @@ enum TotalKind: Equatable {
 
 /// A total's accumulated value for one section (or the whole results), as ``Total``'s
 /// reading turns it into the total's value.
+@usableFromInline
 enum TotalReading {
     /// How many rows (or rows that match), for a count.
     case count(Int)
@@ -39,12 +65,13 @@ enum TotalReading {
     case double(Double, rows: Int)
     /// The sum of a decimal attribute over `rows` rows.
     case decimal(Decimal, rows: Int)
-    /// The row at the extreme, when any row has a value.
-    case extreme(ExtremeHeap.Entry?)
+    /// The key of the row at the extreme and, for a string compared folded, the string;
+    /// `nil` when no row has a value.
+    case extreme(SortValue?, text: String?)
 }
 
-/// How a request's totals are laid out in a ``SectionTotals``: each total's kind and its
-/// position among the accumulators of its kind.
+/// How a request's totals are laid out in a ``SectionTotals`` and a ``TotalInputTable``:
+/// each total's kind and its position among the accumulators (and input columns) of its kind.
 struct TotalsLayout {
     let kinds: [TotalKind]
     /// For each total, its index in ``SectionTotals``' array of its kind.
@@ -85,82 +112,5 @@ struct TotalsLayout {
         doubleSlots = doubles
         decimalSlots = decimals
         extremeKinds = extremes
-    }
-}
-
-/// The totals of one section (or of the whole results): the accumulators of every total of
-/// the request, fed row by row.
-struct SectionTotals {
-    /// How many rows the section has.
-    private(set) var rows = 0
-    private var counts: [Int]
-    private var integers: [Int128]
-    private var doubles: [ExactSum]
-    private var decimals: [Decimal]
-    private var extremes: [ExtremeHeap]
-
-    init(_ layout: TotalsLayout) {
-        counts = Array(repeating: 0, count: layout.countSlots)
-        integers = Array(repeating: 0, count: layout.integerSlots)
-        doubles = Array(repeating: ExactSum(), count: layout.doubleSlots)
-        decimals = Array(repeating: 0, count: layout.decimalSlots)
-        extremes = layout.extremeKinds.map { ExtremeHeap(isMaximum: $0) }
-    }
-
-    /// Adds a row (`sign` 1) or removes it (`sign` -1): its inputs, one per total, and its
-    /// object's ID bits (which order ties of a minimum or maximum).
-    ///
-    /// - Complexity: O(t) for t totals, and O(log n) for each minimum or maximum.
-    mutating func add(_ inputs: some Collection<TotalInput>, id: UInt64, sign: Int, layout: TotalsLayout) {
-        rows += sign
-        var total = 0
-        for input in inputs {
-            let slot = layout.slots[total]
-            switch layout.kinds[total] {
-            case .count:
-                counts[slot] += sign
-            case .countWhere:
-                if case .flag(true) = input { counts[slot] += sign }
-            case .integerSum:
-                if case .integer(let value) = input { integers[slot] &+= sign > 0 ? value : 0 &- value }
-            case .doubleSum:
-                if case .double(let value) = input { doubles[slot].add(value, times: sign) }
-            case .decimalSum:
-                if case .decimal(let value) = input {
-                    if sign > 0 { decimals[slot] += value } else { decimals[slot] -= value }
-                }
-            case .minimum, .maximum:
-                if case .key(let key, let text) = input, key != .null {
-                    let entry = ExtremeHeap.Entry(key: key, id: id, text: text)
-                    if sign > 0 { extremes[slot].insert(entry) } else { extremes[slot].remove(entry) }
-                }
-            }
-            total += 1
-        }
-    }
-
-    /// The value of the total at `position` of the layout.
-    ///
-    /// - Complexity: O(1); O(L) for a floating-point sum of L limbs (``ExactSum/value``).
-    func reading(_ position: Int, layout: TotalsLayout) -> TotalReading {
-        let slot = layout.slots[position]
-        switch layout.kinds[position] {
-        case .count, .countWhere: return .count(counts[slot])
-        case .integerSum: return .integer(integers[slot], rows: rows)
-        case .doubleSum: return .double(doubles[slot].value, rows: rows)
-        case .decimalSum: return .decimal(decimals[slot], rows: rows)
-        case .minimum, .maximum: return .extreme(extremes[slot].top)
-        }
-    }
-
-    /// Whether every total has the same value as in `other` (for a minimum or maximum, the
-    /// same row at the extreme).
-    ///
-    /// - Complexity: O(t) for t totals.
-    func hasSameValues(as other: SectionTotals) -> Bool {
-        guard rows == other.rows, counts == other.counts, integers == other.integers, doubles == other.doubles,
-              decimals == other.decimals else { return false }
-        for slot in extremes.indices where extremes[slot].top != other.extremes[slot].top { return false }
-        return true
     }
 }
