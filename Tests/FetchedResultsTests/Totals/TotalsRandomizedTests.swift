@@ -372,4 +372,93 @@ struct TotalsFocusedTests {
             #expect(recorder.batches.first?.count == 0, "text \"\(text)\": no row changed")
         }
     }
+
+    /// The row at a section's minimum leaves, again and again (deleted, or its value raised),
+    /// while rows come with smaller and equal values: each time the minimum is the next row's,
+    /// in the section and for every row, with ties going to the object inserted first.
+    @Test func aMinimumFollowsWhenItsRowLeavesAgainAndAgain() throws {
+        let graph = ObjectGraph()
+        let undo = GraphUndoManager(levelsOfUndo: 100)
+        var shops: [TotalsShop] = []
+        for name in ["East", "West"] {
+            let shop = graph.insert(TotalsShop())
+            shop.name = name
+            shops.append(shop)
+        }
+        var purchases: [TotalsPurchase] = []
+        for index in 0..<40 {
+            let purchase = graph.insert(TotalsPurchase())
+            purchase.name = "p\(index)"
+            purchase.quantity = (index * 7) % 13
+            purchase.shop = shops[index % 2]
+            purchases.append(purchase)
+        }
+        try graph.commit()
+        graph.undoManager = undo
+        let smallest = Total.minimum { (purchase: TotalsPurchase) in purchase.quantity }
+        let largest = Total.maximum(\TotalsPurchase.quantity)
+        var request = FetchRequest(TotalsPurchase.self, sortedBy: [SortKey(\.name)], sectionKey: SectionKey(\.shop?.name))
+        request.totals = [AnyTotal(smallest), AnyTotal(largest)]
+        let controller = ResultsController(graph: graph, request: request)
+        controller.performFetch()
+        func expectCurrent(_ context: String) {
+            for section in controller.sections {
+                let values = section.objects.map(\.quantity)
+                #expect(section.total(smallest) == values.min(), "\(context), \(section.name)")
+                #expect(section.total(largest) == values.max(), "\(context), \(section.name)")
+            }
+            let values = controller.fetchedObjects.map(\.quantity)
+            #expect(controller.total(smallest) == values.min(), "\(context)")
+            #expect(controller.total(largest) == values.max(), "\(context)")
+        }
+        expectCurrent("fetched")
+        for step in 0..<30 {
+            let rows = controller.fetchedObjects
+            let lowest = rows.min { $0.quantity < $1.quantity }!
+            if step % 3 == 0 {
+                graph.delete(lowest)
+            } else {
+                lowest.quantity += 20
+            }
+            if step % 4 == 0 {
+                let purchase = graph.insert(TotalsPurchase())
+                purchase.name = "n\(step)"
+                purchase.quantity = step % 5
+                purchase.shop = shops[step % 2]
+            }
+            try graph.commit()
+            expectCurrent("step \(step)")
+        }
+        // Undo brings deleted rows back, with their values; the minimum takes them again.
+        while undo.canUndo {
+            try undo.undo()
+            expectCurrent("undo")
+        }
+    }
+
+    /// A base fetched again keeps the table of inputs a search over it reads: the search's
+    /// totals still follow the base's commits.
+    @Test func aSearchFollowsTotalsAfterItsBaseIsFetchedAgain() throws {
+        let graph = ObjectGraph()
+        for (index, name) in ["apple", "apricot", "fig", "grape"].enumerated() {
+            let purchase = graph.insert(TotalsPurchase())
+            purchase.name = name
+            purchase.quantity = index + 1
+        }
+        try graph.commit()
+        let pieces = Total.sum { (purchase: TotalsPurchase) in purchase.quantity }
+        var request = FetchRequest(TotalsPurchase.self, sortedBy: [SortKey(\.name)])
+        request.totals = [AnyTotal(pieces)]
+        let base = ResultsController(graph: graph, request: request)
+        base.performFetch()
+        let search = SearchController(base: base, searching: \.name)
+        search.searchText = "ap"
+        #expect(search.total(pieces) == 7)  // apple, apricot and grape
+        base.performFetch()
+        let apple = base.fetchedObjects.first { $0.name == "apple" }!
+        apple.quantity = 10
+        try graph.commit()
+        #expect(base.total(pieces) == 19)
+        #expect(search.total(pieces) == 16)
+    }
 }
