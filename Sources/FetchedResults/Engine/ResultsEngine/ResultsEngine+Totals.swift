@@ -29,7 +29,6 @@ extension ResultsEngine {
         self.totals = nil
         defer { self.totals = totals }
         let sectionValues = index.keys.sectionValues
-        var lastChanged: SortValue?
         for update in updates {
             let id = update.id
             let oldSection = index.slots[id].map { sectionValues[Int(index.keys.sectionOf[Int($0)])] }
@@ -49,15 +48,11 @@ extension ResultsEngine {
             let wholeChanges = oldSection == nil || newSection == nil || inputsChanged
             if let oldSection {
                 totals.add(old, of: id, section: oldSection, sign: -1, toWhole: wholeChanges)
-                if oldSection != lastChanged { totals.changedSections.insert(oldSection) }
             }
             if let newSection {
                 let current = totals.ownsInputs ? (new ?? old) : totals.table.row(id.entitySerial)
                 totals.add(current, of: id, section: newSection, sign: 1, toWhole: wholeChanges)
-                if newSection != lastChanged { totals.changedSections.insert(newSection) }
             }
-            // Rows of one section often come together: a repeated insert hashes the value again.
-            lastChanged = newSection ?? oldSection
             if wholeChanges { totals.wholeChanged = true }
         }
         // Inputs read for rows the commit leaves out of the index (excluded before and after).
@@ -105,6 +100,8 @@ extension ResultsEngine {
         var old = totals.sections
         totals.sections = sourceTotals.sections
         totals.whole = sourceTotals.whole
+        // The source's marks are its own delivery's.
+        totals.clearMarks(everySection: true)
         for (value, new) in totals.sections {
             if let before = old.removeValue(forKey: value) {
                 if !new.hasSameValues(as: before) { totals.changedSections.insert(value) }
@@ -177,7 +174,7 @@ extension ResultsEngine {
     func computeTotalsAfterLoad() {
         guard totals != nil else { return }
         settleTotals()
-        totals?.changedSections = []
+        totals?.forgetChangedSections()
         totals?.wholeChanged = false
         totals?.isSettled = false
     }
@@ -185,7 +182,7 @@ extension ResultsEngine {
     /// Whether the totals changed since the last delivery (once settled).
     var totalsChanged: Bool {
         guard let totals else { return false }
-        return totals.wholeChanged || !totals.changedSections.isEmpty || totals.reportsEverySection
+        return totals.wholeChanged || !totals.changedSections.isEmpty || totals.hasMarkedSections || totals.reportsEverySection
     }
 
     /// The sections of a delivery whose totals changed, as positions after it: every section
@@ -197,17 +194,17 @@ extension ResultsEngine {
     func takeReconfiguredSections(_ diff: IndexDiff<ObjectID>) -> [Int] {
         guard var totals else { return [] }
         defer {
-            totals.changedSections = []
+            totals.forgetChangedSections()
             totals.wholeChanged = false
             totals.reportsEverySection = false
             totals.isSettled = false
             self.totals = totals
         }
-        guard !totals.changedSections.isEmpty || totals.reportsEverySection else { return [] }
+        guard !totals.changedSections.isEmpty || totals.hasMarkedSections || totals.reportsEverySection else { return [] }
         let inserted = Set(diff.insertedSections.map(\.value))
         var positions: [Int] = []
         for (position, section) in index.visibleSections.enumerated() where !inserted.contains(section.value) {
-            if totals.reportsEverySection || totals.changedSections.contains(section.value) { positions.append(position) }
+            if totals.reportsEverySection || totals.sectionChanged(section.value) { positions.append(position) }
         }
         return positions
     }

@@ -32,8 +32,11 @@ struct ResultsTotals {
     /// Sections whose minimum or maximum lost its extreme in the commit being applied: they
     /// are rebuilt from their rows once the index has the commit (``resolveStaleExtremes(rows:)``).
     var staleSections: Set<SortValue> = []
-    /// Since the last delivery: the sections whose totals changed, by key value.
+    /// Since the last delivery: the sections whose totals changed, by key value, besides
+    /// those marked ``SectionTotals/isChanged``.
     var changedSections: Set<SortValue> = []
+    /// Whether a section is marked ``SectionTotals/isChanged``.
+    private(set) var hasMarkedSections = false
     /// Since the last delivery: whether the totals of every row changed.
     var wholeChanged = false
     /// Whether the change being delivered was applied to the totals already (row by row, or
@@ -73,6 +76,11 @@ struct ResultsTotals {
                 GroupedTotals(serials: serials, groupOf: sectionOf, groups: sectionValues.count, table: table)
             }
         }
+        // Sections a commit marked stay changed, as named values.
+        if hasMarkedSections {
+            for (value, totals) in sections where totals.isChanged { changedSections.insert(value) }
+            hasMarkedSections = false
+        }
         sections = [:]
         sections.reserveCapacity(sectionValues.count)
         whole = SectionTotals(layout)
@@ -99,6 +107,8 @@ struct ResultsTotals {
         }
         guard let position else { return }
         sections.values[position].add(inputs, id: bits, sign: sign, layout: layout)
+        sections.values[position].isChanged = true
+        hasMarkedSections = true
         if sections.values[position].rows == 0 {
             sections.remove(at: position)
             staleSections.remove(section)
@@ -106,6 +116,32 @@ struct ResultsTotals {
             staleSections.insert(section)
         }
         if toWhole { whole.add(inputs, id: bits, sign: sign, layout: layout, isWhole: true) }
+    }
+
+    /// Whether the totals of the section with key `value` changed since the last delivery.
+    ///
+    /// - Complexity: O(1).
+    func sectionChanged(_ value: SortValue) -> Bool {
+        changedSections.contains(value) || (hasMarkedSections && sections[value]?.isChanged == true)
+    }
+
+    /// Forgets which sections changed.
+    ///
+    /// - Complexity: O(s) for s sections, when any is marked.
+    mutating func forgetChangedSections() {
+        changedSections = []
+        clearMarks()
+    }
+
+    /// Clears every section's ``SectionTotals/isChanged`` mark.
+    ///
+    /// - Parameter everySection: Whether to clear them even when none is known to be set
+    ///   (sections copied from another engine's totals).
+    /// - Complexity: O(s) for s sections, when any is marked.
+    mutating func clearMarks(everySection: Bool = false) {
+        guard hasMarkedSections || everySection else { return }
+        for position in sections.indices { sections.values[position].isChanged = false }
+        hasMarkedSections = false
     }
 
     /// After a commit applied row by row, once the index has it: rebuilds the minimums and

@@ -6,6 +6,10 @@ import ObjectGraph
 struct SectionTotals {
     /// How many rows the section has.
     private(set) var rows = 0
+    /// Whether a commit changed the section's totals since the last delivery (set by
+    /// ``ResultsTotals/add(_:of:section:sign:toWhole:)``, which finds the section anyway: a
+    /// set of changed sections would hash each value again).
+    var isChanged = false
     private var counts: [Int]
     private var integers: [Int128]
     private var doubles: [ExactSum]
@@ -74,32 +78,44 @@ struct SectionTotals {
     ///   section's heap is built.
     mutating func add(_ inputs: [TotalInput], id: UInt64, sign: Int, layout: TotalsLayout, isWhole: Bool = false) {
         rows += sign
-        for (position, input) in inputs.enumerated() {
+        var position = 0
+        while position < inputs.count {
             let slot = layout.slots[position]
-            switch layout.kinds[position] {
-            case .count:
-                counts[slot] += sign
-            case .countWhere:
-                if case .flag(true) = input { counts[slot] += sign }
-            case .integerSum:
-                if case .integer(let value) = input { integers[slot] &+= sign > 0 ? value : 0 &- value }
-            case .doubleSum:
-                if case .double(let value) = input { doubles[slot].add(value, times: sign) }
-            case .decimalSum:
-                if case .decimal(let value) = input {
-                    if sign > 0 { decimals[slot] += value } else { decimals[slot] -= value }
-                }
-            case .minimum, .maximum:
-                guard case .key(let key, let text) = input, key != .null else { break }
-                let entry = ExtremeHeap.Entry(key: key, id: id, text: text)
-                if !isWhole {
-                    if sign > 0 { extremes[slot].insert(entry) } else { extremes[slot].remove(entry) }
-                } else if sign > 0 {
-                    if !extremes[slot].isStale { extremes[slot].consider(entry) }
-                } else if extremes[slot].best == entry {
-                    extremes[slot].markStale()
-                }
+            // The input says its kind (a plain count's is `.none`).
+            switch inputs[position] {
+            case .none: counts[slot] += sign
+            case .flag(let matches): if matches { counts[slot] += sign }
+            case .integer(let value): integers[slot] &+= sign > 0 ? value : 0 &- value
+            case .double(let value): addDouble(value, slot: slot, sign: sign)
+            case .decimal(let value): addDecimal(value, slot: slot, sign: sign)
+            case .key(let key, let text):
+                if key != .null { addExtreme(ExtremeHeap.Entry(key: key, id: id, text: text), slot: slot, sign: sign, isWhole: isWhole) }
             }
+            position += 1
+        }
+    }
+
+    // Apart, and not inlined: a request without such totals has empty arrays for them, and a
+    // mutation that the optimizer prepares at the top of `add` would copy each of them.
+
+    @inline(never)
+    private mutating func addDouble(_ value: Double, slot: Int, sign: Int) {
+        doubles[slot].add(value, times: sign)
+    }
+
+    @inline(never)
+    private mutating func addDecimal(_ value: Decimal, slot: Int, sign: Int) {
+        if sign > 0 { decimals[slot] += value } else { decimals[slot] -= value }
+    }
+
+    @inline(never)
+    private mutating func addExtreme(_ entry: ExtremeHeap.Entry, slot: Int, sign: Int, isWhole: Bool) {
+        if !isWhole {
+            if sign > 0 { extremes[slot].insert(entry) } else { extremes[slot].remove(entry) }
+        } else if sign > 0 {
+            if !extremes[slot].isStale { extremes[slot].consider(entry) }
+        } else if extremes[slot].best == entry {
+            extremes[slot].markStale()
         }
     }
 
