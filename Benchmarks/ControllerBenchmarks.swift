@@ -305,6 +305,44 @@ func controllerBenchmarks() -> [Benchmark] {
                 }
             )
         },
+        Benchmark("controller.fetch.1m.floor", baseline: "a memcmp sort of the same keys as bytes", runs: 3) {
+            // The fetch against the floor of its sort: each item's section and name, encoded
+            // once as bytes that order as the strings do (a zero byte between them), sorted
+            // by memcmp, ties by position.
+            let fixture = ControllerFixture()
+            var bytes: [UInt8] = []
+            var starts: [Int] = []
+            for key in fixture.extractedKeys() where key.quantity >= 0 {
+                starts.append(bytes.count)
+                bytes.append(contentsOf: key.section.utf8)
+                bytes.append(0)
+                bytes.append(contentsOf: key.name.utf8)
+            }
+            starts.append(bytes.count)
+            let count = starts.count - 1
+            return .init(
+                subject: { stopwatch in
+                    let controller = ResultsController(graph: fixture.graph, request: ControllerFixture.request)
+                    stopwatch.measure { controller.performFetch() }
+                    precondition(controller.numberOfObjects == count, "controller.fetch.1m.floor: the fetch lost rows")
+                },
+                baseline: { stopwatch in
+                    let order = stopwatch.measure { () -> [Int] in
+                        bytes.withUnsafeBufferPointer { buffer in
+                            var order = Array(0..<count)
+                            order.sort { a, b in
+                                let (lengthA, lengthB) = (starts[a + 1] - starts[a], starts[b + 1] - starts[b])
+                                let compared = memcmp(buffer.baseAddress! + starts[a], buffer.baseAddress! + starts[b], min(lengthA, lengthB))
+                                if compared != 0 { return compared < 0 }
+                                return lengthA != lengthB ? lengthA < lengthB : a < b
+                            }
+                            return order
+                        }
+                    }
+                    precondition(order.count == count, "controller.fetch.1m.floor: the sort lost keys")
+                }
+            )
+        },
         Benchmark("controller.aggregates.120.1m", baseline: "the changed sections' totals recomputed", runs: 9) {
             // The commit row's commit on a controller that keeps a sum, a minimum and a
             // count per section, against recomputing those of the sections the commit

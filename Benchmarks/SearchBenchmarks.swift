@@ -30,6 +30,30 @@ func searchBenchmarks() -> [Benchmark] {
                 })
         },
         Benchmark(
+            "search.create.1m",
+            baseline: "one [cd] scan of the base rows' names, folded beforehand",
+            runs: 3
+        ) {
+            // A search for one letter created over the app's fetched all-items controller,
+            // against the floor of what it must do: look at every base row's folded name once.
+            let app = AppGraph()
+            let (base, listener) = app.controller(AppGraph.allItems)
+            let options: TextComparisonOptions = [.caseInsensitive, .diacriticInsensitive]
+            let names = app.graph.withoutObservation { base.fetchedObjects.map { FoldedText($0.name, options: options) } }
+            let needle = FoldedText("a", options: options)
+            let expected = names.reduce(0) { $0 + ($1.contains(needle) ? 1 : 0) }
+            return .init(
+                subject: { stopwatch in
+                    let search = stopwatch.measure { SearchController(base: base, searching: \.name, searchText: "a") }
+                    precondition(search.numberOfObjects == expected, "search.create.1m: the search found \(search.numberOfObjects), not \(expected)")
+                    blackHole(listener)
+                },
+                baseline: { stopwatch in
+                    let count = stopwatch.measure { names.reduce(0) { $0 + ($1.contains(needle) ? 1 : 0) } }
+                    precondition(count == expected, "search.create.1m: the scan's count changed")
+                })
+        },
+        Benchmark(
             "search.base-rename.1m",
             baseline: "the base controller's own share of the same commit",
             runs: 5

@@ -28,10 +28,13 @@ extension ResultsEngine {
         guard var totals else { return }
         self.totals = nil
         defer { self.totals = totals }
+        // Read out of the index once: each read through the property would copy the index.
         let sectionValues = index.keys.sectionValues
+        let sectionOf = index.keys.sectionOf
+        let slots = index.slots
         for update in updates {
             let id = update.id
-            let oldSection = index.slots[id].map { sectionValues[Int(index.keys.sectionOf[Int($0)])] }
+            let oldSection = slots[id].map { sectionValues[Int(sectionOf[Int($0)])] }
             let newSection = update.keys?.section
             let old: [TotalInput]
             var new: [TotalInput]?

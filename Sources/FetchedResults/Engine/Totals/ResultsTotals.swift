@@ -106,13 +106,13 @@ struct ResultsTotals {
             position = sections.index(forKey: section)
         }
         guard let position else { return }
-        sections.values[position].add(inputs, id: bits, sign: sign, layout: layout)
+        let (rows, isStale) = sections.values[position].add(inputs, id: bits, sign: sign, layout: layout)
         sections.values[position].isChanged = true
         hasMarkedSections = true
-        if sections.values[position].rows == 0 {
+        if rows == 0 {
             sections.remove(at: position)
-            staleSections.remove(section)
-        } else if !layout.extremeKinds.isEmpty && sections.values[position].hasStaleExtreme {
+            if !staleSections.isEmpty { staleSections.remove(section) }
+        } else if isStale {
             staleSections.insert(section)
         }
         if toWhole { whole.add(inputs, id: bits, sign: sign, layout: layout, isWhole: true) }
@@ -122,7 +122,10 @@ struct ResultsTotals {
     ///
     /// - Complexity: O(1).
     func sectionChanged(_ value: SortValue) -> Bool {
-        changedSections.contains(value) || (hasMarkedSections && sections[value]?.isChanged == true)
+        if changedSections.contains(value) { return true }
+        // Through the position: reading the value out of the dictionary would copy it.
+        guard hasMarkedSections, let position = sections.index(forKey: value) else { return false }
+        return sections.values[position].isChanged
     }
 
     /// Forgets which sections changed.

@@ -76,7 +76,10 @@ struct SectionTotals {
     ///
     /// - Complexity: O(t) for t totals, and O(log n) for each minimum or maximum once its
     ///   section's heap is built.
-    mutating func add(_ inputs: [TotalInput], id: UInt64, sign: Int, layout: TotalsLayout, isWhole: Bool = false) {
+    /// - Returns: The rows the section has now, and whether a minimum or maximum is stale:
+    ///   what the caller would otherwise copy the totals out to read.
+    @discardableResult
+    mutating func add(_ inputs: [TotalInput], id: UInt64, sign: Int, layout: TotalsLayout, isWhole: Bool = false) -> (rows: Int, isStale: Bool) {
         rows += sign
         var position = 0
         while position < inputs.count {
@@ -93,6 +96,7 @@ struct SectionTotals {
             }
             position += 1
         }
+        return (rows, !extremes.isEmpty && hasStaleExtreme)
     }
 
     // Apart, and not inlined: a request without such totals has empty arrays for them, and a
