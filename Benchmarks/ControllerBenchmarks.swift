@@ -305,21 +305,21 @@ func controllerBenchmarks() -> [Benchmark] {
                 }
             )
         },
-        Benchmark("controller.fetch.1m.floor", baseline: "a memcmp sort of the same keys as bytes", runs: 3) {
+        Benchmark("controller.fetch.1m.floor", baseline: "qsort and strcmp of the same keys as bytes", runs: 3) {
             // The fetch against the floor of its sort: each item's section and name, encoded
-            // once as bytes that order as the strings do (a zero byte between them), sorted
-            // by memcmp, ties by position.
+            // once as one C string that orders as the two strings do (a 0x01 byte between
+            // them), sorted by the C library's qsort with strcmp.
             let fixture = ControllerFixture()
-            var bytes: [UInt8] = []
+            var bytes: [CChar] = []
             var starts: [Int] = []
             for key in fixture.extractedKeys() where key.quantity >= 0 {
                 starts.append(bytes.count)
-                bytes.append(contentsOf: key.section.utf8)
+                bytes.append(contentsOf: key.section.utf8.map { CChar(bitPattern: $0) })
+                bytes.append(1)
+                bytes.append(contentsOf: key.name.utf8.map { CChar(bitPattern: $0) })
                 bytes.append(0)
-                bytes.append(contentsOf: key.name.utf8)
             }
-            starts.append(bytes.count)
-            let count = starts.count - 1
+            let count = starts.count
             return .init(
                 subject: { stopwatch in
                     let controller = ResultsController(graph: fixture.graph, request: ControllerFixture.request)
@@ -327,19 +327,17 @@ func controllerBenchmarks() -> [Benchmark] {
                     precondition(controller.numberOfObjects == count, "controller.fetch.1m.floor: the fetch lost rows")
                 },
                 baseline: { stopwatch in
-                    let order = stopwatch.measure { () -> [Int] in
-                        bytes.withUnsafeBufferPointer { buffer in
-                            var order = Array(0..<count)
-                            order.sort { a, b in
-                                let (lengthA, lengthB) = (starts[a + 1] - starts[a], starts[b + 1] - starts[b])
-                                let compared = memcmp(buffer.baseAddress! + starts[a], buffer.baseAddress! + starts[b], min(lengthA, lengthB))
-                                if compared != 0 { return compared < 0 }
-                                return lengthA != lengthB ? lengthA < lengthB : a < b
+                    bytes.withUnsafeBufferPointer { storage in
+                        var order = starts.map { storage.baseAddress! + $0 }
+                        stopwatch.measure {
+                            order.withUnsafeMutableBufferPointer { buffer in
+                                qsort(buffer.baseAddress!, buffer.count, MemoryLayout<UnsafePointer<CChar>>.stride) { a, b in
+                                    strcmp(a!.load(as: UnsafePointer<CChar>.self), b!.load(as: UnsafePointer<CChar>.self))
+                                }
                             }
-                            return order
                         }
+                        precondition(strcmp(order[0], order[count - 1]) <= 0, "controller.fetch.1m.floor: the keys are not sorted")
                     }
-                    precondition(order.count == count, "controller.fetch.1m.floor: the sort lost keys")
                 }
             )
         },
