@@ -196,6 +196,8 @@ extension ResultsEngine {
     /// - Complexity: O(v) for v sections shown.
     func takeReconfiguredSections(_ diff: IndexDiff<ObjectID>) -> [Int] {
         guard var totals else { return [] }
+        // Moved out, so clearing the marks below changes the totals in place.
+        self.totals = nil
         defer {
             totals.forgetChangedSections()
             totals.wholeChanged = false

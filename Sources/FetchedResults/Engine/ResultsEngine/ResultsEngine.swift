@@ -185,8 +185,7 @@ class ResultsEngine<Object: GraphObject>: Observable {
         // recorded per object.
         var ownProperties: UInt64 = 0
         totals = makeTotals()
-        // Read once: a read of the property in the loop would copy the structure per object.
-        // Unwrapped once: unwrapping an optional structure per object would copy it.
+        // Read and unwrapped once: doing either per object would copy the structures.
         let totalReaders = totals?.columnReaders ?? TotalColumnReaders([], layout: TotalsLayout([]))
         let readsTotals = !totalReaders.isEmpty
         let totalsTable = totals?.ownsInputs == true ? totals?.table : nil

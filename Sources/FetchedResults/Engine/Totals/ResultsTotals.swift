@@ -4,8 +4,8 @@ import ObjectGraph
 /// rows' inputs they were made from, and what changed since the last delivery.
 ///
 /// A fetch reads each row's inputs into the table's columns, then adds up every section's
-/// rows column by column (``recompute(serials:sectionOf:sectionValues:)``). An engine without a window keeps them
-/// current commit by commit from the rows the commit re-evaluated
+/// rows column by column (``recompute(serials:sectionOf:sectionValues:)``). An engine
+/// without a window keeps them current commit by commit from the rows the commit re-evaluated
 /// (``ResultsEngine/applyCommitToTotals(_:)``): O(t) per changed row for t totals, and
 /// O(log n) more per minimum or maximum once its section's heap is built. Every other
 /// change (a window, a search's rows, a hand-ordered list) recomputes them from the rows
