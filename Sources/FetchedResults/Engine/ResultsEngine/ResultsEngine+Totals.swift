@@ -49,6 +49,13 @@ extension ResultsEngine {
             guard oldSection != newSection || (inputsChanged && oldSection != nil) else { continue }
             // The whole results change when a row comes or goes, or its inputs change.
             let wholeChanges = oldSection == nil || newSection == nil || inputsChanged
+            if let section = oldSection, section == newSection {
+                // New inputs in the same section, the usual case: one look-up of the section.
+                let current = totals.ownsInputs ? (new ?? old) : totals.table.row(id.entitySerial)
+                totals.replace(old, with: current, of: id, section: section)
+                totals.wholeChanged = true
+                continue
+            }
             if let oldSection {
                 totals.add(old, of: id, section: oldSection, sign: -1, toWhole: wholeChanges)
             }

@@ -118,6 +118,25 @@ struct ResultsTotals {
         if toWhole { whole.add(inputs, id: bits, sign: sign, layout: layout, isWhole: true) }
     }
 
+    /// Replaces a row's inputs in its section, which it stays in: one look-up of the section
+    /// for both changes.
+    ///
+    /// - Complexity: O(t) for t totals, and O(log n) per minimum or maximum.
+    mutating func replace(_ old: [TotalInput], with new: [TotalInput], of id: ObjectID, section: SortValue) {
+        let bits = UInt64(id.entitySerial)
+        guard let position = sections.index(forKey: section) else {
+            // Not kept yet (it cannot be, as the row was in it): add the row afresh.
+            return add(new, of: id, section: section, sign: 1)
+        }
+        sections.values[position].add(old, id: bits, sign: -1, layout: layout)
+        let (_, isStale) = sections.values[position].add(new, id: bits, sign: 1, layout: layout)
+        sections.values[position].isChanged = true
+        hasMarkedSections = true
+        if isStale { staleSections.insert(section) }
+        whole.add(old, id: bits, sign: -1, layout: layout, isWhole: true)
+        whole.add(new, id: bits, sign: 1, layout: layout, isWhole: true)
+    }
+
     /// Whether the totals of the section with key `value` changed since the last delivery.
     ///
     /// - Complexity: O(1).
