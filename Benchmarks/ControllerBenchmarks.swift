@@ -198,6 +198,15 @@ private func rows(_ controller: some SectionedResults<ControllerBenchItem>) -> [
     controller.snapshot.sections.map { ($0.identifier, $0.objectIDs) }
 }
 
+/// A controller for `request` on `graph`, its fetch timed by `stopwatch`.
+private func measuredFetch(
+    _ graph: ObjectGraph, _ request: FetchRequest<ControllerBenchItem>, stopwatch: inout Stopwatch
+) -> ResultsController<ControllerBenchItem> {
+    let controller = ResultsController(graph: graph, request: request)
+    stopwatch.measure { controller.performFetch() }
+    return controller
+}
+
 /// The controller rows: fetch, commits, a related rename and memory, each against the
 /// re-fetch it replaces.
 func controllerBenchmarks() -> [Benchmark] {
@@ -206,11 +215,7 @@ func controllerBenchmarks() -> [Benchmark] {
             let fixture = ControllerFixture()
             let keys = fixture.extractedKeys()
             return .init(
-                subject: { stopwatch in
-                    let controller = ResultsController(graph: fixture.graph, request: ControllerFixture.request)
-                    stopwatch.measure { controller.performFetch() }
-                    blackHole(controller)
-                },
+                subject: { stopwatch in blackHole(measuredFetch(fixture.graph, ControllerFixture.request, stopwatch: &stopwatch)) },
                 baseline: { stopwatch in
                     stopwatch.measure { () -> [ItemKeys] in
                         keys.filter { (key: ItemKeys) -> Bool in key.quantity >= 0 }.sorted(by: keysLess)
@@ -322,8 +327,7 @@ func controllerBenchmarks() -> [Benchmark] {
             let count = starts.count
             return .init(
                 subject: { stopwatch in
-                    let controller = ResultsController(graph: fixture.graph, request: ControllerFixture.request)
-                    stopwatch.measure { controller.performFetch() }
+                    let controller = measuredFetch(fixture.graph, ControllerFixture.request, stopwatch: &stopwatch)
                     precondition(controller.numberOfObjects == count, "controller.fetch.1m.floor: the fetch lost rows")
                 },
                 baseline: { stopwatch in
@@ -407,16 +411,8 @@ func controllerBenchmarks() -> [Benchmark] {
             let fixture = ControllerFixture()
             let totals = FixtureTotals()
             return .init(
-                subject: { stopwatch in
-                    let controller = ResultsController(graph: fixture.graph, request: totals.request)
-                    stopwatch.measure { controller.performFetch() }
-                    blackHole(controller)
-                },
-                baseline: { stopwatch in
-                    let controller = ResultsController(graph: fixture.graph, request: ControllerFixture.request)
-                    stopwatch.measure { controller.performFetch() }
-                    blackHole(controller)
-                }
+                subject: { stopwatch in blackHole(measuredFetch(fixture.graph, totals.request, stopwatch: &stopwatch)) },
+                baseline: { stopwatch in blackHole(measuredFetch(fixture.graph, ControllerFixture.request, stopwatch: &stopwatch)) }
             )
         },
         Benchmark("controller.related-rename.1m", baseline: "re-fetch + diff of the whole list", runs: 5) {

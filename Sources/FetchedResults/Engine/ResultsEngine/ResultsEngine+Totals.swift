@@ -49,19 +49,14 @@ extension ResultsEngine {
             guard oldSection != newSection || (inputsChanged && oldSection != nil) else { continue }
             // The whole results change when a row comes or goes, or its inputs change.
             let wholeChanges = oldSection == nil || newSection == nil || inputsChanged
+            // The row's inputs now: those its evaluation read, or the shared table's.
+            let current = newSection == nil ? [] : totals.ownsInputs ? (new ?? old) : totals.table.row(id.entitySerial)
             if let section = oldSection, section == newSection {
                 // New inputs in the same section, the usual case: one look-up of the section.
-                let current = totals.ownsInputs ? (new ?? old) : totals.table.row(id.entitySerial)
                 totals.replace(old, with: current, of: id, section: section)
-                totals.wholeChanged = true
-                continue
-            }
-            if let oldSection {
-                totals.add(old, of: id, section: oldSection, sign: -1, toWhole: wholeChanges)
-            }
-            if let newSection {
-                let current = totals.ownsInputs ? (new ?? old) : totals.table.row(id.entitySerial)
-                totals.add(current, of: id, section: newSection, sign: 1, toWhole: wholeChanges)
+            } else {
+                if let oldSection { totals.add(old, of: id, section: oldSection, sign: -1, toWhole: wholeChanges) }
+                if let newSection { totals.add(current, of: id, section: newSection, sign: 1, toWhole: wholeChanges) }
             }
             if wholeChanges { totals.wholeChanged = true }
         }
@@ -235,15 +230,13 @@ extension ResultsEngine {
             return total.read((totals.sections[section] ?? SectionTotals(layout)).reading(position, layout: layout))
         }
         // Not kept: computed from the rows shown.
-        var request = _request
-        request.totals = [total.erased]
-        let once = ResultsTotals(request)
-        let layout = once.layout
+        let reader = [total.erased.reader]
+        let layout = TotalsLayout([total.erased.kind])
         var accumulated = SectionTotals(layout)
         for (rowSection, ids) in index.visibleRows where section == nil || rowSection == section {
             for id in ids {
                 let object = object(with: id)
-                let inputs = graph.withoutObservation { once.readInputs(of: object) }
+                let inputs = graph.withoutObservation { reader.inputs(of: object) }
                 accumulated.add(inputs, id: UInt64(id.entitySerial), sign: 1, layout: layout)
             }
         }

@@ -43,9 +43,6 @@ struct ExtremeHeap {
         Entry.precedes(a, b, isMaximum: isMaximum)
     }
 
-    /// The number of live entries.
-    var count: Int { heap.count - removed.count }
-
     /// Adds a row's entry.
     ///
     /// - Complexity: O(log n).

@@ -58,14 +58,6 @@ struct ResultsTotals {
         whole = SectionTotals(layout)
     }
 
-    /// The inputs of `object` for every total. Called inside the engine's read tracking, so
-    /// that a later write of anything they read re-evaluates the row.
-    ///
-    /// - Complexity: O(t) for t totals, plus their reads.
-    func readInputs(of object: GraphObject) -> [TotalInput] {
-        readers.inputs(of: object)
-    }
-
     /// Recomputes every total from the rows shown, given as each row's serial and its
     /// section's position in `sectionValues`.
     ///

@@ -170,36 +170,30 @@ struct TotalColumnReaders {
     @inline(__always)
     func read(_ object: GraphObject, serial: Int, into columns: inout TotalColumns) {
         columns.makeRoom(forSerial: serial)
-        // Plain integer ranges, and each closure called where the array holds it.
-        var reader = 0
-        while reader < integers.count {
-            columns.integers[serial * columns.integerStride + integerSlots[reader]] = integers[reader](object)
-            reader += 1
-        }
-        reader = 0
-        while reader < keys.count {
-            columns.keys[serial * columns.keyStride + keySlots[reader]] = keys[reader](object)
-            reader += 1
-        }
-        reader = 0
-        while reader < flags.count {
-            columns.flags[serial * columns.flagStride + flagSlots[reader]] = flags[reader](object)
-            reader += 1
-        }
-        reader = 0
-        while reader < doubles.count {
-            columns.doubles[serial * columns.doubleStride + doubleSlots[reader]] = doubles[reader](object)
-            reader += 1
-        }
-        reader = 0
-        while reader < decimals.count {
-            columns.decimals[serial * columns.decimalStride + decimalSlots[reader]] = decimals[reader](object)
-            reader += 1
-        }
+        // Checked first: passing a column `inout` makes it unique even for no reader.
+        if !integers.isEmpty { Self.run(integers, at: integerSlots, on: object, into: &columns.integers, row: serial * columns.integerStride) }
+        if !keys.isEmpty { Self.run(keys, at: keySlots, on: object, into: &columns.keys, row: serial * columns.keyStride) }
+        if !flags.isEmpty { Self.run(flags, at: flagSlots, on: object, into: &columns.flags, row: serial * columns.flagStride) }
+        if !doubles.isEmpty { Self.run(doubles, at: doubleSlots, on: object, into: &columns.doubles, row: serial * columns.doubleStride) }
+        if !decimals.isEmpty { Self.run(decimals, at: decimalSlots, on: object, into: &columns.decimals, row: serial * columns.decimalStride) }
         for reader in folded {
             let text = reader.read(object)
             columns.keys[serial * columns.keyStride + reader.slot] = .string(reader.comparison.fold(text))
             columns.texts[serial * columns.keyStride + reader.slot] = text
+        }
+    }
+
+    /// Runs each reader of one kind on `object` and stores what it read at its slot of the
+    /// row that starts at `row` in `column`: a plain integer range, and each closure called
+    /// where the array holds it.
+    @inline(__always)
+    private static func run<Value>(
+        _ readers: [(GraphObject) -> Value], at slots: [Int], on object: GraphObject, into column: inout [Value], row: Int
+    ) {
+        var reader = 0
+        while reader < readers.count {
+            column[row + slots[reader]] = readers[reader](object)
+            reader += 1
         }
     }
 
